@@ -1,0 +1,3 @@
+//! # fairdeck-audit
+//!
+//! Exact distributions and statistical audits of shuffling algorithms.

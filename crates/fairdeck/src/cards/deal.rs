@@ -1,0 +1,354 @@
+//! Deals: hands (and boards, burns, kitties) dealt from a shuffled deck.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::{Card, DeckKind};
+use crate::Error;
+use crate::dice::Dice;
+use crate::shuffle::shuffle;
+
+/// What a pile of dealt cards is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PileRole {
+    /// A player's hand.
+    Player,
+    /// Face-up community cards (hold'em board, Scopa table).
+    Board,
+    /// Cards burned face down before community cards.
+    Burn,
+    /// A set-aside pile that belongs to no one yet (the skat).
+    Kitty,
+}
+
+impl PileRole {
+    /// Lowercase name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            PileRole::Player => "player",
+            PileRole::Board => "board",
+            PileRole::Burn => "burn",
+            PileRole::Kitty => "kitty",
+        }
+    }
+}
+
+/// One named pile of a deal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pile {
+    /// Display name ("North", "Player 1", "Board", …).
+    pub name: String,
+    /// What the pile is for.
+    pub role: PileRole,
+    /// Its cards in the order they were dealt.
+    pub cards: Vec<Card>,
+}
+
+/// A finished deal: the piles and the undealt stock (top card first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deal {
+    /// The piles, in the plan's order.
+    pub piles: Vec<Pile>,
+    /// The cards left over, top first.
+    pub stock: Vec<Card>,
+}
+
+/// How to deal: the piles, and the packets dealt to them in order.
+///
+/// Cards are taken from the top of the shuffled deck (index 0) one packet at
+/// a time. For a uniformly shuffled deck any fixed plan gives every pile a
+/// uniformly random set of cards; plans follow the real games' order anyway,
+/// so a dealer at a table would hand out the same cards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealPlan {
+    piles: Vec<(String, PileRole)>,
+    /// (pile index, number of cards) in dealing order.
+    packets: Vec<(usize, usize)>,
+}
+
+impl DealPlan {
+    /// `players` hands of `cards_each`, dealt one card at a time around the table.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidDeal`] if `players` or `cards_each` is zero.
+    pub fn round_robin(players: usize, cards_each: usize) -> Result<DealPlan, Error> {
+        if players == 0 {
+            return Err(Error::InvalidDeal("there must be at least one player".into()));
+        }
+        if cards_each == 0 {
+            return Err(Error::InvalidDeal("each player must get at least one card".into()));
+        }
+        let names = (1..=players).map(|i| format!("Player {i}")).collect();
+        Ok(DealPlan::rounds(names, cards_each))
+    }
+
+    fn rounds(names: Vec<String>, cards_each: usize) -> DealPlan {
+        let players = names.len();
+        DealPlan {
+            piles: names.into_iter().map(|n| (n, PileRole::Player)).collect(),
+            packets: (0..cards_each)
+                .flat_map(|_| (0..players).map(|p| (p, 1)))
+                .collect(),
+        }
+    }
+
+    fn add_pile(&mut self, name: &str, role: PileRole) -> usize {
+        self.piles.push((name.to_string(), role));
+        self.piles.len() - 1
+    }
+
+    /// Cards the plan deals in all.
+    pub fn cards_needed(&self) -> usize {
+        self.packets.iter().map(|&(_, c)| c).sum()
+    }
+
+    /// Deals from `deck` (top = index 0) following the plan.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotEnoughCards`] if the deck is shorter than the plan needs.
+    pub fn deal(&self, deck: &[Card]) -> Result<Deal, Error> {
+        let needed = self.cards_needed();
+        if needed > deck.len() {
+            return Err(Error::NotEnoughCards {
+                needed,
+                available: deck.len(),
+            });
+        }
+        let mut piles: Vec<Pile> = self
+            .piles
+            .iter()
+            .map(|(name, role)| Pile {
+                name: name.clone(),
+                role: *role,
+                cards: Vec::new(),
+            })
+            .collect();
+        let mut top = 0;
+        for &(pile, count) in &self.packets {
+            piles[pile].cards.extend_from_slice(&deck[top..top + count]);
+            top += count;
+        }
+        Ok(Deal {
+            piles,
+            stock: deck[top..].to_vec(),
+        })
+    }
+
+    /// Shuffles a fresh deck of `kind` with the production shuffle and deals it.
+    ///
+    /// O(n) for a deck of n cards. Reproducible: the same dice answers give
+    /// the same deal.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotEnoughCards`] if the deck is shorter than the plan needs
+    /// (checked before any roll).
+    pub fn shuffle_and_deal<D: Dice + ?Sized>(
+        &self,
+        kind: DeckKind,
+        dice: &mut D,
+    ) -> Result<Deal, Error> {
+        let (needed, available) = (self.cards_needed(), kind.len());
+        if needed > available {
+            return Err(Error::NotEnoughCards { needed, available });
+        }
+        let mut deck = kind.cards();
+        shuffle(&mut deck, dice);
+        self.deal(&deck)
+    }
+}
+
+/// Game presets: the deck and the dealing plan of real games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Contract bridge: 52 cards, four hands of 13 (North, East, South,
+    /// West), one card at a time clockwise. No stock.
+    Bridge,
+    /// Texas hold'em: 52 cards, 2–22 players (default 6). Two hole cards
+    /// each, one at a time; then, as in a casino, one card burned before the
+    /// flop (3 cards), one before the turn and one before the river, so the
+    /// board has 5 cards and the burn pile 3.
+    Holdem,
+    /// Five-card draw: 52 cards, 2–10 players (default 4), five cards each,
+    /// one at a time; the rest is the stock for the draw.
+    Draw,
+    /// Skat: the 32-card deck, three players of 10 dealt in packets of
+    /// 3, then 2 to the skat, then 4, then 3 (the official Skat order).
+    Skat,
+    /// Scopa: the 40-card Italian deck, 2–4 players (default 2), three cards
+    /// each, one at a time, then four face up on the table; the rest is
+    /// the stock for later rounds.
+    Scopa,
+}
+
+impl Game {
+    /// All presets.
+    pub const ALL: [Game; 5] = [Game::Bridge, Game::Holdem, Game::Draw, Game::Skat, Game::Scopa];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Bridge => "bridge",
+            Game::Holdem => "holdem",
+            Game::Draw => "draw",
+            Game::Skat => "skat",
+            Game::Scopa => "scopa",
+        }
+    }
+
+    /// The deck the game is played with.
+    pub fn deck(self) -> DeckKind {
+        match self {
+            Game::Bridge | Game::Holdem | Game::Draw => DeckKind::Standard,
+            Game::Skat => DeckKind::Piquet,
+            Game::Scopa => DeckKind::Italian,
+        }
+    }
+
+    /// The allowed numbers of players and the default.
+    pub fn players(self) -> (core::ops::RangeInclusive<usize>, usize) {
+        match self {
+            Game::Bridge => (4..=4, 4),
+            Game::Holdem => (2..=22, 6),
+            Game::Draw => (2..=10, 4),
+            Game::Skat => (3..=3, 3),
+            Game::Scopa => (2..=4, 2),
+        }
+    }
+
+    /// The dealing plan for `players` (or the default number).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidDeal`] if the game cannot be played by that many.
+    pub fn plan(self, players: Option<usize>) -> Result<DealPlan, Error> {
+        let (range, default) = self.players();
+        let p = players.unwrap_or(default);
+        if !range.contains(&p) {
+            return Err(Error::InvalidDeal(format!(
+                "{} is played by {} to {} players, not {p}",
+                self.name(),
+                range.start(),
+                range.end()
+            )));
+        }
+        let numbered = |p: usize| (1..=p).map(|i| format!("Player {i}")).collect::<Vec<_>>();
+        let plan = match self {
+            Game::Bridge => {
+                let names = ["North", "East", "South", "West"].map(String::from).to_vec();
+                DealPlan::rounds(names, 13)
+            }
+            Game::Holdem => {
+                let mut plan = DealPlan::rounds(numbered(p), 2);
+                let board = plan.add_pile("Board", PileRole::Board);
+                let burn = plan.add_pile("Burn", PileRole::Burn);
+                plan.packets.extend([(burn, 1), (board, 3), (burn, 1), (board, 1), (burn, 1), (board, 1)]);
+                plan
+            }
+            Game::Draw => DealPlan::rounds(numbered(p), 5),
+            Game::Skat => {
+                let names = ["Forehand", "Middlehand", "Rearhand"].map(String::from).to_vec();
+                let mut plan = DealPlan::rounds(names, 0);
+                let skat = plan.add_pile("Skat", PileRole::Kitty);
+                plan.packets = [(0, 3), (1, 3), (2, 3), (skat, 2), (0, 4), (1, 4), (2, 4), (0, 3), (1, 3), (2, 3)].to_vec();
+                plan
+            }
+            Game::Scopa => {
+                let mut plan = DealPlan::rounds(numbered(p), 3);
+                let table = plan.add_pile("Table", PileRole::Board);
+                plan.packets.push((table, 4));
+                plan
+            }
+        };
+        Ok(plan)
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Game {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Game, Error> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "bridge" => Ok(Game::Bridge),
+            "holdem" | "hold'em" | "texas" | "texas-holdem" => Ok(Game::Holdem),
+            "draw" | "five-card-draw" | "poker" => Ok(Game::Draw),
+            "skat" => Ok(Game::Skat),
+            "scopa" => Ok(Game::Scopa),
+            _ => Err(Error::UnknownGame(s.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::RngDice;
+    use crate::rng::{Generator, Seed};
+    use proptest::prelude::*;
+
+    fn conserved(deal: &Deal, kind: DeckKind) -> bool {
+        let mut all: Vec<Card> = deal.piles.iter().flat_map(|p| p.cards.clone()).collect();
+        all.extend(&deal.stock);
+        all.sort();
+        let mut fresh = kind.cards();
+        fresh.sort();
+        all == fresh
+    }
+
+    #[test]
+    fn presets_deal_the_documented_shapes() {
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("presets")));
+        let shape = |game: Game, dice: &mut RngDice<_>| {
+            let deal = game.plan(None).unwrap().shuffle_and_deal(game.deck(), dice).unwrap();
+            assert!(conserved(&deal, game.deck()), "{game}");
+            let sizes: Vec<usize> = deal.piles.iter().map(|p| p.cards.len()).collect();
+            (sizes, deal.stock.len())
+        };
+        assert_eq!(shape(Game::Bridge, &mut dice), (vec![13; 4], 0));
+        assert_eq!(shape(Game::Holdem, &mut dice), (vec![2, 2, 2, 2, 2, 2, 5, 3], 52 - 20));
+        assert_eq!(shape(Game::Draw, &mut dice), (vec![5; 4], 32));
+        assert_eq!(shape(Game::Skat, &mut dice), (vec![10, 10, 10, 2], 0));
+        assert_eq!(shape(Game::Scopa, &mut dice), (vec![3, 3, 4], 30));
+    }
+
+    #[test]
+    fn dealing_order_follows_the_plan() {
+        let deck = DeckKind::Standard.cards();
+        let deal = Game::Bridge.plan(None).unwrap().deal(&deck).unwrap();
+        assert_eq!(deal.piles[0].cards[..2], [deck[0], deck[4]]);
+        assert_eq!(deal.piles[3].cards[0], deck[3]);
+        let skat = Game::Skat.plan(None).unwrap().deal(&DeckKind::Piquet.cards()).unwrap();
+        assert_eq!(skat.piles[3].cards, DeckKind::Piquet.cards()[9..11].to_vec());
+    }
+
+    #[test]
+    fn bad_deals_are_errors() {
+        assert!(DealPlan::round_robin(0, 5).is_err());
+        assert!(DealPlan::round_robin(3, 0).is_err());
+        assert!(Game::Bridge.plan(Some(3)).is_err());
+        assert!(Game::Holdem.plan(Some(23)).is_err());
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("x")));
+        let err = DealPlan::round_robin(5, 11).unwrap().shuffle_and_deal(DeckKind::Standard, &mut dice);
+        assert_eq!(err, Err(Error::NotEnoughCards { needed: 55, available: 52 }));
+        assert!("tarot".parse::<Game>().is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn a_deal_conserves_the_deck(seed in any::<[u8; 32]>(), players in 1usize..8, each in 1usize..8) {
+            let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::from_bytes(seed)));
+            let deal = DealPlan::round_robin(players, each).unwrap()
+                .shuffle_and_deal(DeckKind::Jokers, &mut dice).unwrap();
+            prop_assert!(conserved(&deal, DeckKind::Jokers));
+            prop_assert!(deal.piles.iter().all(|p| p.cards.len() == each));
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! The dice: the one seam through which every algorithm draws randomness.
+//!
+//! An algorithm in fairdeck never touches a random number generator. It asks a
+//! [`Dice`] for "a uniform integer in `[0, n)`" and nothing else. That single
+//! question is enough to express every shuffle, deal and sample, and it lets
+//! three very different things stand behind it:
+//!
+//! * [`RngDice`] — production: exact bounded draws over any [`rand_core::Rng`]
+//!   by Lemire's multiply-and-reject method (no modulo, no floats);
+//! * [`Enumerator`] — walks every possible sequence of answers, so a test (or
+//!   the audit crate) can compute an algorithm's exact output distribution;
+//! * [`Counting`] — wraps another dice and counts the draws and the
+//!   information they carry (compare with log2 n!).
+//!
+//! # Contract
+//!
+//! For every call `roll(n)` with `n ≥ 1`, an implementation returns a value in
+//! `[0, n)`. A *fair* dice returns each of the `n` values with probability
+//! exactly `1/n`, independently of all earlier answers. `roll(0)` is a
+//! programming error and panics. [`Dice::roll_many`] must be equivalent to
+//! calling `roll` once per bound, in order — an implementation may answer it
+//! faster (several draws from one 64-bit word), but the enumerator relies on
+//! the answers being the same independent uniform choices.
+//!
+//! ```
+//! use fairdeck::dice::{Dice, RngDice};
+//! use fairdeck::rng::{Generator, Seed};
+//!
+//! let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::from_text("doc")));
+//! let face = dice.roll(6);
+//! assert!(face < 6);
+//! ```
+
+use rand_core::Rng;
+
+/// A source of uniform bounded integers: the only randomness an algorithm may use.
+///
+/// See the [module documentation](self) for the contract.
+pub trait Dice {
+    /// Returns a uniform integer in `[0, n)`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `n == 0`.
+    fn roll(&mut self, n: u64) -> u64;
+
+    /// Rolls once for each bound in `bounds`, writing the answers to `out`.
+    ///
+    /// Equivalent to `out[i] = self.roll(bounds[i])` for each `i` in order;
+    /// implementations may override it with a batched fast path.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the slices differ in length or a bound is zero.
+    fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
+        assert_eq!(bounds.len(), out.len(), "roll_many: slices differ in length");
+        for (o, &b) in out.iter_mut().zip(bounds) {
+            *o = self.roll(b);
+        }
+    }
+
+    /// Returns a uniform integer in the inclusive range `[lo, hi]`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `lo > hi` or the range covers all of `u64` (use a generator directly).
+    fn roll_range(&mut self, lo: u64, hi: u64) -> u64 {
+        assert!(lo <= hi, "roll_range: empty range");
+        let width = (hi - lo).checked_add(1).expect("roll_range: range too wide");
+        lo + self.roll(width)
+    }
+}
+
+impl<D: Dice + ?Sized> Dice for &mut D {
+    fn roll(&mut self, n: u64) -> u64 {
+        (**self).roll(n)
+    }
+    fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
+        (**self).roll_many(bounds, out)
+    }
+}
+
+/// Production dice: exact bounded draws over any [`rand_core::Rng`].
+///
+/// Each roll takes a 64-bit word `x` and forms the 128-bit product `x · n`;
+/// the high half is the answer. The low half tells whether `x` fell into the
+/// few values that would make some answers one count more likely than others;
+/// those are rejected and redrawn (Lemire 2019, "Fast Random Integer
+/// Generation in an Interval", ACM TOMACS 29(1)). The expensive `%` is only
+/// computed when the low half is below `n`, which happens with probability
+/// `n / 2^64`.
+///
+/// Reproducibility: for a given generator state the answers are fixed by this
+/// algorithm and are pinned by value-stability tests.
+#[derive(Debug, Clone)]
+pub struct RngDice<R> {
+    rng: R,
+}
+
+impl<R: Rng> RngDice<R> {
+    /// Wraps a generator.
+    pub fn new(rng: R) -> Self {
+        Self { rng }
+    }
+
+    /// Returns the generator.
+    pub fn into_inner(self) -> R {
+        self.rng
+    }
+
+    /// Borrows the generator, e.g. to draw raw words.
+    pub fn rng_mut(&mut self) -> &mut R {
+        &mut self.rng
+    }
+}
+
+/// Lemire's nearly divisionless exact draw of a uniform integer in `[0, n)`.
+///
+/// O(1) expected time: the rejection probability is below `n / 2^64`.
+///
+/// # Panics
+///
+/// Panics if `n == 0`.
+#[inline]
+pub fn bounded_u64<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    assert!(n > 0, "dice rolled with bound 0");
+    let mut m = u128::from(rng.next_u64()) * u128::from(n);
+    let mut low = m as u64;
+    if low < n {
+        // 2^64 mod n: the number of words that must be rejected.
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = u128::from(rng.next_u64()) * u128::from(n);
+            low = m as u64;
+        }
+    }
+    (m >> 64) as u64
+}
+
+impl<R: Rng> Dice for RngDice<R> {
+    #[inline]
+    fn roll(&mut self, n: u64) -> u64 {
+        bounded_u64(&mut self.rng, n)
+    }
+}
+
+/// A dice that walks every possible sequence of answers, one path per run.
+///
+/// Run the algorithm once with the enumerator as its dice, record the
+/// outcome, then call [`Enumerator::next_path`]; repeat while it returns
+/// `true`. Each run follows a different branch of the algorithm's choice tree
+/// (the "permutation tree" of a shuffle), in lexicographic order of answers,
+/// and every branch is visited exactly once. The probability of a path is the
+/// product of `1/bound` over its rolls ([`Enumerator::path_bounds`]).
+///
+/// The tree must be finite: an algorithm that can roll forever (a rejection
+/// loop) is walked by the audit crate with a depth limit instead.
+///
+/// ```
+/// use fairdeck::dice::Enumerator;
+/// use fairdeck::shuffle::shuffle;
+///
+/// let mut e = Enumerator::new();
+/// let mut outcomes = Vec::new();
+/// loop {
+///     let mut deck = [0, 1, 2];
+///     shuffle(&mut deck, &mut e);
+///     outcomes.push(deck);
+///     if !e.next_path() { break; }
+/// }
+/// outcomes.sort();
+/// outcomes.dedup();
+/// assert_eq!(outcomes.len(), 6); // all 3! orders, one path each
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Enumerator {
+    /// (answer, bound) of every roll on the current path.
+    path: Vec<(u64, u64)>,
+    /// How many rolls of the current run have been answered.
+    pos: usize,
+}
+
+impl Enumerator {
+    /// A fresh walk, positioned on the first (all-zero) path.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Moves to the next path; returns `false` when every path has been walked.
+    ///
+    /// Call it after each complete run of the algorithm.
+    pub fn next_path(&mut self) -> bool {
+        self.path.truncate(self.pos);
+        self.pos = 0;
+        while let Some(last) = self.path.last_mut() {
+            if last.0 + 1 < last.1 {
+                last.0 += 1;
+                return true;
+            }
+            self.path.pop();
+        }
+        false
+    }
+
+    /// The bounds of the rolls made on the path just run, in order.
+    pub fn path_bounds(&self) -> impl Iterator<Item = u64> + '_ {
+        self.path[..self.pos].iter().map(|&(_, b)| b)
+    }
+
+    /// The answers given on the path just run, in order.
+    pub fn path_answers(&self) -> impl Iterator<Item = u64> + '_ {
+        self.path[..self.pos].iter().map(|&(a, _)| a)
+    }
+
+    /// Number of rolls made on the path just run.
+    pub fn depth(&self) -> usize {
+        self.pos
+    }
+}
+
+impl Dice for Enumerator {
+    fn roll(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "dice rolled with bound 0");
+        let answer = match self.path.get(self.pos) {
+            Some(&(answer, bound)) => {
+                assert_eq!(
+                    bound, n,
+                    "enumerated algorithm is not deterministic given its answers"
+                );
+                answer
+            }
+            None => {
+                self.path.push((0, n));
+                0
+            }
+        };
+        self.pos += 1;
+        answer
+    }
+}
+
+/// Wraps a dice and counts how many rolls were made and how much information
+/// they carried (the sum of log2 of each bound), without changing the answers.
+#[derive(Debug, Clone)]
+pub struct Counting<D> {
+    inner: D,
+    rolls: u64,
+    bits: f64,
+}
+
+impl<D: Dice> Counting<D> {
+    /// Starts counting from zero.
+    pub fn new(inner: D) -> Self {
+        Self {
+            inner,
+            rolls: 0,
+            bits: 0.0,
+        }
+    }
+
+    /// Number of rolls so far.
+    pub fn rolls(&self) -> u64 {
+        self.rolls
+    }
+
+    /// Information consumed so far, in bits: Σ log2(bound).
+    pub fn bits(&self) -> f64 {
+        self.bits
+    }
+
+    /// Returns the wrapped dice.
+    pub fn into_inner(self) -> D {
+        self.inner
+    }
+}
+
+impl<D: Dice> Dice for Counting<D> {
+    fn roll(&mut self, n: u64) -> u64 {
+        self.rolls += 1;
+        self.bits += (n as f64).log2();
+        self.inner.roll(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A generator that replays a fixed list of words, for testing rejection.
+    struct Words(Vec<u64>);
+    impl rand_core::TryRng for Words {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.0.remove(0) as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0.remove(0))
+        }
+        fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+            unreachable!()
+        }
+    }
+
+    #[test]
+    fn lemire_is_exact_on_a_small_word_model() {
+        // Model: words of 8 bits instead of 64. Count how often each answer
+        // comes out over all 256 words after rejection; all counts must match.
+        for n in 1u32..=40 {
+            let threshold = (256 - n) % n;
+            let mut counts = vec![0u32; n as usize];
+            for x in 0u32..256 {
+                let m = x * n;
+                if (m & 0xff) >= threshold {
+                    counts[(m >> 8) as usize] += 1;
+                }
+            }
+            assert!(counts.iter().all(|&c| c == counts[0]), "n = {n}: {counts:?}");
+        }
+    }
+
+    #[test]
+    fn lemire_rejects_the_biased_words() {
+        // n = 3: 2^64 mod 3 = 1, so exactly one word per answer boundary is
+        // rejected: the word whose low product half is 0 (x = 0).
+        let mut w = Words(vec![0, u64::MAX]);
+        assert_eq!(bounded_u64(&mut w, 3), 2);
+        assert!(w.0.is_empty());
+        let mut w = Words(vec![1 << 63]);
+        assert_eq!(bounded_u64(&mut w, 2), 1);
+    }
+
+    #[test]
+    fn enumerator_visits_every_path_once() {
+        let mut e = Enumerator::new();
+        let mut seen = Vec::new();
+        loop {
+            let a = e.roll(2);
+            let b = if a == 0 { e.roll(3) } else { 9 };
+            seen.push((a, b, e.path_bounds().product::<u64>()));
+            if !e.next_path() {
+                break;
+            }
+        }
+        assert_eq!(seen, vec![(0, 0, 6), (0, 1, 6), (0, 2, 6), (1, 9, 2)]);
+    }
+
+    #[test]
+    fn counting_counts() {
+        let mut d = Counting::new(Enumerator::new());
+        d.roll(4);
+        d.roll(8);
+        assert_eq!(d.rolls(), 2);
+        assert!((d.bits() - 5.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,66 @@
+//! The library's one error type.
+
+use core::fmt;
+
+/// Everything that can go wrong in `fairdeck` when given bad input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A seed was required to be 64 hex digits and was not.
+    InvalidSeed(String),
+    /// A generator name that fairdeck does not know.
+    UnknownGenerator(String),
+    /// More distinct values were asked for than the range holds.
+    SampleTooLarge {
+        /// How many were asked for.
+        k: u64,
+        /// How many the range holds.
+        n: u64,
+    },
+    /// A card in text or byte notation that could not be read.
+    InvalidCard(String),
+    /// A deck kind that fairdeck does not know.
+    UnknownDeck(String),
+    /// A game preset that fairdeck does not know.
+    UnknownGame(String),
+    /// A deal that needs more cards than the deck holds.
+    NotEnoughCards {
+        /// Cards the deal needs.
+        needed: usize,
+        /// Cards in the deck.
+        available: usize,
+    },
+    /// A deal description that makes no sense (no players, no cards, …).
+    InvalidDeal(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidSeed(why) => write!(f, "invalid seed: {why}"),
+            Error::UnknownGenerator(name) => write!(
+                f,
+                "unknown generator {name:?} (known: chacha20, xoshiro256pp)"
+            ),
+            Error::SampleTooLarge { k, n } => {
+                write!(f, "cannot pick {k} distinct values from a range of {n}")
+            }
+            Error::InvalidCard(why) => write!(f, "invalid card: {why}"),
+            Error::UnknownDeck(name) => write!(
+                f,
+                "unknown deck {name:?} (known: standard, jokers, piquet, italian, shoe:K)"
+            ),
+            Error::UnknownGame(name) => write!(
+                f,
+                "unknown game {name:?} (known: bridge, holdem, draw, skat, scopa)"
+            ),
+            Error::NotEnoughCards { needed, available } => write!(
+                f,
+                "the deal needs {needed} cards but the deck holds only {available}"
+            ),
+            Error::InvalidDeal(why) => write!(f, "invalid deal: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,170 @@
+//! Sampling without replacement: k distinct values from a range, or k items
+//! from a stream of unknown length.
+
+use std::collections::HashMap;
+
+use crate::Error;
+use crate::dice::Dice;
+use crate::shuffle::shuffle;
+
+/// Picks `k` distinct values from `[0, n)`, uniformly over all
+/// n!/(n−k)! sequences, in selection order.
+///
+/// This is the hash-table deal of seed 000 ("Osztás hasítótáblával"): the
+/// forward Fisher–Yates loop run on a *virtual* array `0, 1, …, n−1`, where
+/// only the positions that a swap has touched are stored in a hash map. Step
+/// `i` rolls `j` uniform in `[i, n)`, outputs the value at `j` and moves the
+/// value at `i` into `j`. Unlike the article we never store position `i`
+/// after step `i`: it is never read again.
+///
+/// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
+/// `k` rolls with bounds `n, n−1, …, n−k+1`.
+///
+/// # Errors
+///
+/// [`Error::SampleTooLarge`] if `k > n`.
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::sample::sample;
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("lotto")));
+/// let picks = sample(5, 90, &mut dice)?;          // Hungarian lotto: 5 of 90
+/// assert_eq!(picks.len(), 5);
+/// assert!(picks.iter().all(|&x| x < 90));
+/// let huge = sample(3, u64::MAX, &mut dice)?;     // instant, three numbers
+/// assert_eq!(huge.len(), 3);
+/// # Ok::<(), fairdeck::Error>(())
+/// ```
+pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>, Error> {
+    if k > n {
+        return Err(Error::SampleTooLarge { k, n });
+    }
+    let capacity = usize::try_from(k).map_err(|_| Error::SampleTooLarge { k, n })?;
+    let mut moved: HashMap<u64, u64> = HashMap::with_capacity(capacity);
+    let mut out = Vec::with_capacity(capacity);
+    for i in 0..k {
+        let j = i + dice.roll(n - i);
+        let at_i = moved.remove(&i).unwrap_or(i);
+        let at_j = if j == i {
+            at_i
+        } else {
+            moved.insert(j, at_i).unwrap_or(j)
+        };
+        out.push(at_j);
+    }
+    Ok(out)
+}
+
+/// Picks `k` items from an iterator of unknown length, each `k`-subset
+/// equally likely, returned in uniformly random order.
+///
+/// Waterman's reservoir (Knuth, TAOCP vol. 2, Algorithm R): item number `t`
+/// (0-based) replaces a random slot with probability k/(t+1), decided by one
+/// exact roll in `[0, t]`. The reservoir is shuffled at the end so the order
+/// is uniform too. If the iterator yields fewer than `k` items, all of them
+/// are returned, shuffled.
+///
+/// O(N) time for N items and one roll per item past the first `k`; O(k) memory.
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::sample::reservoir;
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let three = reservoir(1..=1_000, 3, &mut dice);
+/// assert_eq!(three.len(), 3);
+/// ```
+pub fn reservoir<T, I, D>(items: I, k: usize, dice: &mut D) -> Vec<T>
+where
+    I: IntoIterator<Item = T>,
+    D: Dice + ?Sized,
+{
+    let mut iter = items.into_iter();
+    let mut kept: Vec<T> = iter.by_ref().take(k).collect();
+    if kept.len() == k && k > 0 {
+        for (t, item) in (k as u64..).zip(iter) {
+            let j = dice.roll(t + 1);
+            if j < k as u64 {
+                kept[j as usize] = item;
+            }
+        }
+    }
+    shuffle(&mut kept, dice);
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::RngDice;
+    use crate::rng::{Generator, Seed};
+    use crate::testing::{assert_all_equal, enumerate, factorial};
+    use proptest::prelude::*;
+
+    #[test]
+    fn sample_is_exactly_uniform_for_small_n() {
+        for n in 0..=6u64 {
+            for k in 0..=n {
+                let counts = enumerate(|e| sample(k, n, e).unwrap());
+                let outcomes = assert_all_equal(&counts, &format!("sample({k}, {n})"));
+                assert_eq!(outcomes, factorial(n) / factorial(n - k));
+                assert!(counts.keys().all(|s| s.len() as u64 == k && s.iter().all(|&x| x < n)));
+            }
+        }
+    }
+
+    #[test]
+    fn reservoir_is_exactly_uniform_for_small_n() {
+        for n in 0..=6usize {
+            for k in 0..=n + 1 {
+                let counts = enumerate(|e| reservoir(0..n, k, e));
+                let outcomes = assert_all_equal(&counts, &format!("reservoir({k} of {n})"));
+                let k = k.min(n) as u64;
+                assert_eq!(outcomes, factorial(n as u64) / factorial(n as u64 - k));
+            }
+        }
+    }
+
+    #[test]
+    fn sample_rejects_too_many() {
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("x")));
+        assert_eq!(sample(10, 5, &mut dice), Err(Error::SampleTooLarge { k: 10, n: 5 }));
+    }
+
+    #[test]
+    fn sample_reaches_the_top_of_u64() {
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("x")));
+        let v = sample(2, u64::MAX, &mut dice).unwrap();
+        assert_ne!(v[0], v[1]);
+        // A full sample of a tiny range is a permutation.
+        let mut all = sample(7, 7, &mut dice).unwrap();
+        all.sort_unstable();
+        assert_eq!(all, (0..7).collect::<Vec<_>>());
+    }
+
+    proptest! {
+        #[test]
+        fn samples_are_distinct_and_in_range(seed in any::<[u8; 32]>(), n in 1u64.., k in 0u64..200) {
+            let k = k.min(n);
+            let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::from_bytes(seed)));
+            let mut v = sample(k, n, &mut dice).unwrap();
+            prop_assert!(v.iter().all(|&x| x < n));
+            v.sort_unstable();
+            v.dedup();
+            prop_assert_eq!(v.len() as u64, k);
+        }
+
+        #[test]
+        fn reservoir_keeps_distinct_items(seed in any::<[u8; 32]>(), n in 0usize..500, k in 0usize..50) {
+            let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::from_bytes(seed)));
+            let mut v = reservoir(0..n, k, &mut dice);
+            prop_assert_eq!(v.len(), k.min(n));
+            v.sort_unstable();
+            v.dedup();
+            prop_assert_eq!(v.len(), k.min(n));
+        }
+    }
+}
