@@ -53,7 +53,11 @@ pub trait Dice {
     ///
     /// Panics if the slices differ in length or a bound is zero.
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
-        assert_eq!(bounds.len(), out.len(), "roll_many: slices differ in length");
+        assert_eq!(
+            bounds.len(),
+            out.len(),
+            "roll_many: slices differ in length"
+        );
         for (o, &b) in out.iter_mut().zip(bounds) {
             *o = self.roll(b);
         }
@@ -66,7 +70,9 @@ pub trait Dice {
     /// Panics if `lo > hi` or the range covers all of `u64` (use a generator directly).
     fn roll_range(&mut self, lo: u64, hi: u64) -> u64 {
         assert!(lo <= hi, "roll_range: empty range");
-        let width = (hi - lo).checked_add(1).expect("roll_range: range too wide");
+        let width = (hi - lo)
+            .checked_add(1)
+            .expect("roll_range: range too wide");
         lo + self.roll(width)
     }
 }
@@ -314,7 +320,10 @@ mod tests {
                     counts[(m >> 8) as usize] += 1;
                 }
             }
-            assert!(counts.iter().all(|&c| c == counts[0]), "n = {n}: {counts:?}");
+            assert!(
+                counts.iter().all(|&c| c == counts[0]),
+                "n = {n}: {counts:?}"
+            );
         }
     }
 

@@ -62,9 +62,9 @@ impl Seed {
         let mut key = [0u8; 32];
         for (i, pair) in bytes.chunks_exact(2).enumerate() {
             let digit = |c: u8| {
-                (c as char)
-                    .to_digit(16)
-                    .ok_or_else(|| Error::InvalidSeed(format!("{:?} is not a hex digit", c as char)))
+                (c as char).to_digit(16).ok_or_else(|| {
+                    Error::InvalidSeed(format!("{:?} is not a hex digit", c as char))
+                })
             };
             key[i] = (digit(pair[0])? << 4 | digit(pair[1])?) as u8;
         }

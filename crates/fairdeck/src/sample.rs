@@ -111,7 +111,11 @@ mod tests {
                 let counts = enumerate(|e| sample(k, n, e).unwrap());
                 let outcomes = assert_all_equal(&counts, &format!("sample({k}, {n})"));
                 assert_eq!(outcomes, factorial(n) / factorial(n - k));
-                assert!(counts.keys().all(|s| s.len() as u64 == k && s.iter().all(|&x| x < n)));
+                assert!(
+                    counts
+                        .keys()
+                        .all(|s| s.len() as u64 == k && s.iter().all(|&x| x < n))
+                );
             }
         }
     }
@@ -131,7 +135,10 @@ mod tests {
     #[test]
     fn sample_rejects_too_many() {
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("x")));
-        assert_eq!(sample(10, 5, &mut dice), Err(Error::SampleTooLarge { k: 10, n: 5 }));
+        assert_eq!(
+            sample(10, 5, &mut dice),
+            Err(Error::SampleTooLarge { k: 10, n: 5 })
+        );
     }
 
     #[test]

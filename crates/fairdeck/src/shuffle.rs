@@ -76,8 +76,8 @@ pub fn partial_shuffle<'a, T, D: Dice + ?Sized>(
 mod tests {
     use super::*;
     use crate::dice::RngDice;
-    use crate::testing::{enumerate, factorial};
     use crate::rng::{Generator, Seed};
+    use crate::testing::{enumerate, factorial};
     use proptest::prelude::*;
 
     #[test]

@@ -74,10 +74,14 @@ impl DealPlan {
     /// [`Error::InvalidDeal`] if `players` or `cards_each` is zero.
     pub fn round_robin(players: usize, cards_each: usize) -> Result<DealPlan, Error> {
         if players == 0 {
-            return Err(Error::InvalidDeal("there must be at least one player".into()));
+            return Err(Error::InvalidDeal(
+                "there must be at least one player".into(),
+            ));
         }
         if cards_each == 0 {
-            return Err(Error::InvalidDeal("each player must get at least one card".into()));
+            return Err(Error::InvalidDeal(
+                "each player must get at least one card".into(),
+            ));
         }
         let names = (1..=players).map(|i| format!("Player {i}")).collect();
         Ok(DealPlan::rounds(names, cards_each))
@@ -185,7 +189,13 @@ pub enum Game {
 
 impl Game {
     /// All presets.
-    pub const ALL: [Game; 5] = [Game::Bridge, Game::Holdem, Game::Draw, Game::Skat, Game::Scopa];
+    pub const ALL: [Game; 5] = [
+        Game::Bridge,
+        Game::Holdem,
+        Game::Draw,
+        Game::Skat,
+        Game::Scopa,
+    ];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
@@ -237,22 +247,45 @@ impl Game {
         let numbered = |p: usize| (1..=p).map(|i| format!("Player {i}")).collect::<Vec<_>>();
         let plan = match self {
             Game::Bridge => {
-                let names = ["North", "East", "South", "West"].map(String::from).to_vec();
+                let names = ["North", "East", "South", "West"]
+                    .map(String::from)
+                    .to_vec();
                 DealPlan::rounds(names, 13)
             }
             Game::Holdem => {
                 let mut plan = DealPlan::rounds(numbered(p), 2);
                 let board = plan.add_pile("Board", PileRole::Board);
                 let burn = plan.add_pile("Burn", PileRole::Burn);
-                plan.packets.extend([(burn, 1), (board, 3), (burn, 1), (board, 1), (burn, 1), (board, 1)]);
+                plan.packets.extend([
+                    (burn, 1),
+                    (board, 3),
+                    (burn, 1),
+                    (board, 1),
+                    (burn, 1),
+                    (board, 1),
+                ]);
                 plan
             }
             Game::Draw => DealPlan::rounds(numbered(p), 5),
             Game::Skat => {
-                let names = ["Forehand", "Middlehand", "Rearhand"].map(String::from).to_vec();
+                let names = ["Forehand", "Middlehand", "Rearhand"]
+                    .map(String::from)
+                    .to_vec();
                 let mut plan = DealPlan::rounds(names, 0);
                 let skat = plan.add_pile("Skat", PileRole::Kitty);
-                plan.packets = [(0, 3), (1, 3), (2, 3), (skat, 2), (0, 4), (1, 4), (2, 4), (0, 3), (1, 3), (2, 3)].to_vec();
+                plan.packets = [
+                    (0, 3),
+                    (1, 3),
+                    (2, 3),
+                    (skat, 2),
+                    (0, 4),
+                    (1, 4),
+                    (2, 4),
+                    (0, 3),
+                    (1, 3),
+                    (2, 3),
+                ]
+                .to_vec();
                 plan
             }
             Game::Scopa => {
@@ -307,13 +340,20 @@ mod tests {
     fn presets_deal_the_documented_shapes() {
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("presets")));
         let shape = |game: Game, dice: &mut RngDice<_>| {
-            let deal = game.plan(None).unwrap().shuffle_and_deal(game.deck(), dice).unwrap();
+            let deal = game
+                .plan(None)
+                .unwrap()
+                .shuffle_and_deal(game.deck(), dice)
+                .unwrap();
             assert!(conserved(&deal, game.deck()), "{game}");
             let sizes: Vec<usize> = deal.piles.iter().map(|p| p.cards.len()).collect();
             (sizes, deal.stock.len())
         };
         assert_eq!(shape(Game::Bridge, &mut dice), (vec![13; 4], 0));
-        assert_eq!(shape(Game::Holdem, &mut dice), (vec![2, 2, 2, 2, 2, 2, 5, 3], 52 - 20));
+        assert_eq!(
+            shape(Game::Holdem, &mut dice),
+            (vec![2, 2, 2, 2, 2, 2, 5, 3], 52 - 20)
+        );
         assert_eq!(shape(Game::Draw, &mut dice), (vec![5; 4], 32));
         assert_eq!(shape(Game::Skat, &mut dice), (vec![10, 10, 10, 2], 0));
         assert_eq!(shape(Game::Scopa, &mut dice), (vec![3, 3, 4], 30));
@@ -325,8 +365,15 @@ mod tests {
         let deal = Game::Bridge.plan(None).unwrap().deal(&deck).unwrap();
         assert_eq!(deal.piles[0].cards[..2], [deck[0], deck[4]]);
         assert_eq!(deal.piles[3].cards[0], deck[3]);
-        let skat = Game::Skat.plan(None).unwrap().deal(&DeckKind::Piquet.cards()).unwrap();
-        assert_eq!(skat.piles[3].cards, DeckKind::Piquet.cards()[9..11].to_vec());
+        let skat = Game::Skat
+            .plan(None)
+            .unwrap()
+            .deal(&DeckKind::Piquet.cards())
+            .unwrap();
+        assert_eq!(
+            skat.piles[3].cards,
+            DeckKind::Piquet.cards()[9..11].to_vec()
+        );
     }
 
     #[test]
@@ -336,8 +383,16 @@ mod tests {
         assert!(Game::Bridge.plan(Some(3)).is_err());
         assert!(Game::Holdem.plan(Some(23)).is_err());
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("x")));
-        let err = DealPlan::round_robin(5, 11).unwrap().shuffle_and_deal(DeckKind::Standard, &mut dice);
-        assert_eq!(err, Err(Error::NotEnoughCards { needed: 55, available: 52 }));
+        let err = DealPlan::round_robin(5, 11)
+            .unwrap()
+            .shuffle_and_deal(DeckKind::Standard, &mut dice);
+        assert_eq!(
+            err,
+            Err(Error::NotEnoughCards {
+                needed: 55,
+                available: 52
+            })
+        );
         assert!("tarot".parse::<Game>().is_err());
     }
 

@@ -103,9 +103,7 @@ impl DeckKind {
     pub fn entropy_bits(self) -> f64 {
         let log2_factorial = |n: usize| (2..=n).map(|i| (i as f64).log2()).sum::<f64>();
         match self {
-            DeckKind::Shoe(k) => {
-                log2_factorial(self.len()) - 52.0 * log2_factorial(usize::from(k))
-            }
+            DeckKind::Shoe(k) => log2_factorial(self.len()) - 52.0 * log2_factorial(usize::from(k)),
             _ => log2_factorial(self.len()),
         }
     }
@@ -180,9 +178,17 @@ mod tests {
             }
         }
         let piquet = DeckKind::Piquet.cards();
-        assert!(piquet.iter().all(|c| !matches!(c, Card::Suited(r, _) if *r >= Rank::Two && *r <= Rank::Six)));
+        assert!(
+            piquet
+                .iter()
+                .all(|c| !matches!(c, Card::Suited(r, _) if *r >= Rank::Two && *r <= Rank::Six))
+        );
         let italian = DeckKind::Italian.cards();
-        assert!(italian.iter().all(|c| !matches!(c, Card::Suited(r, _) if *r >= Rank::Eight && *r <= Rank::Ten)));
+        assert!(
+            italian
+                .iter()
+                .all(|c| !matches!(c, Card::Suited(r, _) if *r >= Rank::Eight && *r <= Rank::Ten))
+        );
         assert_eq!(DeckKind::Standard.cards()[0].to_byte(), 0x11);
     }
 

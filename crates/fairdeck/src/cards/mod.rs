@@ -268,7 +268,8 @@ impl FromStr for Card {
             "BJ" | "JB" | "BLACKJOKER" => return Ok(Card::BlackJoker),
             _ => {}
         }
-        let bad = || Error::InvalidCard(format!("{text:?} (write rank then suit, e.g. AS, 10h, qd)"));
+        let bad =
+            || Error::InvalidCard(format!("{text:?} (write rank then suit, e.g. AS, 10h, qd)"));
         let suit_char = s.chars().last().ok_or_else(bad)?;
         let suit = Suit::from_char(suit_char).ok_or_else(bad)?;
         let rank = Rank::from_text(&s[..s.len() - suit_char.len_utf8()]).ok_or_else(bad)?;
@@ -289,7 +290,10 @@ mod tests {
         for b in all.iter().copied().chain([0x51, 0x52]) {
             assert_eq!(Card::from_byte(b).unwrap().to_byte(), b);
         }
-        assert_eq!(Card::from_byte(0x11).unwrap(), Card::new(Rank::Ace, Suit::Hearts));
+        assert_eq!(
+            Card::from_byte(0x11).unwrap(),
+            Card::new(Rank::Ace, Suit::Hearts)
+        );
         for bad in [0x00, 0x10, 0x1E, 0x1F, 0x50, 0x53, 0x61, 0xFF] {
             assert!(Card::from_byte(bad).is_err(), "{bad:#x}");
         }

@@ -1,0 +1,27 @@
+//! The command-line surface: global flags and the list of subcommands.
+
+use clap::{Parser, Subcommand};
+
+use crate::cmd;
+use crate::output::Format;
+
+/// Shuffle, deal and sample with exactly uniform randomness, and prove it.
+#[derive(Debug, Parser)]
+#[command(name = "fairdeck", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Output format: human-readable text, or one JSON document on stdout.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands, one file each under `cmd/`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Shuffle a deck and deal it (bridge by default).
+    Deal(cmd::deal::Args),
+    /// Pick K distinct numbers from 1..N (a lottery draw), N up to 2^64-1.
+    Sample(cmd::sample::Args),
+}

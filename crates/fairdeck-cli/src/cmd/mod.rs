@@ -1,0 +1,17 @@
+//! One module per subcommand, each with `Args` and `run`.
+
+pub mod deal;
+pub mod sample;
+
+use std::process::ExitCode;
+
+use crate::cli::Command;
+use crate::output::Output;
+
+/// Runs the chosen subcommand.
+pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Deal(args) => deal::run(args, out),
+        Command::Sample(args) => sample::run(args, out),
+    }
+}

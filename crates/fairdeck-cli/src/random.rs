@@ -1,0 +1,61 @@
+//! `--seed` and `--generator`: the flags every random subcommand shares.
+
+use anyhow::Context;
+use fairdeck::dice::RngDice;
+use fairdeck::rng::{AnyRng, Generator, Seed};
+
+/// Seed and generator flags, flattened into each subcommand that draws.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RandomArgs {
+    /// Replay a run: 64 hex digits (the 256-bit key) or any text (hashed with
+    /// SHA-256). Without it a fresh key is drawn from the OS and printed.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+
+    /// Generator: chacha20 (default, cryptographic) or xoshiro256pp (fast,
+    /// predictable: simulations only).
+    #[arg(long, value_name = "NAME", default_value = "chacha20", value_parser = parse_generator)]
+    pub generator: Generator,
+}
+
+fn parse_generator(s: &str) -> Result<Generator, String> {
+    s.parse().map_err(|e: fairdeck::Error| e.to_string())
+}
+
+/// The seed a run used and the dice built from it.
+pub struct Randomness {
+    /// The key (always printed so the run can be replayed).
+    pub seed: Seed,
+    /// The generator keyed with the seed.
+    pub generator: Generator,
+    /// The production dice.
+    pub dice: RngDice<AnyRng>,
+}
+
+impl RandomArgs {
+    /// Builds the dice: from `--seed` if given, else from 32 fresh OS bytes.
+    ///
+    /// # Errors
+    ///
+    /// When the operating system cannot supply entropy.
+    pub fn randomness(&self) -> anyhow::Result<Randomness> {
+        let seed = match &self.seed {
+            Some(text) => Seed::parse(text),
+            None => fresh_seed()?,
+        };
+        Ok(Randomness {
+            seed,
+            generator: self.generator,
+            dice: RngDice::new(self.generator.build(&seed)),
+        })
+    }
+}
+
+/// 256 bits from the operating system's entropy source.
+pub fn fresh_seed() -> anyhow::Result<Seed> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("cannot read entropy from the operating system")?;
+    Ok(Seed::from_bytes(key))
+}
