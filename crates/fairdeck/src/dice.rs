@@ -63,6 +63,18 @@ pub trait Dice {
         }
     }
 
+    /// Whether the dice has stopped answering meaningfully.
+    ///
+    /// Production dice never stop (`false`). An enumerating dice that walks a
+    /// choice tree to a depth limit returns `true` once the limit is passed;
+    /// an algorithm whose number of rolls is unbounded (a rejection or redraw
+    /// loop) must check this in each pass of such a loop and return early
+    /// (with any output) when it is `true`. The walker discards that output
+    /// and counts the path's probability as unresolved.
+    fn exhausted(&self) -> bool {
+        false
+    }
+
     /// Returns a uniform integer in the inclusive range `[lo, hi]`.
     ///
     /// # Panics
@@ -83,6 +95,9 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
         (**self).roll_many(bounds, out)
+    }
+    fn exhausted(&self) -> bool {
+        (**self).exhausted()
     }
 }
 
@@ -285,6 +300,9 @@ impl<D: Dice> Dice for Counting<D> {
         self.rolls += 1;
         self.bits += (n as f64).log2();
         self.inner.roll(n)
+    }
+    fn exhausted(&self) -> bool {
+        self.inner.exhausted()
     }
 }
 
