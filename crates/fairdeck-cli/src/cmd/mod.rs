@@ -1,7 +1,10 @@
 //! One module per subcommand, each with `Args` and `run`.
 
+pub mod algorithms;
+pub mod bench;
 pub mod deal;
 pub mod sample;
+pub mod shuffle_with;
 
 use std::process::ExitCode;
 
@@ -13,5 +16,8 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
+        Command::Algorithms(args) => algorithms::run(args, out),
+        Command::Shuffle(args) => shuffle_with::run(args, out),
+        Command::Bench(args) => bench::run(args, out),
     }
 }
