@@ -32,6 +32,17 @@ pub enum Error {
     },
     /// A deal description that makes no sense (no players, no cards, …).
     InvalidDeal(String),
+    /// A value that had to be hex digits of a fixed length (a server
+    /// secret, a commitment) and was not.
+    InvalidHex(String),
+    /// A symbol of physical randomness (a die face, a coin side, a hex
+    /// digit) that could not be read.
+    InvalidSymbol(String),
+    /// The physical randomness ran out before the shuffle was done.
+    EntropyExhausted {
+        /// Symbols read before the input ended.
+        used: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -59,6 +70,11 @@ impl fmt::Display for Error {
                 "the deal needs {needed} cards but the deck holds only {available}"
             ),
             Error::InvalidDeal(why) => write!(f, "invalid deal: {why}"),
+            Error::InvalidHex(why) => write!(f, "invalid hex: {why}"),
+            Error::InvalidSymbol(why) => write!(f, "invalid symbol: {why}"),
+            Error::EntropyExhausted { used } => {
+                write!(f, "the input ended after {used} symbols")
+            }
         }
     }
 }
