@@ -28,11 +28,12 @@ pub enum Mismatch {
         expected: usize,
     },
     /// The deal is not a rearrangement of the deck: some card appears more
-    /// (or fewer) times than the deck holds it.
+    /// (or fewer) times than the deck holds it. A card shown too often is
+    /// reported before a missing one.
     NotTheDeck {
         /// The deck kind verified against.
         deck: DeckKind,
-        /// The first such card, in deck order.
+        /// The first such card (in card order).
         card: Card,
         /// How often the deal shows it.
         claimed: usize,
@@ -72,13 +73,16 @@ impl Mismatch {
             m
         };
         let (want, got) = (tally(expected), tally(deal));
-        let all_cards = want.keys().chain(got.keys());
-        if let Some(&card) = all_cards.clone().find(|c| want.get(c) != got.get(c)) {
+        // Report a card shown too often before one that is missing.
+        let count = |m: &BTreeMap<Card, usize>, c: &Card| m.get(c).copied().unwrap_or(0);
+        let extra = got.keys().find(|c| count(&got, c) > count(&want, c));
+        let missing = want.keys().find(|c| count(&got, c) < count(&want, c));
+        if let Some(&card) = extra.or(missing) {
             return Err(Mismatch::NotTheDeck {
                 deck: kind,
                 card,
-                claimed: got.get(&card).copied().unwrap_or(0),
-                expected: want.get(&card).copied().unwrap_or(0),
+                claimed: count(&got, &card),
+                expected: count(&want, &card),
             });
         }
         let mut diffs = expected.iter().zip(deal).enumerate().filter(|(_, (e, d))| e != d);
