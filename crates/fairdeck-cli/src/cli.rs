@@ -24,4 +24,8 @@ pub enum Command {
     Deal(cmd::deal::Args),
     /// Pick K distinct numbers from 1..N (a lottery draw), N up to 2^64-1.
     Sample(cmd::sample::Args),
+    /// Commit-reveal deals players can verify: commit, deal, verify.
+    Fair(cmd::fair::Args),
+    /// Raw generator bytes to stdout, for dieharder, ent, PractRand, TestU01.
+    Rng(cmd::rng::Args),
 }

@@ -340,7 +340,7 @@ impl CardStyle {
     }
 }
 
-fn print_text(
+pub(crate) fn print_text(
     w: &mut impl Write,
     title: &str,
     deal: &Deal,

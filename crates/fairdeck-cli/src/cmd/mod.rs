@@ -1,6 +1,8 @@
 //! One module per subcommand, each with `Args` and `run`.
 
 pub mod deal;
+pub mod fair;
+pub mod rng;
 pub mod sample;
 
 use std::process::ExitCode;
@@ -13,5 +15,7 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
+        Command::Fair(args) => fair::run(args, out),
+        Command::Rng(args) => rng::run(args, out),
     }
 }
