@@ -15,7 +15,9 @@ fn rolls(count: usize) -> String {
     let mut x: u64 = 12345;
     (0..count)
         .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             char::from(b'1' + ((x >> 33) % 6) as u8)
         })
         .collect::<String>()
@@ -38,7 +40,9 @@ fn short_seed_text_warns_and_strict_refuses() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::starts_with("fairdeck: --strict: the seed text"));
+        .stderr(predicate::str::starts_with(
+            "fairdeck: --strict: the seed text",
+        ));
 }
 
 #[test]
@@ -49,9 +53,22 @@ fn full_keys_pass_strict_for_one_deck_but_not_for_a_shoe() {
         .assert()
         .success()
         .stderr("");
-    fairdeck().args(["deal", "--strict"]).assert().success().stderr("");
     fairdeck()
-        .args(["deal", "--deck", "shoe:6", "--players", "7", "--cards", "2", "--strict"])
+        .args(["deal", "--strict"])
+        .assert()
+        .success()
+        .stderr("");
+    fairdeck()
+        .args([
+            "deal",
+            "--deck",
+            "shoe:6",
+            "--players",
+            "7",
+            "--cards",
+            "2",
+            "--strict",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("a shoe:6 deck needs 1646.8 bits"));
@@ -76,9 +93,16 @@ fn dice_mode_deals_from_rolls_and_reports_them() {
         .write_stdin(format!("{}\n{}\n", &rolls(200)[..100], &rolls(200)[100..]))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("needs 88 d6 rolls (log_6 52! = 87.27)"), "{err}");
+    assert!(
+        err.contains("needs 88 d6 rolls (log_6 52! = 87.27)"),
+        "{err}"
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["rolls_needed"], 88);
     let used = v["rolls_used"].as_u64().unwrap();
@@ -109,13 +133,17 @@ fn coins_and_hex_work_too() {
         .write_stdin("HT".repeat(200))
         .assert()
         .success()
-        .stdout(predicate::str::contains("coin flips used (118 needed up front)"));
+        .stdout(predicate::str::contains(
+            "coin flips used (118 needed up front)",
+        ));
     fairdeck()
         .args(["deal", "--entropy", "hex"])
         .write_stdin("0123456789abcdef".repeat(8))
         .assert()
         .success()
-        .stdout(predicate::str::contains("hex digits used (57 needed up front)"));
+        .stdout(predicate::str::contains(
+            "hex digits used (57 needed up front)",
+        ));
 }
 
 #[test]
@@ -141,5 +169,8 @@ fn running_out_or_bad_rolls_fail_cleanly() {
         .args(["deal", "--entropy", "dice", "--seed", "x"])
         .assert()
         .code(2);
-    fairdeck().args(["deal", "--entropy", "dodecahedron"]).assert().code(2);
+    fairdeck()
+        .args(["deal", "--entropy", "dodecahedron"])
+        .assert()
+        .code(2);
 }

@@ -18,27 +18,64 @@ fn fairdeck() -> Command {
 }
 
 fn json(args: &[&str]) -> Value {
-    let out = fairdeck().args(["--format", "json"]).args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = fairdeck()
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn verify(commitment: &str, secret: &str, seed: &str, nonce: &str, deal: &str) -> Command {
     let mut cmd = fairdeck();
-    cmd.args(["fair", "verify", "--commitment", commitment, "--server-secret", secret])
-        .args(["--client-seed", seed, "--nonce", nonce, "--deal", deal]);
+    cmd.args([
+        "fair",
+        "verify",
+        "--commitment",
+        commitment,
+        "--server-secret",
+        secret,
+    ])
+    .args(["--client-seed", seed, "--nonce", nonce, "--deal", deal]);
     cmd
 }
 
 #[test]
 fn test_vectors_of_the_spec() {
-    let v = json(&["fair", "deal", "--server-secret", SECRET, "--client-seed", "alice", "--nonce", "0"]);
+    let v = json(&[
+        "fair",
+        "deal",
+        "--server-secret",
+        SECRET,
+        "--client-seed",
+        "alice",
+        "--nonce",
+        "0",
+    ]);
     assert_eq!(v["commitment"], COMMITMENT);
-    let cards: Vec<&str> = v["cards"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let cards: Vec<&str> = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
     assert_eq!(cards.join(" "), DECK_ALICE_0);
     let v = json(&[
-        "fair", "deal", "--server-secret", &"f".repeat(64), "--client-seed", "", "--nonce",
-        "18446744073709551615", "--game", "skat",
+        "fair",
+        "deal",
+        "--server-secret",
+        &"f".repeat(64),
+        "--client-seed",
+        "",
+        "--nonce",
+        "18446744073709551615",
+        "--game",
+        "skat",
     ]);
     assert_eq!(v["deck"], "piquet");
     assert_eq!(v["cards"][0], "AS");
@@ -60,12 +97,40 @@ fn commit_deal_verify_round_trip() {
     }
     let commitment = c["commitment"].as_str().unwrap();
     for nonce in ["0", "1"] {
-        let d = json(&["fair", "deal", "--secret-file", file, "--client-seed", "bob", "--nonce", nonce]);
+        let d = json(&[
+            "fair",
+            "deal",
+            "--secret-file",
+            file,
+            "--client-seed",
+            "bob",
+            "--nonce",
+            nonce,
+        ]);
         assert_eq!(d["commitment"], commitment);
-        let cards: Vec<&str> = d["cards"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        let cards: Vec<&str> = d["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
         fairdeck()
-            .args(["fair", "verify", "--commitment", commitment, "--secret-file", file])
-            .args(["--client-seed", "bob", "--nonce", nonce, "--deal", &cards.join(",")])
+            .args([
+                "fair",
+                "verify",
+                "--commitment",
+                commitment,
+                "--secret-file",
+                file,
+            ])
+            .args([
+                "--client-seed",
+                "bob",
+                "--nonce",
+                nonce,
+                "--deal",
+                &cards.join(","),
+            ])
             .assert()
             .success()
             .stdout("valid\n");
@@ -80,7 +145,10 @@ fn commit_deal_verify_round_trip() {
 
 #[test]
 fn the_vector_verifies_in_text_form() {
-    verify(COMMITMENT, SECRET, "alice", "0", DECK_ALICE_0).assert().success().stdout("valid\n");
+    verify(COMMITMENT, SECRET, "alice", "0", DECK_ALICE_0)
+        .assert()
+        .success()
+        .stdout("valid\n");
 }
 
 #[test]
@@ -99,26 +167,47 @@ fn tampering_fails_with_a_precise_message() {
             .stdout(predicate::str::contains("wrong client seed, nonce or deck"));
     }
     let swapped = DECK_ALICE_0.replacen("5D QS", "QS 5D", 1);
-    verify(COMMITMENT, SECRET, "alice", "0", &swapped).assert().code(1).stdout(
-        "invalid: the deal differs from the derived deck at 2 of 52 places, first at card 1: \
+    verify(COMMITMENT, SECRET, "alice", "0", &swapped)
+        .assert()
+        .code(1)
+        .stdout(
+            "invalid: the deal differs from the derived deck at 2 of 52 places, first at card 1: \
          QS where the derivation gives 5D (cards were moved after the deal)\n",
-    );
+        );
     let doubled = DECK_ALICE_0.replacen("5D", "QS", 1);
     verify(COMMITMENT, SECRET, "alice", "0", &doubled).assert().code(1).stdout(
         "invalid: the deal is not a standard deck: it shows QS 2 times, the deck holds it 1 times\n",
     );
-    verify(COMMITMENT, SECRET, "alice", "0", &DECK_ALICE_0[3..]).assert().code(1).stdout(
-        "invalid: the deal has 51 cards but a standard deck has 52\n",
-    );
+    verify(COMMITMENT, SECRET, "alice", "0", &DECK_ALICE_0[3..])
+        .assert()
+        .code(1)
+        .stdout("invalid: the deal has 51 cards but a standard deck has 52\n");
     let out = fairdeck()
-        .args(["--format", "json", "fair", "verify", "--commitment", COMMITMENT])
-        .args(["--server-secret", SECRET, "--client-seed", "alice", "--nonce", "1"])
+        .args([
+            "--format",
+            "json",
+            "fair",
+            "verify",
+            "--commitment",
+            COMMITMENT,
+        ])
+        .args([
+            "--server-secret",
+            SECRET,
+            "--client-seed",
+            "alice",
+            "--nonce",
+            "1",
+        ])
         .args(["--deal", DECK_ALICE_0])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["valid"].as_bool(), v["mismatch"].as_str()), (Some(false), Some("order")));
+    assert_eq!(
+        (v["valid"].as_bool(), v["mismatch"].as_str()),
+        (Some(false), Some("order"))
+    );
 }
 
 #[test]
@@ -127,9 +216,15 @@ fn bad_inputs_are_usage_errors() {
         .assert()
         .code(2)
         .stderr("fairdeck: invalid hex: the commitment must be 64 hex digits, got \"abc\"\n");
-    verify(COMMITMENT, "xyz", "alice", "0", DECK_ALICE_0).assert().code(2);
-    verify(COMMITMENT, SECRET, "alice", "-1", DECK_ALICE_0).assert().code(2);
-    verify(COMMITMENT, SECRET, "alice", "0", "5D QS ZZ").assert().code(2);
+    verify(COMMITMENT, "xyz", "alice", "0", DECK_ALICE_0)
+        .assert()
+        .code(2);
+    verify(COMMITMENT, SECRET, "alice", "-1", DECK_ALICE_0)
+        .assert()
+        .code(2);
+    verify(COMMITMENT, SECRET, "alice", "0", "5D QS ZZ")
+        .assert()
+        .code(2);
     fairdeck()
         .args(["fair", "deal", "--client-seed", "a", "--nonce", "0"])
         .assert()

@@ -12,7 +12,11 @@ fn fairdeck() -> Command {
 
 fn bytes(args: &[&str]) -> Vec<u8> {
     let out = fairdeck().arg("rng").args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -32,15 +36,24 @@ fn writes_exactly_n_bytes_and_replays() {
 
 #[test]
 fn prints_the_seed_on_stderr_and_rejects_json() {
-    let out = fairdeck().args(["rng", "-n", "1", "--seed", "x"]).output().unwrap();
+    let out = fairdeck()
+        .args(["rng", "-n", "1", "--seed", "x"])
+        .output()
+        .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "fairdeck: seed 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881 \
          (generator chacha20)\n"
     );
-    fairdeck().args(["--format", "json", "rng", "-n", "1"]).assert().code(2);
+    fairdeck()
+        .args(["--format", "json", "rng", "-n", "1"])
+        .assert()
+        .code(2);
     fairdeck().args(["rng", "--bytes", "-5"]).assert().code(2);
-    fairdeck().args(["rng", "--generator", "mt19937"]).assert().code(2);
+    fairdeck()
+        .args(["rng", "--generator", "mt19937"])
+        .assert()
+        .code(2);
 }
 
 #[test]
@@ -52,7 +65,12 @@ fn unbounded_stream_stops_quietly_when_the_reader_leaves() {
         .spawn()
         .unwrap();
     let mut head = vec![0u8; 5 << 20];
-    child.stdout.as_mut().unwrap().read_exact(&mut head).unwrap();
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut head)
+        .unwrap();
     drop(child.stdout.take());
     assert!(child.wait().unwrap().success());
 }
@@ -78,8 +96,12 @@ fn ent(data: &[u8]) -> Ent {
     let text = String::from_utf8(out.stdout).unwrap();
     let number_after = |label: &str| -> f64 {
         let rest = &text[text.find(label).unwrap_or_else(|| panic!("{text}")) + label.len()..];
-        let rest = rest.trim_start_matches("less than ").trim_start_matches("greater than ");
-        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap();
+        let rest = rest
+            .trim_start_matches("less than ")
+            .trim_start_matches("greater than ");
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap();
         rest[..end].parse().unwrap()
     };
     Ent {
@@ -100,7 +122,14 @@ fn passes(e: &Ent) -> bool {
 #[test]
 fn generator_output_passes_ent_and_biased_output_fails() {
     for generator in ["chacha20", "xoshiro256pp"] {
-        let data = bytes(&["--bytes", "4000000", "--seed", "ent-ci", "--generator", generator]);
+        let data = bytes(&[
+            "--bytes",
+            "4000000",
+            "--seed",
+            "ent-ci",
+            "--generator",
+            generator,
+        ]);
         let e = ent(&data);
         assert!(
             passes(&e),

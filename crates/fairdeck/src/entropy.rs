@@ -184,7 +184,9 @@ impl<R: BufRead, F: FnMut(u64)> Iterator for SymbolReader<R, F> {
                 self.read += 1;
                 let line = self.line_no;
                 return Some(item.map_err(|e| match e {
-                    Error::InvalidSymbol(why) => Error::InvalidSymbol(format!("line {line}: {why}")),
+                    Error::InvalidSymbol(why) => {
+                        Error::InvalidSymbol(format!("line {line}: {why}"))
+                    }
                     other => other,
                 }));
             }
@@ -196,7 +198,9 @@ impl<R: BufRead, F: FnMut(u64)> Iterator for SymbolReader<R, F> {
                     self.line_no += 1;
                     self.pending = self.kind.parse_text(&line).into_iter();
                 }
-                Err(e) => return Some(Err(Error::InvalidSymbol(format!("cannot read input: {e}")))),
+                Err(e) => {
+                    return Some(Err(Error::InvalidSymbol(format!("cannot read input: {e}"))));
+                }
             }
         }
     }
@@ -280,7 +284,10 @@ impl<I: Iterator<Item = Result<u8, Error>>> SymbolDice<I> {
                 self.used += 1;
             }
             Some(Ok(s)) => {
-                let e = format!("symbol value {s} is out of range for a {}", self.kind.noun());
+                let e = format!(
+                    "symbol value {s} is out of range for a {}",
+                    self.kind.noun()
+                );
                 self.error = Some(Error::InvalidSymbol(e));
             }
             Some(Err(e)) => self.error = Some(e),

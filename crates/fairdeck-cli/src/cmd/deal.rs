@@ -199,7 +199,11 @@ fn print_source(w: &mut impl Write, s: &Shuffled, kind: Option<EntropyKind>) -> 
     match (&s.seed, kind) {
         (Some(seed), _) => {
             writeln!(w, "seed: {seed}")?;
-            let bound = if e.entropy_source == "seed-text" { "at most " } else { "" };
+            let bound = if e.entropy_source == "seed-text" {
+                "at most "
+            } else {
+                ""
+            };
             writeln!(
                 w,
                 "entropy: the deck needs {:.1} bits, the key holds {bound}{:.1}",
@@ -245,10 +249,16 @@ fn from_seed(args: &Args, config: &Config) -> anyhow::Result<Shuffled> {
         if args.strict {
             return Err(usage(format!("--strict: {message}")));
         }
-        let level = if key.origin == "seed-text" { "warning" } else { "note" };
+        let level = if key.origin == "seed-text" {
+            "warning"
+        } else {
+            "note"
+        };
         eprintln!("fairdeck: {level}: {message}");
     }
-    let deal = config.plan.shuffle_and_deal(config.deck, &mut random.dice)?;
+    let deal = config
+        .plan
+        .shuffle_and_deal(config.deck, &mut random.dice)?;
     Ok(Shuffled {
         deal,
         seed: Some(random.seed.to_hex()),

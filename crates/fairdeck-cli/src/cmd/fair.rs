@@ -161,7 +161,10 @@ fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
                 (None, Some(p)) => writeln!(w, "server secret: saved to {}", p.display())?,
                 (None, None) => unreachable!("the secret is either shown or saved"),
             }
-            writeln!(w, "publish the commitment now; reveal the secret after play")?;
+            writeln!(
+                w,
+                "publish the commitment now; reveal the secret after play"
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -246,7 +249,15 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
             writeln!(w, "deck: {}", text(&cards).join(" "))?;
             writeln!(w, "commitment: {commitment}")?;
-            writeln!(w, "client seed: {:?}, nonce: {}", inputs.client_seed, inputs.nonce)?;
+            writeln!(
+                w,
+                "client seed: {:?}, nonce: {}",
+                inputs.client_seed, inputs.nonce
+            )?;
+            writeln!(
+                w,
+                "entropy: the deck needs {needed:.1} bits, the deal key holds 256"
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -265,7 +276,14 @@ fn verify(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let secret = inputs.secret()?;
     let (_, kind) = inputs.game_and_deck()?;
     let claimed = parse_cards(&args.deal)?;
-    let result = fair::verify(&published, &secret, &inputs.client_seed, inputs.nonce, kind, &claimed);
+    let result = fair::verify(
+        &published,
+        &secret,
+        &inputs.client_seed,
+        inputs.nonce,
+        kind,
+        &claimed,
+    );
     let verdict = match &result {
         Ok(()) => Verdict {
             valid: true,

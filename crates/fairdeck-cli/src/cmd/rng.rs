@@ -20,8 +20,10 @@ const CHUNK: usize = 1 << 20;
 
 /// Flags of `fairdeck rng`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  fairdeck rng --bytes 10000000 --seed lab | ent\n  \
-fairdeck rng --seed lab | dieharder -a -g 200\n  fairdeck rng | RNG_test stdin64")]
+#[command(
+    after_help = "Examples:\n  fairdeck rng --bytes 10000000 --seed lab | ent\n  \
+fairdeck rng --seed lab | dieharder -a -g 200\n  fairdeck rng | RNG_test stdin64"
+)]
 pub struct Args {
     /// How many bytes to write; without it, write until the reader closes the pipe.
     #[arg(long, short = 'n', value_name = "N")]

@@ -49,7 +49,11 @@ fn dice_roll_shuffle_is_exactly_uniform_for_small_decks() {
     // the shuffle finished, every one of the n! orders must be produced by
     // exactly the same number of sequences; the rest (the unfinished mass,
     // which asks for more symbols) is counted, and the two add up to b^len.
-    for (kind, len) in [(SymbolKind::Coin, 14), (SymbolKind::D6, 6), (SymbolKind::Hex, 4)] {
+    for (kind, len) in [
+        (SymbolKind::Coin, 14),
+        (SymbolKind::D6, 6),
+        (SymbolKind::Hex, 4),
+    ] {
         for n in 1..=5u64 {
             let (counts, unfinished) = enumerate(kind, len, |dice| {
                 let mut deck: Vec<u64> = (0..n).collect();
@@ -59,13 +63,23 @@ fn dice_roll_shuffle_is_exactly_uniform_for_small_decks() {
                 deck
             });
             let per_order = *counts.values().next().unwrap();
-            assert!(counts.values().all(|&c| c == per_order), "{kind:?} n={n}: {counts:?}");
-            assert_eq!(counts.len() as u64, (1..=n).product::<u64>(), "{kind:?} n={n}");
+            assert!(
+                counts.values().all(|&c| c == per_order),
+                "{kind:?} n={n}: {counts:?}"
+            );
+            assert_eq!(
+                counts.len() as u64,
+                (1..=n).product::<u64>(),
+                "{kind:?} n={n}"
+            );
             let total = u64::from(kind.base()).pow(len as u32);
             assert_eq!(per_order * counts.len() as u64 + unfinished, total);
             // The unfinished mass shrinks geometrically with len: here it is
             // at most 1/64 of all sequences for every case above.
-            assert!(unfinished * 64 <= total, "{kind:?} n={n}: {unfinished}/{total}");
+            assert!(
+                unfinished * 64 <= total,
+                "{kind:?} n={n}: {unfinished}/{total}"
+            );
         }
     }
 }

@@ -85,7 +85,11 @@ impl Mismatch {
                 expected: count(&want, &card),
             });
         }
-        let mut diffs = expected.iter().zip(deal).enumerate().filter(|(_, (e, d))| e != d);
+        let mut diffs = expected
+            .iter()
+            .zip(deal)
+            .enumerate()
+            .filter(|(_, (e, d))| e != d);
         let Some((first, (&e, &d))) = diffs.next() else {
             return Ok(());
         };
@@ -102,20 +106,38 @@ impl Mismatch {
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Mismatch::Commitment { published, computed } => write!(
+            Mismatch::Commitment {
+                published,
+                computed,
+            } => write!(
                 f,
                 "the server secret does not match the commitment: its SHA-256 is {computed}, \
                  the published commitment is {published}"
             ),
-            Mismatch::CardCount { deck, claimed, expected } => write!(
+            Mismatch::CardCount {
+                deck,
+                claimed,
+                expected,
+            } => write!(
                 f,
                 "the deal has {claimed} cards but a {deck} deck has {expected}"
             ),
-            Mismatch::NotTheDeck { deck, card, claimed, expected } => write!(
+            Mismatch::NotTheDeck {
+                deck,
+                card,
+                claimed,
+                expected,
+            } => write!(
                 f,
                 "the deal is not a {deck} deck: it shows {card} {claimed} times, the deck holds it {expected} times"
             ),
-            Mismatch::Order { first, claimed, expected, differing, total } => write!(
+            Mismatch::Order {
+                first,
+                claimed,
+                expected,
+                differing,
+                total,
+            } => write!(
                 f,
                 "the deal differs from the derived deck at {differing} of {total} places, \
                  first at card {first}: {claimed} where the derivation gives {expected} ({})",

@@ -165,7 +165,10 @@ pub fn shuffled_deck(
     kind: DeckKind,
 ) -> Vec<Card> {
     let mut deck = kind.cards();
-    durstenfeld(&mut deck, &mut KeyStream::new(deal_key(secret, client_seed, nonce)));
+    durstenfeld(
+        &mut deck,
+        &mut KeyStream::new(deal_key(secret, client_seed, nonce)),
+    );
     deck
 }
 

@@ -127,7 +127,10 @@ mod tests {
                 durstenfeld(&mut v, e);
                 v
             });
-            assert_eq!(assert_all_equal(&counts, "durstenfeld"), factorial(n as u64));
+            assert_eq!(
+                assert_all_equal(&counts, "durstenfeld"),
+                factorial(n as u64)
+            );
         }
     }
 }

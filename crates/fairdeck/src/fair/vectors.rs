@@ -65,7 +65,10 @@ fn render(v: &Vector) -> [String; 5] {
         to_hex(&derivation_message(v.client_seed, v.nonce)),
         to_hex(&key),
         format!("{:016x}", KeyStream::new(key).next_word()),
-        deck.iter().map(Card::to_string).collect::<Vec<_>>().join(" "),
+        deck.iter()
+            .map(Card::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
     ]
 }
 
@@ -74,7 +77,10 @@ fn render(v: &Vector) -> [String; 5] {
 fn print_vectors() {
     for v in &VECTORS {
         let [c, m, k, w, d] = render(v);
-        println!("secret {}\nclient {:?}\nnonce {}\ndeck {}\ncommitment {c}\nmessage {m}\nkey {k}\nword0 {w}\ndeal {d}\n", v.secret, v.client_seed, v.nonce, v.deck);
+        println!(
+            "secret {}\nclient {:?}\nnonce {}\ndeck {}\ncommitment {c}\nmessage {m}\nkey {k}\nword0 {w}\ndeal {d}\n",
+            v.secret, v.client_seed, v.nonce, v.deck
+        );
     }
 }
 
@@ -83,7 +89,12 @@ fn test_vectors_match_the_docs() {
     // A failure here breaks every published deal: a reproducibility-breaking
     // change (CHANGELOG.md), and docs/fair-dealing.md must change with it.
     for v in &VECTORS {
-        assert_eq!(render(v).map(|s| s), v.expected.map(String::from), "{:?}", v.client_seed);
+        assert_eq!(
+            render(v).map(|s| s),
+            v.expected.map(String::from),
+            "{:?}",
+            v.client_seed
+        );
     }
 }
 
@@ -92,7 +103,10 @@ fn verify_accepts_the_vectors_and_pinpoints_tampering() {
     let v = &VECTORS[0];
     let secret = ServerSecret::from_hex(v.secret).unwrap();
     let published = Commitment::from_hex(v.expected[0]).unwrap();
-    let deal: Vec<Card> = v.expected[4].split(' ').map(|c| c.parse().unwrap()).collect();
+    let deal: Vec<Card> = v.expected[4]
+        .split(' ')
+        .map(|c| c.parse().unwrap())
+        .collect();
     let check = |s: &ServerSecret, client: &str, nonce: u64, d: &[Card]| {
         verify(&published, s, client, nonce, v.deck, d)
     };
@@ -100,7 +114,10 @@ fn verify_accepts_the_vectors_and_pinpoints_tampering() {
     let mut other = *secret.as_bytes();
     other[31] ^= 1;
     let tampered = ServerSecret::from_bytes(other);
-    assert!(matches!(check(&tampered, "alice", 0, &deal), Err(Mismatch::Commitment { .. })));
+    assert!(matches!(
+        check(&tampered, "alice", 0, &deal),
+        Err(Mismatch::Commitment { .. })
+    ));
     for (client, nonce) in [("alicf", 0), ("alice", 1)] {
         let Err(Mismatch::Order { differing, .. }) = check(&secret, client, nonce, &deal) else {
             panic!("{client} {nonce}: no order mismatch");
@@ -117,8 +134,14 @@ fn verify_accepts_the_vectors_and_pinpoints_tampering() {
     );
     let mut doubled = deal.clone();
     doubled[0] = doubled[1];
-    assert!(matches!(check(&secret, "alice", 0, &doubled), Err(Mismatch::NotTheDeck { claimed: 2, .. })));
-    assert!(matches!(check(&secret, "alice", 0, &deal[1..]), Err(Mismatch::CardCount { claimed: 51, .. })));
+    assert!(matches!(
+        check(&secret, "alice", 0, &doubled),
+        Err(Mismatch::NotTheDeck { claimed: 2, .. })
+    ));
+    assert!(matches!(
+        check(&secret, "alice", 0, &deal[1..]),
+        Err(Mismatch::CardCount { claimed: 51, .. })
+    ));
 }
 
 #[test]
@@ -141,4 +164,23 @@ fn hex_inputs_are_checked() {
     let s = ServerSecret::from_hex(&"AB".repeat(32)).unwrap();
     assert_eq!(s.to_hex(), "ab".repeat(32));
     assert!(!format!("{s:?}").contains(&"ab".repeat(32)));
+}
+
+#[test]
+fn the_docs_show_the_same_vectors() {
+    let doc = include_str!("../../../../docs/fair-dealing.md");
+    for v in &VECTORS {
+        let nonce = format!("nonce       {}\n", v.nonce);
+        let seed = format!("client seed {:?}\n", v.client_seed);
+        let cards = format!("cards       {}\n", v.expected[4]);
+        for needle in [v.secret, &nonce, &seed, &cards]
+            .into_iter()
+            .chain(v.expected)
+        {
+            assert!(
+                doc.contains(needle),
+                "docs/fair-dealing.md lacks {needle:?}"
+            );
+        }
+    }
 }
