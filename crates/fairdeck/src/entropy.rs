@@ -40,7 +40,8 @@
 
 use std::io::BufRead;
 
-use num_bigint::BigUint;
+/// The big unsigned integers that products such as n! are given in (from `num-bigint`).
+pub use num_bigint::BigUint;
 
 use crate::Error;
 use crate::dice::Dice;
@@ -97,7 +98,17 @@ impl SymbolKind {
         }))
     }
 
-    fn hint(self) -> &'static str {
+    /// The short name used in reports: `d6`, `coin`, `hex`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::D6 => "d6",
+            SymbolKind::Coin => "coin",
+            SymbolKind::Hex => "hex",
+        }
+    }
+
+    /// How to type the symbols, for prompts (`write the faces 1-6`).
+    pub fn hint(self) -> &'static str {
         match self {
             SymbolKind::D6 => "write the faces 1-6",
             SymbolKind::Coin => "write H or T",

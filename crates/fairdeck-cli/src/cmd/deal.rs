@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use fairdeck::cards::{Card, Deal, DealPlan, DeckKind, Game};
-use fairdeck::entropy::{self, SymbolDice, SymbolKind, SymbolReader};
+use fairdeck::entropy::{self, BigUint, SymbolDice, SymbolKind, SymbolReader};
 use serde::Serialize;
 
 use crate::failure::usage;
 use crate::output::{Format, Output};
-use crate::random::RandomArgs;
+use crate::random::{KeyEntropy, RandomArgs};
 
 /// Flags of `fairdeck deal`.
 #[derive(Debug, clap::Args)]
@@ -206,8 +206,9 @@ fn print_source(w: &mut impl Write, s: &Shuffled, kind: Option<EntropyKind>) -> 
             };
             writeln!(
                 w,
-                "entropy: the deck needs {:.1} bits, the key holds {bound}{:.1}",
-                e.entropy_needed_bits, e.entropy_key_bits
+                "entropy: the deck needs {:.1} bits, the key holds {bound}{}",
+                e.entropy_needed_bits,
+                bits(e.entropy_key_bits)
             )
         }
         (None, kind) => {
@@ -229,31 +230,10 @@ fn from_seed(args: &Args, config: &Config) -> anyhow::Result<Shuffled> {
     let mut random = args.random.randomness()?;
     let needed = config.deck.entropy_bits();
     let key = random.key;
-    if key.bits < needed {
-        let gap = needed - key.bits;
-        let message = if key.origin == "seed-text" {
-            format!(
-                "the seed text holds at most {:.1} bits but a {} deck needs {needed:.1}: \
-                 at most 1 in 2^{gap:.0} of its orders can ever be dealt, and a guesser tries \
-                 likely texts first; use a 64-hex-digit key, no --seed, or --entropy dice",
-                key.bits, config.deck
-            )
-        } else {
-            format!(
-                "a {} deck needs {needed:.1} bits; a 256-bit key reaches at most 2^256 of its \
-                 2^{needed:.0} orders: no one can predict or steer which, but most orders can \
-                 never be dealt; --entropy dice reaches them all",
-                config.deck
-            )
-        };
+    if let Some((level, message)) = shortfall(key, needed, config.deck) {
         if args.strict {
             return Err(usage(format!("--strict: {message}")));
         }
-        let level = if key.origin == "seed-text" {
-            "warning"
-        } else {
-            "note"
-        };
         eprintln!("fairdeck: {level}: {message}");
     }
     let deal = config
@@ -273,30 +253,58 @@ fn from_seed(args: &Args, config: &Config) -> anyhow::Result<Shuffled> {
     })
 }
 
+/// The warning (guessable seed text) or note (a full key, a deck that needs
+/// more) when the key holds fewer bits than the deck needs.
+fn shortfall(key: KeyEntropy, needed: f64, deck: DeckKind) -> Option<(&'static str, String)> {
+    if key.bits >= needed {
+        return None;
+    }
+    let gap = needed - key.bits;
+    Some(if key.origin == "seed-text" {
+        let message = format!(
+            "the seed text holds at most {} bits but a {deck} deck needs {needed:.1}: \
+             at most 1 in 2^{gap:.0} of its orders can ever be dealt, and a guesser tries \
+             likely texts first; use a 64-hex-digit key, no --seed, or --entropy dice",
+            bits(key.bits)
+        );
+        ("warning", message)
+    } else {
+        let message = format!(
+            "a {deck} deck needs {needed:.1} bits; a {}-bit key reaches at most 2^{0} of its \
+             2^{needed:.0} orders: no one can predict or steer which, but most orders can \
+             never be dealt; --entropy dice reaches them all",
+            bits(key.bits)
+        );
+        ("note", message)
+    })
+}
+
+/// Bits for people: `256`, `6.6`.
+fn bits(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 /// Shuffles from symbols on stdin (prompting on stderr at a terminal).
 fn from_symbols(kind: SymbolKind, config: &Config) -> anyhow::Result<Shuffled> {
-    let n = config.deck.len() as u64;
-    let product = entropy::factorial(n);
+    let product = entropy::factorial(config.deck.len() as u64);
     let needed = kind.symbols_needed(&product);
-    let noun = kind.noun();
-    eprintln!(
-        "fairdeck: a {} deck needs {needed} {noun}s (log_{} {n}! = {:.2}); more only if a \
-         rejection asks for them",
-        config.deck,
-        kind.base(),
-        kind.symbols_exact(&product)
-    );
     let stdin = io::stdin();
     let tty = stdin.is_terminal();
+    announce(kind, config.deck, &product, tty);
     let prompt = |read: u64| {
         if tty {
-            eprint!("{noun}s {read}/{needed}> ");
+            eprint!("{}s {read}/{needed}> ", kind.noun());
         }
     };
     let mut dice = SymbolDice::new(kind, SymbolReader::new(stdin.lock(), kind, prompt));
     let short = |e: fairdeck::Error| match e {
         fairdeck::Error::EntropyExhausted { used } => anyhow!(
-            "the input ended after {used} {noun}s; a {} deck needs at least {needed}",
+            "the input ended after {used} {}s; a {} deck needs at least {needed}",
+            kind.noun(),
             config.deck
         ),
         other => anyhow!(other),
@@ -314,15 +322,30 @@ fn from_symbols(kind: SymbolKind, config: &Config) -> anyhow::Result<Shuffled> {
         entropy: Entropy {
             entropy_needed_bits: config.deck.entropy_bits(),
             entropy_key_bits: used as f64 * f64::from(kind.base()).log2(),
-            entropy_source: match kind {
-                SymbolKind::D6 => "d6",
-                SymbolKind::Coin => "coin",
-                SymbolKind::Hex => "hex",
-            },
+            entropy_source: kind.name(),
             rolls_needed: Some(needed),
             rolls_used: Some(used),
         },
     })
+}
+
+/// Tells on stderr how many symbols the deck needs, before any is read.
+fn announce(kind: SymbolKind, deck: DeckKind, product: &BigUint, tty: bool) {
+    eprintln!(
+        "fairdeck: a {deck} deck needs {} {}s (log_{} {}! = {:.2}); more only if a \
+         rejection asks for them",
+        kind.symbols_needed(product),
+        kind.noun(),
+        kind.base(),
+        deck.len(),
+        kind.symbols_exact(product)
+    );
+    if tty {
+        eprintln!(
+            "fairdeck: {}, as many per line as you like, then Enter",
+            kind.hint()
+        );
+    }
 }
 
 /// How cards are drawn in text output.

@@ -219,27 +219,27 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         );
     }
     let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>();
-    let commitment = secret.commitment().to_hex();
+    let report = Dealt {
+        commitment: secret.commitment().to_hex(),
+        client_seed: &inputs.client_seed,
+        nonce: inputs.nonce,
+        game: game.name(),
+        deck: kind.to_string(),
+        cards: text(&cards),
+        hands: dealt
+            .piles
+            .iter()
+            .map(|p| Hand {
+                name: p.name.clone(),
+                cards: text(&p.cards),
+            })
+            .collect(),
+        stock: text(&dealt.stock),
+        entropy_needed_bits: needed,
+        entropy_key_bits: 256.0,
+    };
     match out.format() {
-        Format::Json => out.json(&Dealt {
-            commitment,
-            client_seed: &inputs.client_seed,
-            nonce: inputs.nonce,
-            game: game.name(),
-            deck: kind.to_string(),
-            cards: text(&cards),
-            hands: dealt
-                .piles
-                .iter()
-                .map(|p| Hand {
-                    name: p.name.clone(),
-                    cards: text(&p.cards),
-                })
-                .collect(),
-            stock: text(&dealt.stock),
-            entropy_needed_bits: needed,
-            entropy_key_bits: 256.0,
-        })?,
+        Format::Json => out.json(&report)?,
         Format::Text => {
             let style = CardStyle {
                 ascii: args.ascii,
@@ -247,20 +247,22 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             };
             let w = out.stdout();
             print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
-            writeln!(w, "deck: {}", text(&cards).join(" "))?;
-            writeln!(w, "commitment: {commitment}")?;
-            writeln!(
-                w,
-                "client seed: {:?}, nonce: {}",
-                inputs.client_seed, inputs.nonce
-            )?;
-            writeln!(
-                w,
-                "entropy: the deck needs {needed:.1} bits, the deal key holds 256"
-            )?;
+            print_dealt(w, &report)?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lines after the hands: what a player needs to verify the deal later.
+fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
+    writeln!(w, "deck: {}", r.cards.join(" "))?;
+    writeln!(w, "commitment: {}", r.commitment)?;
+    writeln!(w, "client seed: {:?}, nonce: {}", r.client_seed, r.nonce)?;
+    writeln!(
+        w,
+        "entropy: the deck needs {:.1} bits, the deal key holds 256",
+        r.entropy_needed_bits
+    )
 }
 
 #[derive(Serialize)]
