@@ -173,4 +173,8 @@ fn running_out_or_bad_rolls_fail_cleanly() {
         .args(["deal", "--entropy", "dodecahedron"])
         .assert()
         .code(2);
+    fairdeck()
+        .args(["deal", "--entropy", "coins", "--generator", "chacha20"])
+        .assert()
+        .code(2);
 }

@@ -264,6 +264,20 @@ impl<I: Iterator<Item = Result<u8, Error>>> SymbolDice<I> {
     ///
     /// O(k) big-number steps for k symbols read.
     ///
+    /// ```
+    /// use fairdeck::entropy::{factorial, SymbolDice, SymbolKind};
+    /// use fairdeck::shuffle::shuffle;
+    ///
+    /// let rolls = SymbolKind::D6.parse_text(&"3615244213".repeat(9));
+    /// let mut dice = SymbolDice::new(SymbolKind::D6, rolls.into_iter());
+    /// dice.reserve(&factorial(52))?;
+    /// let mut deck: Vec<u8> = (0..52).collect();
+    /// shuffle(&mut deck, &mut dice);
+    /// assert!(dice.error().is_none());
+    /// assert!(dice.symbols_used() >= 88);
+    /// # Ok::<(), fairdeck::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::EntropyExhausted`] if the symbols end first, or the

@@ -44,7 +44,7 @@ pub struct Args {
 
     /// Shuffle from physical randomness read from stdin instead of a
     /// generator: dice (d6 faces 1-6), coins (H/T) or hex (0-9, a-f).
-    #[arg(long, value_name = "KIND", value_enum, conflicts_with = "seed")]
+    #[arg(long, value_name = "KIND", value_enum, conflicts_with_all = ["seed", "generator"])]
     pub entropy: Option<EntropyKind>,
 
     #[command(flatten)]

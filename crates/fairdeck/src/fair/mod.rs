@@ -145,6 +145,15 @@ pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
 }
 
 /// The deal key: HMAC-SHA256(server secret, derivation message). O(len).
+///
+/// ```
+/// use fairdeck::fair::{deal_key, ServerSecret};
+///
+/// // Test vector 1 of docs/fair-dealing.md.
+/// let secret = ServerSecret::from_bytes(core::array::from_fn(|i| i as u8));
+/// let key = deal_key(&secret, "alice", 0);
+/// assert_eq!(key[..4], [0x0c, 0x42, 0x22, 0xc8]);
+/// ```
 pub fn deal_key(secret: &ServerSecret, client_seed: &str, nonce: u64) -> [u8; 32] {
     let mut mac =
         <Hmac<Sha256> as KeyInit>::new_from_slice(&secret.0).expect("HMAC takes keys of any size");

@@ -73,6 +73,17 @@ impl Dice for KeyStream {
 /// (Durstenfeld 1964, CACM Algorithm 235, "Random permutation").
 ///
 /// O(n) time, O(1) extra space; exactly `n−1` rolls with bounds `n … 2`.
+///
+/// ```
+/// use fairdeck::fair::{durstenfeld, KeyStream};
+///
+/// let mut deck: Vec<u8> = (0..52).collect();
+/// durstenfeld(&mut deck, &mut KeyStream::new([1; 32]));
+/// let mut sorted = deck.clone();
+/// sorted.sort();
+/// assert_eq!(sorted, (0..52).collect::<Vec<u8>>());
+/// assert_ne!(deck, sorted);
+/// ```
 pub fn durstenfeld<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
     for i in (1..slice.len()).rev() {
         let j = dice.roll(i as u64 + 1) as usize;

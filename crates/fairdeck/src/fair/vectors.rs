@@ -184,3 +184,27 @@ fn the_docs_show_the_same_vectors() {
         }
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn every_deal_verifies_and_every_swap_is_caught(
+        secret in proptest::prelude::any::<[u8; 32]>(),
+        client in ".{0,12}",
+        nonce in proptest::prelude::any::<u64>(),
+        a in 0usize..54,
+        b in 0usize..54,
+    ) {
+        let secret = ServerSecret::from_bytes(secret);
+        let published = secret.commitment();
+        let mut deal = shuffled_deck(&secret, &client, nonce, DeckKind::Jokers);
+        proptest::prop_assert_eq!(verify(&published, &secret, &client, nonce, DeckKind::Jokers, &deal), Ok(()));
+        deal.swap(a, b);
+        let result = verify(&published, &secret, &client, nonce, DeckKind::Jokers, &deal);
+        if a == b {
+            proptest::prop_assert_eq!(result, Ok(()));
+        } else {
+            let is_order = matches!(result, Err(Mismatch::Order { differing: 2, .. }));
+            proptest::prop_assert!(is_order);
+        }
+    }
+}
