@@ -340,6 +340,15 @@ fn announce(kind: SymbolKind, deck: DeckKind, product: &BigUint, tty: bool) {
         deck.len(),
         kind.symbols_exact(product)
     );
+    if let DeckKind::Shoe(2..) = deck {
+        let distinct = (deck.entropy_bits() / f64::from(kind.base()).log2()).ceil();
+        eprintln!(
+            "fairdeck: (the shuffle treats the {} cards as distinct; the shoe's distinguishable \
+             orders alone would need {distinct} {}s)",
+            deck.len(),
+            kind.noun()
+        );
+    }
     if tty {
         eprintln!(
             "fairdeck: {}, as many per line as you like, then Enter",
