@@ -31,4 +31,8 @@ pub enum Command {
     Shuffle(cmd::shuffle_with::Args),
     /// Time the catalogue over growing N, fit growth exponents, plot.
     Bench(cmd::bench::Args),
+    /// Commit-reveal deals players can verify: commit, deal, verify.
+    Fair(cmd::fair::Args),
+    /// Raw generator bytes to stdout, for dieharder, ent, PractRand, TestU01.
+    Rng(cmd::rng::Args),
 }

@@ -3,6 +3,8 @@
 pub mod algorithms;
 pub mod bench;
 pub mod deal;
+pub mod fair;
+pub mod rng;
 pub mod sample;
 pub mod shuffle_with;
 
@@ -19,5 +21,7 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Algorithms(args) => algorithms::run(args, out),
         Command::Shuffle(args) => shuffle_with::run(args, out),
         Command::Bench(args) => bench::run(args, out),
+        Command::Fair(args) => fair::run(args, out),
+        Command::Rng(args) => rng::run(args, out),
     }
 }
