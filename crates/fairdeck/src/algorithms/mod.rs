@@ -390,6 +390,9 @@ mod tests {
         }
     }
 
+    /// A public generic function, instantiated for the property test.
+    type Generic = fn(&mut [char], &mut RngDice<crate::rng::AnyRng>);
+
     proptest! {
         #[test]
         fn every_algorithm_returns_a_permutation(seed in any::<[u8; 32]>(), n in 0usize..60) {
@@ -404,7 +407,7 @@ mod tests {
         #[test]
         fn generic_functions_agree_with_permute(seed in any::<[u8; 32]>(), n in 0usize..40) {
             // The public generic functions move items exactly as permute orders them.
-            let fns: [(Algorithm, fn(&mut [char], &mut RngDice<crate::rng::AnyRng>)); 5] = [
+            let fns: [(Algorithm, Generic); 5] = [
                 (Algorithm::FisherYatesOriginal, |v, d| fisher_yates_original(v, d)),
                 (Algorithm::FisherYatesList, |v, d| fisher_yates_list(v, d)),
                 (Algorithm::Rejection, |v, d| rejection(v, d)),
