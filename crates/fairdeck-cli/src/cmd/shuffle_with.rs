@@ -187,12 +187,20 @@ fn join(v: &[u64]) -> String {
 fn text(w: &mut impl Write, r: &Report, random: &Randomness) -> anyhow::Result<()> {
     if let Some(steps) = &r.steps {
         let width = steps.iter().map(|s| s.action.len()).max().unwrap_or(5);
+        let two_sequences = steps.iter().any(|s| !s.pile.is_empty());
+        let deck_width = steps.iter().map(|s| join(&s.deck).len()).max().unwrap_or(0);
         for (number, s) in steps.iter().enumerate() {
-            write!(w, "{number:>4}  {:<width$}  {}", s.action, join(&s.deck))?;
-            if !s.pile.is_empty() {
-                write!(w, "  | {}", join(&s.pile))?;
+            let deck = join(&s.deck);
+            if two_sequences {
+                let pile = join(&s.pile);
+                let line = format!(
+                    "{number:>4}  {:<width$}  {deck:<deck_width$} | {pile}",
+                    s.action
+                );
+                writeln!(w, "{}", line.trim_end())?;
+            } else {
+                writeln!(w, "{number:>4}  {:<width$}  {deck}", s.action)?;
             }
-            writeln!(w)?;
         }
         writeln!(w)?;
     }
