@@ -12,6 +12,8 @@ use crate::random::{RandomArgs, Randomness};
 
 /// Largest deck an algorithm is run on (memory: a few words per card).
 const MAX_N: u64 = 100_000_000;
+/// Most insertions `--rounds` may ask for (each costs up to N moves).
+const MAX_ROUNDS: u64 = 1_000_000_000;
 /// Largest deck whose every intermediate state `--steps` prints.
 const MAX_STEPS_N: u64 = 200;
 
@@ -113,6 +115,9 @@ fn check(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
     }
     if args.deal.is_some_and(|k| k > MAX_N) {
         return Err(usage(format!("--deal is at most {MAX_N}")));
+    }
+    if args.rounds.is_some_and(|r| r > MAX_ROUNDS) {
+        return Err(usage(format!("--rounds is at most {MAX_ROUNDS}")));
     }
     if args.steps && args.n > MAX_STEPS_N {
         return Err(usage(format!(
