@@ -24,4 +24,6 @@ pub enum Command {
     Deal(cmd::deal::Args),
     /// Pick K distinct numbers from 1..N (a lottery draw), N up to 2^64-1.
     Sample(cmd::sample::Args),
+    /// Shuffle lines like GNU shuf, exactly uniform, beyond RAM (see `fairdeck shuf --help`).
+    Shuf(cmd::shuf::Args),
 }

@@ -9,6 +9,7 @@ mod cmd;
 mod failure;
 mod output;
 mod random;
+mod shuf;
 
 use std::process::ExitCode;
 

@@ -2,6 +2,7 @@
 
 pub mod deal;
 pub mod sample;
+pub mod shuf;
 
 use std::process::ExitCode;
 
@@ -13,5 +14,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
+        Command::Shuf(args) => shuf::run(args, out),
     }
 }

@@ -1,0 +1,194 @@
+//! Shuffling more lines than fit in memory: random buckets on disk.
+//!
+//! Each line is appended to one of `B` temporary bucket files chosen by an
+//! exact roll of a `B`-sided die; then each bucket is read back, shuffled in
+//! memory, and written out, bucket after bucket. A bucket still larger than
+//! the budget is shuffled the same way, recursively.
+//!
+//! Why the output is exactly uniform: fix any order `σ` of the `n` lines.
+//! For the output to be `σ`, the buckets must receive consecutive blocks of
+//! `σ` — sizes `c₁ + … + c_B = n`, bucket `j` getting exactly the lines in
+//! block `j` — and each bucket's shuffle must then put its block in `σ`'s
+//! order. Given the sizes, the assignment has probability `B^−n` and the
+//! in-bucket shuffles `Π 1/c_j!` (each is uniform whatever order the lines
+//! arrived in; by induction this holds for recursed buckets too). So
+//! `P(σ) = Σ_c B^−n Π_j 1/c_j!`, a sum over size vectors that does not
+//! mention `σ`: every order has the same probability, `1/n!`. This is the
+//! scatter-then-shuffle method of Rao (1961) and Sandelius (1962).
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Read, Write};
+use std::path::PathBuf;
+
+use fairdeck::dice::Dice;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::dice::ShufDice;
+use super::failure::{IoContext, ShufError};
+use super::lines::{Job, for_each_line, run_job};
+use super::scratch::{Scratch, ScratchFile};
+use super::sink::Sink;
+
+/// Index bytes per line the in-memory shuffle adds to the data.
+const INDEX_BYTES: u64 = 4;
+/// At most this many buckets at once (open files, write buffers).
+const MAX_BUCKETS: u64 = 256;
+
+/// The settings of an out-of-core shuffle.
+pub struct Plan<'a> {
+    /// The memory budget in bytes.
+    pub memory: u64,
+    /// The line delimiter.
+    pub delimiter: u8,
+    /// Where the bucket files go.
+    pub scratch: &'a mut Scratch,
+    /// Whether to describe what is done on stderr.
+    pub verbose: bool,
+    /// Whether to draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One temporary bucket being filled.
+struct Bucket {
+    path: PathBuf,
+    writer: BufWriter<ScratchFile>,
+    bytes: u64,
+    lines: u64,
+}
+
+/// How many buckets for `size` bytes so each holds about half the budget.
+fn bucket_count(size: Option<u64>, memory: u64) -> u64 {
+    match size {
+        Some(s) => s.saturating_mul(2).div_ceil(memory).clamp(2, MAX_BUCKETS),
+        None => 64,
+    }
+}
+
+/// Shuffles every line of `reader` (about `size` bytes, if known) to `sink`.
+///
+/// O(n) time per level of recursion, which is one level when the size is
+/// known and lines are short; memory: the budget plus one write buffer per
+/// bucket (at most a quarter of the budget in all).
+///
+/// # Errors
+///
+/// Read, write and temporary-file errors (a full disk among them), and the
+/// random source running out.
+pub fn shuffle_out_of_core(
+    reader: &mut dyn Read,
+    size: Option<u64>,
+    plan: &mut Plan<'_>,
+    dice: &mut ShufDice,
+    sink: &mut Sink,
+) -> Result<(), ShufError> {
+    let count = bucket_count(size, plan.memory);
+    if plan.verbose {
+        eprintln!(
+            "fairdeck shuf: out of core: {count} buckets in {}",
+            plan.scratch.path().display()
+        );
+    }
+    let buckets = scatter(reader, size, count, plan, dice)?;
+    if let Some(e) = dice.failure() {
+        return Err(e);
+    }
+    for bucket in buckets {
+        gather(bucket, plan, dice, sink)?;
+    }
+    Ok(())
+}
+
+/// Writes each line to a bucket chosen by one roll; returns the buckets.
+fn scatter(
+    reader: &mut dyn Read,
+    size: Option<u64>,
+    count: u64,
+    plan: &mut Plan<'_>,
+    dice: &mut ShufDice,
+) -> Result<Vec<(PathBuf, u64, u64)>, ShufError> {
+    let buffer = (plan.memory / 4 / count).clamp(4096, 1 << 20) as usize;
+    let mut buckets = (0..count)
+        .map(|_| {
+            let (path, file) = plan.scratch.create()?;
+            Ok(Bucket {
+                path,
+                writer: BufWriter::with_capacity(buffer, file),
+                bytes: 0,
+                lines: 0,
+            })
+        })
+        .collect::<Result<Vec<_>, ShufError>>()?;
+    let bar = progress_bar(plan.progress, size);
+    let mut pending = 0u64;
+    let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
+    for_each_line(reader, plan.delimiter, chunk, |line| {
+        let b = &mut buckets[dice.roll(count) as usize];
+        b.writer.write_all(line).on(b.path.display())?;
+        b.bytes += line.len() as u64;
+        b.lines += 1;
+        pending += line.len() as u64;
+        if pending >= 1 << 22 {
+            bar.inc(pending);
+            pending = 0;
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    buckets
+        .into_iter()
+        .map(|mut b| {
+            b.writer.flush().on(b.path.display())?;
+            Ok((b.path, b.bytes, b.lines))
+        })
+        .collect()
+}
+
+fn progress_bar(show: bool, size: Option<u64>) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = match size {
+        Some(s) => ProgressBar::new(s),
+        None => ProgressBar::new_spinner(),
+    };
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    let template = "fairdeck shuf: scattering {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec}";
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Shuffles one bucket to `sink` (in memory, or recursively) and deletes it.
+fn gather(
+    (path, bytes, lines): (PathBuf, u64, u64),
+    plan: &mut Plan<'_>,
+    dice: &mut ShufDice,
+    sink: &mut Sink,
+) -> Result<(), ShufError> {
+    let mut file = File::open(&path).on(path.display())?;
+    if lines <= 1 || bytes + INDEX_BYTES * lines <= plan.memory {
+        let mut data = Vec::with_capacity(bytes as usize);
+        file.read_to_end(&mut data).on(path.display())?;
+        drop(file);
+        fs::remove_file(&path).on(path.display())?;
+        run_job(data, plan.delimiter, Job::Shuffle(None), dice, sink)
+    } else {
+        // Unlinking first frees the disk space as soon as it has been read.
+        fs::remove_file(&path).on(path.display())?;
+        shuffle_out_of_core(&mut file, Some(bytes), plan, dice, sink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_hold_about_half_the_budget() {
+        assert_eq!(bucket_count(Some(1 << 30), 64 << 20), 32);
+        assert_eq!(bucket_count(Some(10), 64 << 20), 2);
+        assert_eq!(bucket_count(Some(u64::MAX), 4096), MAX_BUCKETS);
+        assert_eq!(bucket_count(None, 4096), 64);
+    }
+}
