@@ -26,6 +26,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::dice::ShufDice;
 use super::failure::{IoContext, ShufError};
 use super::lines::{Job, for_each_line, run_job};
+use super::pages::advise_huge;
 use super::scratch::{Scratch, ScratchFile};
 use super::sink::Sink;
 
@@ -56,11 +57,50 @@ struct Bucket {
     lines: u64,
 }
 
-/// How many buckets for `size` bytes so each holds about half the budget.
+/// How many buckets for `size` bytes so each holds at most about half the
+/// budget: a power of two, so one roll can pick buckets for several lines.
 fn bucket_count(size: Option<u64>, memory: u64) -> u64 {
     match size {
-        Some(s) => s.saturating_mul(2).div_ceil(memory).clamp(2, MAX_BUCKETS),
+        Some(s) => s.saturating_mul(2).div_ceil(memory).clamp(2, MAX_BUCKETS).next_power_of_two(),
         None => 64,
+    }
+}
+
+/// Picks buckets for lines, several per roll.
+///
+/// With `B = 2^s` buckets, one exact roll below `2^(s·k)` (`s·k ≤ 63`) is a
+/// uniform `s·k`-bit number whose `k` fields of `s` bits are independent and
+/// each uniform over the `B` buckets — the same distribution as `k` separate
+/// rolls of a `B`-sided die, for a `k`-th of the generator calls.
+struct BucketPicker {
+    shift: u32,
+    per_roll: u32,
+    digits: u64,
+    left: u32,
+}
+
+impl BucketPicker {
+    fn new(count: u64) -> Self {
+        debug_assert!(count.is_power_of_two() && count >= 2);
+        let shift = count.trailing_zeros();
+        Self {
+            shift,
+            per_roll: 63 / shift,
+            digits: 0,
+            left: 0,
+        }
+    }
+
+    #[inline]
+    fn pick<D: Dice + ?Sized>(&mut self, dice: &mut D) -> usize {
+        if self.left == 0 {
+            self.digits = dice.roll(1 << (self.shift * self.per_roll));
+            self.left = self.per_roll;
+        }
+        let bucket = self.digits & ((1 << self.shift) - 1);
+        self.digits >>= self.shift;
+        self.left -= 1;
+        bucket as usize
     }
 }
 
@@ -121,8 +161,9 @@ fn scatter(
     let bar = progress_bar(plan.progress, size);
     let mut pending = 0u64;
     let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
+    let mut picker = BucketPicker::new(count);
     for_each_line(reader, plan.delimiter, chunk, |line| {
-        let b = &mut buckets[dice.roll(count) as usize];
+        let b = &mut buckets[picker.pick(dice)];
         b.writer.write_all(line).on(b.path.display())?;
         b.bytes += line.len() as u64;
         b.lines += 1;
@@ -169,6 +210,7 @@ fn gather(
     let mut file = File::open(&path).on(path.display())?;
     if lines <= 1 || bytes + INDEX_BYTES * lines <= plan.memory {
         let mut data = Vec::with_capacity(bytes as usize);
+        advise_huge(&mut data);
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
@@ -187,8 +229,33 @@ mod tests {
     #[test]
     fn buckets_hold_about_half_the_budget() {
         assert_eq!(bucket_count(Some(1 << 30), 64 << 20), 32);
+        assert_eq!(bucket_count(Some(1_000_000_000), 64 << 20), 32);
         assert_eq!(bucket_count(Some(10), 64 << 20), 2);
         assert_eq!(bucket_count(Some(u64::MAX), 4096), MAX_BUCKETS);
         assert_eq!(bucket_count(None, 4096), 64);
+    }
+
+    #[test]
+    fn batched_bucket_picks_are_exactly_uniform() {
+        // A picker with 4 buckets and 2 picks per roll (the real one takes
+        // 31 per roll: too many paths to walk), run under the enumerator:
+        // each of the 16 answers of its one roll must give a different pair
+        // of buckets, so every pair has probability exactly 1/16.
+        use fairdeck::dice::Enumerator;
+        let mut e = Enumerator::new();
+        let mut seen = Vec::new();
+        loop {
+            let mut p = BucketPicker { shift: 2, per_roll: 2, digits: 0, left: 0 };
+            seen.push((p.pick(&mut e), p.pick(&mut e)));
+            assert_eq!(e.depth(), 1);
+            if !e.next_path() {
+                break;
+            }
+        }
+        seen.sort_unstable();
+        let all: Vec<(usize, usize)> = (0..4).flat_map(|a| (0..4).map(move |b| (a, b))).collect();
+        assert_eq!(seen, all);
+        let p = BucketPicker::new(4);
+        assert_eq!((p.shift, p.per_roll), (2, 31));
     }
 }
