@@ -61,7 +61,11 @@ struct Bucket {
 /// budget: a power of two, so one roll can pick buckets for several lines.
 fn bucket_count(size: Option<u64>, memory: u64) -> u64 {
     match size {
-        Some(s) => s.saturating_mul(2).div_ceil(memory).clamp(2, MAX_BUCKETS).next_power_of_two(),
+        Some(s) => s
+            .saturating_mul(2)
+            .div_ceil(memory)
+            .clamp(2, MAX_BUCKETS)
+            .next_power_of_two(),
         None => 64,
     }
 }
@@ -193,7 +197,8 @@ fn progress_bar(show: bool, size: Option<u64>) -> ProgressBar {
         None => ProgressBar::new_spinner(),
     };
     bar.set_draw_target(ProgressDrawTarget::stderr());
-    let template = "fairdeck shuf: scattering {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec}";
+    let template =
+        "fairdeck shuf: scattering {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec}";
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
@@ -245,7 +250,12 @@ mod tests {
         let mut e = Enumerator::new();
         let mut seen = Vec::new();
         loop {
-            let mut p = BucketPicker { shift: 2, per_roll: 2, digits: 0, left: 0 };
+            let mut p = BucketPicker {
+                shift: 2,
+                per_roll: 2,
+                digits: 0,
+                left: 0,
+            };
             seen.push((p.pick(&mut e), p.pick(&mut e)));
             assert_eq!(e.depth(), 1);
             if !e.next_path() {

@@ -122,7 +122,11 @@ impl ByteDice {
             self.pool |= u128::from(byte[0]) << self.bits;
             self.bits += 8;
         }
-        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+        let mask = if count == 64 {
+            u64::MAX
+        } else {
+            (1u64 << count) - 1
+        };
         let value = self.pool as u64 & mask;
         self.pool >>= count;
         self.bits -= count;
@@ -177,7 +181,10 @@ mod tests {
                     counts[v as usize] += 1;
                 }
             }
-            assert!(counts.iter().all(|&c| c == counts[0]), "n = {n}: {counts:?}");
+            assert!(
+                counts.iter().all(|&c| c == counts[0]),
+                "n = {n}: {counts:?}"
+            );
         }
         assert_eq!(dice(&[]).roll(1), 0);
     }

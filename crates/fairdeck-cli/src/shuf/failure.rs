@@ -60,12 +60,13 @@ impl fmt::Display for ShufError {
 
 impl std::error::Error for ShufError {}
 
-/// The C library's wording of an I/O error: Rust's text without " (os error N)".
+/// The C library's wording of an I/O error: Rust's text up to " (os error N)",
+/// which also drops any context a library appended after it.
 pub fn describe(e: &io::Error) -> String {
     let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => text[..at].to_string(),
-        _ => text,
+    match text.find(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
     }
 }
 

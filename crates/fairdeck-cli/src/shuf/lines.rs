@@ -250,7 +250,9 @@ pub fn repeat(
     while left != Some(0) {
         draw(dice)?;
         if dice.exhausted() {
-            return Err(dice.failure().unwrap_or_else(|| ShufError::fatal("dice ran out")));
+            return Err(dice
+                .failure()
+                .unwrap_or_else(|| ShufError::fatal("dice ran out")));
         }
         left = left.map(|n| n - 1);
     }
@@ -321,7 +323,10 @@ mod tests {
                 [&b"a\r\n"[..], b"bb\n", b"\xff\0c\n", b"last\n"],
                 "chunk {chunk}"
             );
-            assert_eq!(lines_of(input, 0, chunk), [&b"a\r\nbb\n\xff\0"[..], b"c\nlast\0"]);
+            assert_eq!(
+                lines_of(input, 0, chunk),
+                [&b"a\r\nbb\n\xff\0"[..], b"c\nlast\0"]
+            );
         }
         assert!(lines_of(b"", b'\n', 4).is_empty());
     }
@@ -335,7 +340,11 @@ mod tests {
                     data.extend(std::iter::repeat_n(0x80u8 ^ delimiter, len));
                     data.push(delimiter);
                     data.extend_from_slice(&[b'x', delimiter]);
-                    assert_eq!(line_end(&data, pad, delimiter), pad + len + 1, "{len} {pad}");
+                    assert_eq!(
+                        line_end(&data, pad, delimiter),
+                        pad + len + 1,
+                        "{len} {pad}"
+                    );
                 }
             }
         }

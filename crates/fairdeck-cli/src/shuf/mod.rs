@@ -11,8 +11,8 @@
 //! * [`budget`] — `--memory` and its default;
 //! * [`pages`] — huge pages for the big in-memory buffers.
 
-pub mod budget;
 pub mod buckets;
+pub mod budget;
 pub mod dice;
 pub mod failure;
 pub mod lines;
@@ -129,7 +129,11 @@ fn open_input(config: &Config) -> Result<(File, Option<u64>), ShufError> {
         Input::File(Some(path)) => File::open(path).on(path.display())?,
         _ => File::from(io::stdin().as_fd().try_clone_to_owned().on("read error")?),
     };
-    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     Ok((file, size))
 }
 

@@ -206,7 +206,12 @@ fn parse_short(
 }
 
 fn apply(name: &str, value: Option<OsString>, seen: &mut Seen) -> Result<(), ShufError> {
-    let text = || value.as_ref().map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = || {
+        value
+            .as_ref()
+            .map(|v| v.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     match name {
         "echo" => seen.echo = true,
         "repeat" => seen.repeat = true,
@@ -323,9 +328,7 @@ fn parse_count(text: &str) -> Result<u64, ShufError> {
     match parse_decimal(text) {
         Ok(n) => Ok(n),
         Err(NumberError::Overflow) => Ok(u64::MAX),
-        Err(NumberError::Invalid) => {
-            Err(ShufError::fatal(format!("invalid line count: '{text}'")))
-        }
+        Err(NumberError::Invalid) => Err(ShufError::fatal(format!("invalid line count: '{text}'"))),
     }
 }
 
@@ -384,8 +387,19 @@ mod tests {
         assert_eq!(parse_range("1-3").unwrap(), (1, Some(3)));
         assert_eq!(parse_range(" +1- 3").unwrap(), (1, Some(3)));
         assert_eq!(parse_range("3-2").unwrap(), (3, None));
-        assert_eq!(parse_range("0-18446744073709551615").unwrap(), (0, Some(u64::MAX)));
-        for bad in ["5-3", "3", "-3", "1-2-3", "1-", "x-1", "1-99999999999999999999"] {
+        assert_eq!(
+            parse_range("0-18446744073709551615").unwrap(),
+            (0, Some(u64::MAX))
+        );
+        for bad in [
+            "5-3",
+            "3",
+            "-3",
+            "1-2-3",
+            "1-",
+            "x-1",
+            "1-99999999999999999999",
+        ] {
             assert!(parse_range(bad).is_err(), "{bad}");
         }
     }
@@ -394,6 +408,9 @@ mod tests {
     fn counts_saturate_and_the_smallest_wins() {
         assert_eq!(parse_count("99999999999999999999").unwrap(), u64::MAX);
         assert!(parse_count("-1").is_err() && parse_count("").is_err());
-        assert_eq!(run(&["-n", "5", "-n", "2", "-n", "9"]).unwrap().limit, Some(2));
+        assert_eq!(
+            run(&["-n", "5", "-n", "2", "-n", "9"]).unwrap().limit,
+            Some(2)
+        );
     }
 }

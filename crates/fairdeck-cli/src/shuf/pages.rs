@@ -27,7 +27,11 @@ pub fn advise_huge<T>(buffer: &mut Vec<T>) {
             // no contents and no mapping: it is a hint about page size only.
             // The return value is ignored because refusal is harmless.
             unsafe {
-                libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE);
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
             }
         }
     }

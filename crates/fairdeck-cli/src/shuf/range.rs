@@ -77,7 +77,11 @@ pub fn run(range: &Range, dice: &mut ShufDice, sink: &mut Sink) -> Result<(), Sh
         (Some(n), limit) => (limit.map_or(n, |k| k.min(n)), Some(n)),
     };
     let dense = numbers.is_some_and(|n| k >= n / 4);
-    let need = if dense { numbers.unwrap_or(k) * DENSE_BYTES } else { k.saturating_mul(SPARSE_BYTES) };
+    let need = if dense {
+        numbers.unwrap_or(k) * DENSE_BYTES
+    } else {
+        k.saturating_mul(SPARSE_BYTES)
+    };
     if need > range.memory {
         return Err(ShufError::fatal(format!(
             "memory exhausted: {k} numbers need about {need} bytes (--memory is {}; use -n or -r)",

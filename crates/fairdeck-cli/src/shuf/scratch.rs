@@ -69,7 +69,10 @@ impl Scratch {
             .prefix("fairdeck-shuf.")
             .tempdir_in(parent)
             .map_err(|e| {
-                ShufError::io(format!("cannot create temporary directory in {}", parent.display()), &e)
+                ShufError::io(
+                    format!("cannot create temporary directory in {}", parent.display()),
+                    &e,
+                )
             })?;
         remember(dir.path());
         Ok(Self { dir, next: 0 })

@@ -116,7 +116,10 @@ impl Sink {
 
     fn open(&self) -> Result<State, ShufError> {
         let Some(path) = &self.output else {
-            let fd = io::stdout().as_fd().try_clone_to_owned().on("write error")?;
+            let fd = io::stdout()
+                .as_fd()
+                .try_clone_to_owned()
+                .on("write error")?;
             return Ok(State::Open(File::from(fd)));
         };
         if self.input.as_deref().is_some_and(|i| same_file(i, path)) {
