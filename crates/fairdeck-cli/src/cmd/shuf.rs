@@ -13,7 +13,7 @@ use crate::output::Output;
 #[derive(Debug, clap::Args)]
 #[command(disable_help_flag = true, disable_version_flag = true)]
 pub struct Args {
-    /// GNU shuf's arguments: [OPTION]... [FILE], -e [ARG]..., -i LO-HI.
+    /// GNU shuf's arguments: `[OPTION]... [FILE]`, `-e [ARG]...` or `-i LO-HI`.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     pub raw: Vec<OsString>,
 }
