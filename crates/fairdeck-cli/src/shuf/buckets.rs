@@ -26,7 +26,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::dice::ShufDice;
 use super::failure::{IoContext, ShufError};
 use super::lines::{Job, for_each_line, run_job};
-use super::pages::advise_huge;
 use super::scratch::{Scratch, ScratchFile};
 use super::sink::Sink;
 
@@ -221,7 +220,6 @@ fn gather(
     let mut file = File::open(&path).on(path.display())?;
     if lines <= 1 || bytes + INDEX_BYTES * lines <= plan.memory {
         let mut data = Vec::with_capacity(bytes as usize);
-        advise_huge(&mut data);
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;

@@ -14,7 +14,6 @@ use memchr::{memchr, memchr_iter};
 
 use super::dice::ShufDice;
 use super::failure::{IoContext, ShufError};
-use super::pages::advise_huge;
 use super::sink::Sink;
 
 /// Adds the delimiter after an unterminated last line.
@@ -146,7 +145,6 @@ fn run_indexed<T: Offset>(
 ) -> Result<(), ShufError> {
     let count = memchr_iter(delimiter, data).count();
     let mut starts: Vec<T> = Vec::with_capacity(count);
-    advise_huge(&mut starts);
     let mut start = 0;
     for end in memchr_iter(delimiter, data) {
         starts.push(T::new(start));

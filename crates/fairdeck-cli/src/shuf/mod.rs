@@ -8,8 +8,7 @@
 //! * [`dice`] — the seeded dice or `--random-source` bytes;
 //! * [`sink`] — buffered output, `-o`, safe replacement of the input file;
 //! * [`scratch`] — temporary files and their removal, Ctrl-C included;
-//! * [`budget`] — `--memory` and its default;
-//! * [`pages`] — huge pages for the big in-memory buffers.
+//! * [`budget`] — `--memory` and its default.
 
 pub mod buckets;
 pub mod budget;
@@ -17,7 +16,6 @@ pub mod dice;
 pub mod failure;
 pub mod lines;
 pub mod options;
-pub mod pages;
 pub mod range;
 pub mod scratch;
 pub mod sink;
@@ -157,7 +155,6 @@ fn shuffle_file(config: &Config, dice: &mut ShufDice, sink: &mut Sink) -> Result
     };
     if fits {
         data.reserve_exact(size.map_or(1, |s| s as usize + 1));
-        pages::advise_huge(&mut data);
         read_all(&mut file, &mut data)?;
         if config.verbose {
             eprintln!("fairdeck shuf: in memory: {} bytes", data.len());
