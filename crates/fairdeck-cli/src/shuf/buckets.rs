@@ -223,7 +223,7 @@ fn gather(
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
-        run_job(data, plan.delimiter, Job::Shuffle(None), dice, sink)
+        run_job(&data, plan.delimiter, Job::Shuffle(None), dice, sink)
     } else {
         // Unlinking first frees the disk space as soon as it has been read.
         fs::remove_file(&path).on(path.display())?;

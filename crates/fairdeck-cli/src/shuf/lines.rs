@@ -16,13 +16,6 @@ use super::dice::ShufDice;
 use super::failure::{IoContext, ShufError};
 use super::sink::Sink;
 
-/// Adds the delimiter after an unterminated last line.
-pub fn terminate(data: &mut Vec<u8>, delimiter: u8) {
-    if data.last().is_some_and(|&b| b != delimiter) {
-        data.push(delimiter);
-    }
-}
-
 /// Reads all of `reader` after what `data` already holds.
 ///
 /// # Errors
@@ -110,7 +103,8 @@ pub enum Job {
     Repeat(Option<u64>),
 }
 
-/// Runs `job` on the lines of `data`, writing them to `sink`.
+/// Runs `job` on the lines of `data`, writing them to `sink`; a last line
+/// without a delimiter gets one on output.
 ///
 /// Shuffling builds an index of line starts (4 bytes per line below 4 GiB),
 /// shuffles it with [`fairdeck::shuffle::shuffle`] (or deals `k` with
@@ -122,18 +116,33 @@ pub enum Job {
 /// "no lines to repeat" for `Repeat` on empty input; the random source
 /// running out; write errors.
 pub fn run_job(
-    mut data: Vec<u8>,
+    data: &[u8],
     delimiter: u8,
     job: Job,
     dice: &mut ShufDice,
     sink: &mut Sink,
 ) -> Result<(), ShufError> {
-    terminate(&mut data, delimiter);
     if u32::try_from(data.len()).is_ok() {
-        run_indexed::<u32>(&data, delimiter, job, dice, sink)
+        run_indexed::<u32>(data, delimiter, job, dice, sink)
     } else {
-        run_indexed::<u64>(&data, delimiter, job, dice, sink)
+        run_indexed::<u64>(data, delimiter, job, dice, sink)
     }
+}
+
+/// The start of every line of `data`, in order.
+fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Vec<T> {
+    let unterminated = data.last().is_some_and(|&b| b != delimiter);
+    let count = memchr_iter(delimiter, data).count() + usize::from(unterminated);
+    let mut starts: Vec<T> = Vec::with_capacity(count);
+    let mut start = 0;
+    for end in memchr_iter(delimiter, data) {
+        starts.push(T::new(start));
+        start = end + 1;
+    }
+    if unterminated {
+        starts.push(T::new(start));
+    }
+    starts
 }
 
 fn run_indexed<T: Offset>(
@@ -143,13 +152,8 @@ fn run_indexed<T: Offset>(
     dice: &mut ShufDice,
     sink: &mut Sink,
 ) -> Result<(), ShufError> {
-    let count = memchr_iter(delimiter, data).count();
-    let mut starts: Vec<T> = Vec::with_capacity(count);
-    let mut start = 0;
-    for end in memchr_iter(delimiter, data) {
-        starts.push(T::new(start));
-        start = end + 1;
-    }
+    let mut starts = line_starts::<T>(data, delimiter);
+    let count = starts.len();
     let line = |s: T| {
         let from = s.get();
         &data[from..line_end(data, from, delimiter)]
@@ -170,7 +174,7 @@ fn run_indexed<T: Offset>(
                 if let Some(&ahead) = chosen.get(i + PREFETCH_AHEAD) {
                     prefetch(data, ahead.get());
                 }
-                sink.line(line(s))?;
+                sink.record(line(s), delimiter)?;
             }
             Ok(())
         }
@@ -180,7 +184,7 @@ fn run_indexed<T: Offset>(
             }
             repeat(limit, dice, |d| {
                 let s = starts[d.roll(count as u64) as usize];
-                sink.line(line(s))
+                sink.record(line(s), delimiter)
             })
         }
     }
@@ -349,13 +353,10 @@ mod tests {
     }
 
     #[test]
-    fn terminate_adds_one_delimiter_only_when_missing() {
-        let mut v = b"x".to_vec();
-        terminate(&mut v, b'\n');
-        terminate(&mut v, b'\n');
-        assert_eq!(v, b"x\n");
-        let mut empty = Vec::new();
-        terminate(&mut empty, b'\n');
-        assert!(empty.is_empty());
+    fn an_unterminated_last_line_is_still_a_line() {
+        assert_eq!(line_starts::<u32>(b"ab\nc", b'\n'), [0, 3]);
+        assert_eq!(line_starts::<u64>(b"ab\nc\n", b'\n'), [0, 3]);
+        assert_eq!(line_starts::<u32>(b"\n\n", b'\n'), [0, 1]);
+        assert!(line_starts::<u32>(b"", b'\n').is_empty());
     }
 }

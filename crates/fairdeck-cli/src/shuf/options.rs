@@ -266,6 +266,11 @@ fn finish(seen: Seen) -> Result<Request, ShufError> {
     if seen.version {
         return Ok(Request::Version);
     }
+    if seen.seed.is_some() && seen.random_source.is_some() {
+        return Err(ShufError::usage(
+            "cannot combine --seed and --random-source",
+        ));
+    }
     if seen.echo && seen.range.is_some() {
         return Err(ShufError::usage("cannot combine -e and -i options"));
     }

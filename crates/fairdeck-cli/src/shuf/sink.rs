@@ -56,6 +56,20 @@ impl Sink {
         Ok(())
     }
 
+    /// Appends one line, and the delimiter if the line lacks it (the last
+    /// line of an input that does not end with one).
+    #[inline]
+    pub fn record(&mut self, bytes: &[u8], delimiter: u8) -> Result<(), ShufError> {
+        self.buffer.extend_from_slice(bytes);
+        if bytes.last() != Some(&delimiter) {
+            self.buffer.push(delimiter);
+        }
+        if self.buffer.len() >= BUFFER {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
     /// Appends `value` in decimal and the delimiter.
     #[inline]
     pub fn number(&mut self, value: u64, delimiter: u8) -> Result<(), ShufError> {
