@@ -46,6 +46,9 @@ pub struct Plan<'a> {
     pub verbose: bool,
     /// Whether to draw a progress bar on stderr.
     pub progress: bool,
+    /// The buffer buckets are read into, reused so that each bucket does
+    /// not fault in fresh memory.
+    pub buffer: Vec<u8>,
 }
 
 /// One temporary bucket being filled.
@@ -219,11 +222,15 @@ fn gather(
 ) -> Result<(), ShufError> {
     let mut file = File::open(&path).on(path.display())?;
     if lines <= 1 || bytes + INDEX_BYTES * lines <= plan.memory {
-        let mut data = Vec::with_capacity(bytes as usize);
+        let mut data = std::mem::take(&mut plan.buffer);
+        data.clear();
+        data.reserve(bytes as usize);
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
-        run_job(&data, plan.delimiter, Job::Shuffle(None), dice, sink)
+        run_job(&data, plan.delimiter, Job::Shuffle(None), dice, sink)?;
+        plan.buffer = data;
+        Ok(())
     } else {
         // Unlinking first frees the disk space as soon as it has been read.
         fs::remove_file(&path).on(path.display())?;

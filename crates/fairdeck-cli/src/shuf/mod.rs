@@ -178,6 +178,7 @@ fn shuffle_file(config: &Config, dice: &mut ShufDice, sink: &mut Sink) -> Result
         scratch: &mut scratch,
         verbose: config.verbose,
         progress: io::stderr().is_terminal(),
+        buffer: Vec::new(),
     };
     let mut rest = io::Cursor::new(data).chain(file);
     shuffle_out_of_core(&mut rest, size, &mut plan, dice, sink)
