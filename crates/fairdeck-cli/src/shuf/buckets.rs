@@ -206,7 +206,7 @@ fn progress_bar(show: bool, size: Option<u64>) -> ProgressBar {
     };
     bar.set_draw_target(ProgressDrawTarget::stderr());
     let template =
-        "fairdeck shuf: scattering {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec}";
+        "fairdeck shuf: scattering {bar:20} {bytes}/{total_bytes} {binary_bytes_per_sec}";
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
