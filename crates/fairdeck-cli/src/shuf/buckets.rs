@@ -116,7 +116,8 @@ impl BucketPicker {
     }
 }
 
-/// Shuffles every line of `reader` (about `size` bytes, if known) to `sink`.
+/// Shuffles every line of `reader` (about `size` bytes, if known) to `sink`;
+/// `reader` is dropped once it has been scattered.
 ///
 /// O(n) time per level of recursion, which is one level when the size is
 /// known and lines are short; memory: the budget plus one write buffer per
@@ -127,7 +128,7 @@ impl BucketPicker {
 /// Read, write and temporary-file errors (a full disk among them), and the
 /// random source running out.
 pub fn shuffle_out_of_core(
-    reader: &mut dyn Read,
+    mut reader: Box<dyn Read + '_>,
     size: Option<u64>,
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
@@ -140,7 +141,9 @@ pub fn shuffle_out_of_core(
             plan.scratch.path().display()
         );
     }
-    let buckets = scatter(reader, size, count, plan, dice)?;
+    let buckets = scatter(&mut reader, size, count, plan, dice)?;
+    // The reader may hold buffered input (a pipe's first SIZE bytes): free it.
+    drop(reader);
     if let Some(e) = dice.failure() {
         return Err(e);
     }
@@ -234,7 +237,7 @@ fn gather(
     } else {
         // Unlinking first frees the disk space as soon as it has been read.
         fs::remove_file(&path).on(path.display())?;
-        shuffle_out_of_core(&mut file, Some(bytes), plan, dice, sink)
+        shuffle_out_of_core(Box::new(file), Some(bytes), plan, dice, sink)
     }
 }
 

@@ -180,8 +180,8 @@ fn shuffle_file(config: &Config, dice: &mut ShufDice, sink: &mut Sink) -> Result
         progress: io::stderr().is_terminal(),
         buffer: Vec::new(),
     };
-    let mut rest = io::Cursor::new(data).chain(file);
-    shuffle_out_of_core(&mut rest, size, &mut plan, dice, sink)
+    let rest = io::Cursor::new(data).chain(file);
+    shuffle_out_of_core(Box::new(rest), size, &mut plan, dice, sink)
 }
 
 /// Maps a regular file into memory, read-only, with its pages loaded up
