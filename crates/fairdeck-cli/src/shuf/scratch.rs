@@ -5,8 +5,9 @@
 //! Success and error paths rely on RAII ([`tempfile::TempDir`] removes the
 //! directory when dropped). Ctrl-C is different: the process is stopped by a
 //! signal and no destructor runs, so every temporary path is also listed in a
-//! process-wide registry that a SIGINT handler (the `ctrlc` crate) empties
-//! before exiting with status 130, as a shell reports an interrupted command.
+//! process-wide registry that a signal handler (the `ctrlc` crate: SIGINT,
+//! and SIGTERM and SIGHUP too) empties before exiting with status 130, as a
+//! shell reports an interrupted command.
 //!
 //! Fault injection for tests: when the environment variable
 //! `FAIRDECK_SHUF_FAIL_SCRATCH_AFTER=N` is set, writes to temporary files fail
