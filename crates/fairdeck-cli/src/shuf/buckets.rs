@@ -17,7 +17,7 @@
 //! scatter-then-shuffle method of Rao (1961) and Sandelius (1962).
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 
 use fairdeck::dice::Dice;
@@ -26,8 +26,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::dice::ShufDice;
 use super::failure::{IoContext, ShufError};
 use super::lines::{Job, for_each_line, run_job};
-use super::scratch::{Scratch, ScratchFile};
+use super::scratch::Scratch;
 use super::sink::Sink;
+use super::spill::Spill;
 
 /// Index bytes per line the in-memory shuffle adds to the data.
 const INDEX_BYTES: u64 = 4;
@@ -49,14 +50,6 @@ pub struct Plan<'a> {
     /// The buffer buckets are read into, reused so that each bucket does
     /// not fault in fresh memory.
     pub buffer: Vec<u8>,
-}
-
-/// One temporary bucket being filled.
-struct Bucket {
-    path: PathBuf,
-    writer: BufWriter<ScratchFile>,
-    bytes: u64,
-    lines: u64,
 }
 
 /// Bucket size that keeps a bucket's shuffle inside the processor caches.
@@ -153,7 +146,8 @@ pub fn shuffle_out_of_core(
     Ok(())
 }
 
-/// Writes each line to a bucket chosen by one roll; returns the buckets.
+/// Writes each line to a bucket chosen by one roll; returns each bucket's
+/// path, bytes and lines.
 fn scatter(
     reader: &mut dyn Read,
     size: Option<u64>,
@@ -162,26 +156,22 @@ fn scatter(
     dice: &mut ShufDice,
 ) -> Result<Vec<(PathBuf, u64, u64)>, ShufError> {
     let buffer = (plan.memory / 4 / count).clamp(4096, 1 << 20) as usize;
-    let mut buckets = (0..count)
-        .map(|_| {
-            let (path, file) = plan.scratch.create()?;
-            Ok(Bucket {
-                path,
-                writer: BufWriter::with_capacity(buffer, file),
-                bytes: 0,
-                lines: 0,
-            })
-        })
+    let files = (0..count)
+        .map(|_| plan.scratch.create())
         .collect::<Result<Vec<_>, ShufError>>()?;
+    let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    let mut sizes = vec![(0u64, 0u64); files.len()];
+    let mut spill = Spill::new(files, buffer);
     let bar = progress_bar(plan.progress, size);
     let mut pending = 0u64;
     let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
     let mut picker = BucketPicker::new(count);
     for_each_line(reader, plan.delimiter, chunk, |line| {
-        let b = &mut buckets[picker.pick(dice)];
-        b.writer.write_all(line).on(b.path.display())?;
-        b.bytes += line.len() as u64;
-        b.lines += 1;
+        let bucket = picker.pick(dice);
+        spill.push(bucket, line)?;
+        let (bytes, lines) = &mut sizes[bucket];
+        *bytes += line.len() as u64;
+        *lines += 1;
         pending += line.len() as u64;
         if pending >= 1 << 22 {
             bar.inc(pending);
@@ -189,14 +179,13 @@ fn scatter(
         }
         Ok(())
     })?;
+    spill.finish()?;
     bar.finish_and_clear();
-    buckets
+    Ok(paths
         .into_iter()
-        .map(|mut b| {
-            b.writer.flush().on(b.path.display())?;
-            Ok((b.path, b.bytes, b.lines))
-        })
-        .collect()
+        .zip(sizes)
+        .map(|(path, (bytes, lines))| (path, bytes, lines))
+        .collect())
 }
 
 fn progress_bar(show: bool, size: Option<u64>) -> ProgressBar {

@@ -8,6 +8,7 @@
 //! * [`dice`] — the seeded dice or `--random-source` bytes;
 //! * [`sink`] — buffered output, `-o`, safe replacement of the input file;
 //! * [`scratch`] — temporary files and their removal, Ctrl-C included;
+//! * [`spill`] — the thread that writes bucket files;
 //! * [`budget`] — `--memory` and its default.
 
 pub mod buckets;
@@ -19,6 +20,7 @@ pub mod options;
 pub mod range;
 pub mod scratch;
 pub mod sink;
+pub mod spill;
 
 use std::ffi::OsString;
 use std::fs::File;
