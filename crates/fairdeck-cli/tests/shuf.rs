@@ -479,13 +479,20 @@ fn ctrl_c_removes_the_temporary_files() {
     // scattering lines into buckets and waiting for more input.
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&megabyte()).unwrap();
+    // Wait for a bucket file inside the private directory: it is created
+    // after the directory was registered for removal.
     let deadline = Instant::now() + Duration::from_secs(20);
-    while dir_is_empty(scratch.path()) {
-        assert!(Instant::now() < deadline, "no temporary directory appeared");
+    let has_bucket = || {
+        fs::read_dir(scratch.path())
+            .unwrap()
+            .any(|d| fs::read_dir(d.unwrap().path()).is_ok_and(|mut b| b.next().is_some()))
+    };
+    while !has_bucket() {
+        assert!(Instant::now() < deadline, "no temporary bucket appeared");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let status = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    let status = StdCommand::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
         .status()
         .unwrap();
     assert!(status.success());

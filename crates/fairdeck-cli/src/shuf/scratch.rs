@@ -31,6 +31,14 @@ static HANDLER: Once = Once::new();
 
 /// Lists `path` for removal on Ctrl-C (and installs the handler once).
 pub fn remember(path: &Path) {
+    install_handler();
+    if let Ok(mut g) = REGISTRY.lock() {
+        g.push(path.to_path_buf());
+    }
+}
+
+/// Installs the signal handler that empties the registry, once.
+fn install_handler() {
     HANDLER.call_once(|| {
         // If a handler cannot be installed, RAII cleanup still covers errors.
         let _ = ctrlc::set_handler(|| {
@@ -41,9 +49,6 @@ pub fn remember(path: &Path) {
             std::process::exit(130);
         });
     });
-    if let Ok(mut g) = REGISTRY.lock() {
-        g.push(path.to_path_buf());
-    }
 }
 
 /// Removes `path` from the Ctrl-C list (it was removed or renamed).
@@ -66,6 +71,8 @@ impl Scratch {
     ///
     /// When the directory cannot be created.
     pub fn new(parent: &Path) -> Result<Self, ShufError> {
+        // Before the directory exists, so that no signal finds it unhandled.
+        install_handler();
         let dir = tempfile::Builder::new()
             .prefix("fairdeck-shuf.")
             .tempdir_in(parent)
