@@ -233,6 +233,58 @@ fn gather(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Shuffles `input` out of core with a 4 KiB budget into a file; returns the output.
+    fn shuffle_small(input: &[u8], delimiter: u8, seed: &str) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let mut scratch = Scratch::new(dir.path()).unwrap();
+        let mut plan = Plan {
+            memory: 4096,
+            delimiter,
+            scratch: &mut scratch,
+            verbose: false,
+            progress: false,
+            buffer: Vec::new(),
+        };
+        let mut dice = ShufDice::seeded(&fairdeck::rng::Seed::parse(seed));
+        let mut sink = Sink::new(Some(out.clone()), None);
+        let size = Some(input.len() as u64);
+        shuffle_out_of_core(Box::new(input), size, &mut plan, &mut dice, &mut sink).unwrap();
+        sink.finish().unwrap();
+        std::fs::read(out).unwrap()
+    }
+
+    fn records(data: &[u8], delimiter: u8) -> Vec<Vec<u8>> {
+        let mut v: Vec<Vec<u8>> = data
+            .split_inclusive(|&b| b == delimiter)
+            .map(|r| {
+                let mut r = r.to_vec();
+                if r.last() != Some(&delimiter) {
+                    r.push(delimiter);
+                }
+                r
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn out_of_core_output_is_the_input_multiset(
+            input in proptest::collection::vec(any::<u8>(), 0..20_000),
+            zero in any::<bool>(),
+            seed in "[a-z]{1,8}",
+        ) {
+            let delimiter = if zero { 0 } else { b'\n' };
+            let out = shuffle_small(&input, delimiter, &seed);
+            prop_assert_eq!(records(&out, delimiter), records(&input, delimiter));
+            prop_assert!(out.is_empty() || out.last() == Some(&delimiter));
+        }
+    }
 
     #[test]
     fn buckets_hold_about_half_the_budget() {
