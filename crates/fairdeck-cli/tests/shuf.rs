@@ -154,6 +154,7 @@ fn usage_and_runtime_errors_match_gnu() {
         ],
         &["-o", "/nonexistent/out", "-e", "a"],
         &["-o", "/", "-e", "a"],
+        &["-x", "--help"],
     ];
     for args in cases {
         side_by_side(args, b"", Agree::Failure);
@@ -336,6 +337,10 @@ fn whole_u64_range_samples_in_small_memory() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+fn help_text() -> Vec<u8> {
+    fairdeck(&["--help"], b"").stdout
+}
+
 #[test]
 fn help_and_version() {
     let help = fairdeck(&["--help"], b"");
@@ -351,6 +356,11 @@ fn help_and_version() {
     ] {
         assert!(text.contains(option), "{option}");
     }
+    let early = fairdeck(&["-i", "1-3", "--help", "-x"], b"");
+    assert!(
+        early.status.success() && early.stdout == help_text(),
+        "GNU stops at --help"
+    );
     let both = fairdeck(
         &["--seed", "s", "--random-source=/dev/zero", "-e", "a"],
         b"",

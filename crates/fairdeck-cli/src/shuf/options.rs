@@ -115,6 +115,13 @@ pub fn parse(args: &[OsString]) -> Result<Request, ShufError> {
             break;
         } else if let Some(long) = arg.strip_prefix(b"--") {
             parse_long(long, args, &mut i, &mut seen)?;
+            // GNU acts on --help and --version as soon as it meets them.
+            if seen.help {
+                return Ok(Request::Help);
+            }
+            if seen.version {
+                return Ok(Request::Version);
+            }
         } else if arg.len() > 1 && arg[0] == b'-' {
             parse_short(&arg[1..], args, &mut i, &mut seen)?;
         } else {
