@@ -35,4 +35,6 @@ pub enum Command {
     Fair(cmd::fair::Args),
     /// Raw generator bytes to stdout, for dieharder, ent, PractRand, TestU01.
     Rng(cmd::rng::Args),
+    /// Shuffle lines like GNU shuf, exactly uniform, beyond RAM (see `fairdeck shuf --help`).
+    Shuf(cmd::shuf::Args),
 }

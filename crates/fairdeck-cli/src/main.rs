@@ -10,6 +10,7 @@ mod cmd;
 mod failure;
 mod output;
 mod random;
+mod shuf;
 
 use std::process::ExitCode;
 

@@ -7,6 +7,7 @@ pub mod fair;
 pub mod rng;
 pub mod sample;
 pub mod shuffle_with;
+pub mod shuf;
 
 use std::process::ExitCode;
 
@@ -23,5 +24,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(args, out),
         Command::Fair(args) => fair::run(args, out),
         Command::Rng(args) => rng::run(args, out),
+        Command::Shuf(args) => shuf::run(args, out),
     }
 }

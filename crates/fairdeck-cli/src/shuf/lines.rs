@@ -1,0 +1,362 @@
+//! Lines as bytes: splitting a buffer or a stream at the delimiter, and the
+//! three in-memory jobs — shuffle all lines, pick `k` with a reservoir,
+//! repeat with replacement.
+//!
+//! A line is everything up to and including its delimiter; a last line
+//! without one gets one, as GNU `shuf` does. Nothing else is touched:
+//! invalid UTF-8, CR and (in newline mode) NUL bytes pass through.
+
+use std::io::{self, Read};
+
+use fairdeck::dice::Dice;
+use fairdeck::shuffle::{partial_shuffle, shuffle};
+use memchr::{memchr, memchr_iter};
+
+use super::dice::ShufDice;
+use super::failure::{IoContext, ShufError};
+use super::sink::Sink;
+
+/// Reads all of `reader` after what `data` already holds.
+///
+/// # Errors
+///
+/// GNU's "read error" message.
+pub fn read_all(reader: &mut dyn Read, data: &mut Vec<u8>) -> Result<(), ShufError> {
+    reader.read_to_end(data).on("read error")?;
+    Ok(())
+}
+
+/// Calls `each` with every line of `reader`, reading `chunk` bytes at a time.
+///
+/// O(longest line + chunk) memory.
+///
+/// # Errors
+///
+/// A read error, or the first error `each` returns.
+pub fn for_each_line(
+    reader: &mut dyn Read,
+    delimiter: u8,
+    chunk: usize,
+    mut each: impl FnMut(&[u8]) -> Result<(), ShufError>,
+) -> Result<(), ShufError> {
+    let mut buf: Vec<u8> = Vec::with_capacity(chunk);
+    loop {
+        let carried = buf.len();
+        let got = read_chunk(reader, &mut buf, chunk).on("read error")?;
+        if got == 0 {
+            if !buf.is_empty() {
+                buf.push(delimiter);
+                each(&buf)?;
+            }
+            return Ok(());
+        }
+        let mut start = 0;
+        for at in memchr_iter(delimiter, &buf[carried..]) {
+            let end = carried + at + 1;
+            each(&buf[start..end])?;
+            start = end;
+        }
+        buf.drain(..start);
+    }
+}
+
+/// Appends up to `chunk` bytes (fewer only at the end of input).
+fn read_chunk(reader: &mut dyn Read, buf: &mut Vec<u8>, chunk: usize) -> io::Result<usize> {
+    reader.take(chunk as u64).read_to_end(buf)
+}
+
+/// A line start inside a buffer: `u32` while the buffer is below 4 GiB
+/// (4 bytes per line of index), `u64` beyond.
+trait Offset: Copy {
+    fn new(at: usize) -> Self;
+    fn get(self) -> usize;
+}
+
+impl Offset for u32 {
+    #[inline]
+    fn new(at: usize) -> Self {
+        at as u32
+    }
+    #[inline]
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Offset for u64 {
+    #[inline]
+    fn new(at: usize) -> Self {
+        at as u64
+    }
+    #[inline]
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+/// What to do with the lines of a buffer.
+#[derive(Debug, Clone, Copy)]
+pub enum Job {
+    /// A uniformly random order of all lines, or of the first `k` of one.
+    Shuffle(Option<u64>),
+    /// `count` lines drawn with replacement (`None`: until the output closes).
+    Repeat(Option<u64>),
+}
+
+/// Runs `job` on the lines of `data`, writing them to `sink`; a last line
+/// without a delimiter gets one on output.
+///
+/// Shuffling builds an index of line starts (4 bytes per line below 4 GiB),
+/// shuffles it with [`fairdeck::shuffle::shuffle`] (or deals `k` with
+/// `partial_shuffle`) and writes each line by finding its end again. O(n)
+/// time; memory: the data plus the index.
+///
+/// # Errors
+///
+/// "no lines to repeat" for `Repeat` on empty input; the random source
+/// running out; write errors.
+pub fn run_job(
+    data: &[u8],
+    delimiter: u8,
+    job: Job,
+    dice: &mut ShufDice,
+    sink: &mut Sink,
+) -> Result<(), ShufError> {
+    if u32::try_from(data.len()).is_ok() {
+        run_indexed::<u32>(data, delimiter, job, dice, sink)
+    } else {
+        run_indexed::<u64>(data, delimiter, job, dice, sink)
+    }
+}
+
+/// The start of every line of `data`, in order.
+fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Vec<T> {
+    let unterminated = data.last().is_some_and(|&b| b != delimiter);
+    let count = memchr_iter(delimiter, data).count() + usize::from(unterminated);
+    let mut starts: Vec<T> = Vec::with_capacity(count);
+    let mut start = 0;
+    for end in memchr_iter(delimiter, data) {
+        starts.push(T::new(start));
+        start = end + 1;
+    }
+    if unterminated {
+        starts.push(T::new(start));
+    }
+    starts
+}
+
+fn run_indexed<T: Offset>(
+    data: &[u8],
+    delimiter: u8,
+    job: Job,
+    dice: &mut ShufDice,
+    sink: &mut Sink,
+) -> Result<(), ShufError> {
+    let mut starts = line_starts::<T>(data, delimiter);
+    let count = starts.len();
+    let line = |s: T| {
+        let from = s.get();
+        &data[from..line_end(data, from, delimiter)]
+    };
+    match job {
+        Job::Shuffle(limit) => {
+            let k = limit.map_or(count, |k| k.min(count as u64) as usize);
+            if k == count {
+                shuffle(&mut starts, dice);
+            } else {
+                partial_shuffle(&mut starts, k, dice);
+            }
+            if let Some(e) = dice.failure() {
+                return Err(e);
+            }
+            let chosen = &starts[..k];
+            for (i, &s) in chosen.iter().enumerate() {
+                if let Some(&ahead) = chosen.get(i + PREFETCH_AHEAD) {
+                    prefetch(data, ahead.get());
+                }
+                sink.record(line(s), delimiter)?;
+            }
+            Ok(())
+        }
+        Job::Repeat(limit) => {
+            if count == 0 {
+                return Err(ShufError::fatal("no lines to repeat"));
+            }
+            repeat(limit, dice, |d| {
+                let s = starts[d.roll(count as u64) as usize];
+                sink.record(line(s), delimiter)
+            })
+        }
+    }
+}
+
+/// How many lines ahead of the one being written to prefetch: the output
+/// visits lines in random order, so each is a cache (and TLB) miss; asking
+/// for the next ones early overlaps those misses (measured: see README).
+const PREFETCH_AHEAD: usize = 12;
+
+/// Hints the processor to load the line at `at` into the cache.
+#[inline(always)]
+fn prefetch(data: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let pointer = data[at..].as_ptr().cast();
+        // SAFETY: `prefetch` needs SSE, which every x86_64 processor has; a
+        // prefetch is only a hint that never faults and reads no value, and
+        // the pointer is inside `data` anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(pointer) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, at);
+}
+
+/// The end (one past the delimiter) of the line starting at `from`.
+///
+/// Short lines dominate and `memchr`'s set-up costs more than they do, so
+/// the first 32 bytes are searched 8 at a time in a `u64` ("SWAR"): after
+/// `x = word ^ (delimiter × 0x01…01)` a delimiter byte is a zero byte of `x`,
+/// and `(x − 0x01…01) & !x & 0x80…80` has its lowest set bit in the first
+/// zero byte (a borrow can only mark bytes above it). Longer lines go to
+/// `memchr`. The data always ends with a delimiter.
+#[inline]
+fn line_end(data: &[u8], from: usize, delimiter: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(delimiter);
+    let mut at = from;
+    while at + 8 <= data.len() && at < from + 32 {
+        let word = u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
+        let x = word ^ pattern;
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize + 1;
+        }
+        at += 8;
+    }
+    memchr(delimiter, &data[at..]).map_or(data.len(), |i| at + i + 1)
+}
+
+/// Calls `draw` `limit` times (forever when `None`), stopping at the first
+/// error or when the random source runs out.
+///
+/// # Errors
+///
+/// The first error of `draw`, or the random source's failure.
+pub fn repeat(
+    limit: Option<u64>,
+    dice: &mut ShufDice,
+    mut draw: impl FnMut(&mut ShufDice) -> Result<(), ShufError>,
+) -> Result<(), ShufError> {
+    let mut left = limit;
+    while left != Some(0) {
+        draw(dice)?;
+        if dice.exhausted() {
+            return Err(dice
+                .failure()
+                .unwrap_or_else(|| ShufError::fatal("dice ran out")));
+        }
+        left = left.map(|n| n - 1);
+    }
+    Ok(())
+}
+
+/// Keeps `k` lines of a stream, each `k`-subset equally likely, and returns
+/// them in uniformly random order.
+///
+/// Waterman's reservoir (Knuth, TAOCP vol. 2, Algorithm R), as in
+/// [`fairdeck::sample::reservoir`] but borrowing each line and copying only
+/// the ones kept (a replaced slot reuses its allocation). Line `t` (0-based)
+/// replaces slot `j` when one exact roll `j` in `[0, t]` lands below `k`.
+/// O(N) time for N lines, O(k) lines of memory.
+///
+/// # Errors
+///
+/// Read errors and the random source running out.
+pub fn reservoir(
+    reader: &mut dyn Read,
+    k: u64,
+    delimiter: u8,
+    dice: &mut ShufDice,
+) -> Result<Vec<Vec<u8>>, ShufError> {
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    let mut seen: u64 = 0;
+    for_each_line(reader, delimiter, 1 << 20, |line| {
+        if seen < k {
+            kept.push(line.to_vec());
+        } else {
+            let j = dice.roll(seen + 1);
+            if j < k {
+                let slot = &mut kept[j as usize];
+                slot.clear();
+                slot.extend_from_slice(line);
+            }
+        }
+        seen += 1;
+        Ok(())
+    })?;
+    shuffle(&mut kept, dice);
+    match dice.failure() {
+        Some(e) => Err(e),
+        None => Ok(kept),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(input: &[u8], delimiter: u8, chunk: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for_each_line(&mut &input[..], delimiter, chunk, |l| {
+            out.push(l.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn streams_split_at_the_delimiter_whatever_the_chunk() {
+        let input = b"a\r\nbb\n\xff\0c\nlast";
+        for chunk in [1, 2, 3, 7, 100] {
+            assert_eq!(
+                lines_of(input, b'\n', chunk),
+                [&b"a\r\n"[..], b"bb\n", b"\xff\0c\n", b"last\n"],
+                "chunk {chunk}"
+            );
+            assert_eq!(
+                lines_of(input, 0, chunk),
+                [&b"a\r\nbb\n\xff\0"[..], b"c\nlast\0"]
+            );
+        }
+        assert!(lines_of(b"", b'\n', 4).is_empty());
+    }
+
+    #[test]
+    fn line_ends_are_found_at_every_length_and_alignment() {
+        for delimiter in [b'\n', 0, 0xff] {
+            for len in 0..80 {
+                for pad in 0..9 {
+                    let mut data = vec![b'a'; pad];
+                    data.extend(std::iter::repeat_n(0x80u8 ^ delimiter, len));
+                    data.push(delimiter);
+                    data.extend_from_slice(&[b'x', delimiter]);
+                    assert_eq!(
+                        line_end(&data, pad, delimiter),
+                        pad + len + 1,
+                        "{len} {pad}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_unterminated_last_line_is_still_a_line() {
+        assert_eq!(line_starts::<u32>(b"ab\nc", b'\n'), [0, 3]);
+        assert_eq!(line_starts::<u64>(b"ab\nc\n", b'\n'), [0, 3]);
+        assert_eq!(line_starts::<u32>(b"\n\n", b'\n'), [0, 1]);
+        assert!(line_starts::<u32>(b"", b'\n').is_empty());
+    }
+}

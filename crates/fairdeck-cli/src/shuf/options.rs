@@ -1,0 +1,428 @@
+//! `fairdeck shuf`'s command line, parsed the way GNU `getopt_long` parses
+//! `shuf`'s: options and operands in any order, `--` ends options, long
+//! options may be abbreviated to any unique prefix, short options bundle
+//! (`-rn3`), and every mistake is a one-line message plus the GNU hint
+//! "Try '… --help' for more information." with exit code 1.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
+
+use super::budget;
+use super::failure::ShufError;
+
+/// Where the lines come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A file, or standard input when `None` (no operand, or `-`).
+    File(Option<PathBuf>),
+    /// `-e`: each operand is a line.
+    Echo(Vec<Vec<u8>>),
+    /// `-i LO-HI`: the numbers `lo..=hi` (`hi = lo − 1` is the empty range).
+    Range {
+        /// First number.
+        lo: u64,
+        /// Last number; `None` for the empty range `LO-(LO−1)`.
+        hi: Option<u64>,
+    },
+}
+
+/// Everything a run of `fairdeck shuf` needs to know.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The lines to shuffle.
+    pub input: Input,
+    /// `-n`: the smallest count given, if any.
+    pub limit: Option<u64>,
+    /// `-o FILE`.
+    pub output: Option<PathBuf>,
+    /// `--random-source FILE`.
+    pub random_source: Option<PathBuf>,
+    /// `-r`.
+    pub repeat: bool,
+    /// The line delimiter: `\n`, or NUL with `-z`.
+    pub delimiter: u8,
+    /// `--seed`.
+    pub seed: Option<String>,
+    /// `--memory`, in bytes.
+    pub memory: u64,
+    /// `--temporary-directory`.
+    pub temp_dir: PathBuf,
+    /// `--verbose`.
+    pub verbose: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Request {
+    /// `--help`.
+    Help,
+    /// `--version`.
+    Version,
+    /// A shuffle.
+    Run(Box<Config>),
+}
+
+/// The options: long name, short letter, whether it takes an argument.
+const OPTIONS: &[(&str, Option<char>, bool)] = &[
+    ("echo", Some('e'), false),
+    ("input-range", Some('i'), true),
+    ("head-count", Some('n'), true),
+    ("output", Some('o'), true),
+    ("random-source", None, true),
+    ("repeat", Some('r'), false),
+    ("zero-terminated", Some('z'), false),
+    ("help", None, false),
+    ("version", None, false),
+    ("seed", None, true),
+    ("memory", None, true),
+    ("temporary-directory", None, true),
+    ("verbose", None, false),
+];
+
+/// Options as they were seen, before cross-checks.
+#[derive(Default)]
+struct Seen {
+    echo: bool,
+    range: Option<(u64, Option<u64>)>,
+    limit: Option<u64>,
+    output: Option<OsString>,
+    random_source: Option<OsString>,
+    repeat: bool,
+    zero: bool,
+    help: bool,
+    version: bool,
+    seed: Option<String>,
+    memory: Option<u64>,
+    temp_dir: Option<OsString>,
+    verbose: bool,
+    operands: Vec<OsString>,
+}
+
+/// Parses the arguments after `shuf`.
+///
+/// # Errors
+///
+/// A [`ShufError`] with GNU's wording for every malformed command line.
+pub fn parse(args: &[OsString]) -> Result<Request, ShufError> {
+    let mut seen = Seen::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_encoded_bytes();
+        i += 1;
+        if arg == b"--" {
+            seen.operands.extend(args[i..].iter().cloned());
+            break;
+        } else if let Some(long) = arg.strip_prefix(b"--") {
+            parse_long(long, args, &mut i, &mut seen)?;
+            // GNU acts on --help and --version as soon as it meets them.
+            if seen.help {
+                return Ok(Request::Help);
+            }
+            if seen.version {
+                return Ok(Request::Version);
+            }
+        } else if arg.len() > 1 && arg[0] == b'-' {
+            parse_short(&arg[1..], args, &mut i, &mut seen)?;
+        } else {
+            seen.operands.push(args[i - 1].clone());
+        }
+    }
+    finish(seen)
+}
+
+fn parse_long(
+    text: &[u8],
+    args: &[OsString],
+    i: &mut usize,
+    seen: &mut Seen,
+) -> Result<(), ShufError> {
+    let text = String::from_utf8_lossy(text);
+    let (name, inline) = match text.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (&*text, None),
+    };
+    let exact = OPTIONS.iter().find(|o| o.0 == name);
+    let candidates: Vec<_> = OPTIONS.iter().filter(|o| o.0.starts_with(name)).collect();
+    let option = match (exact, candidates.as_slice()) {
+        (Some(o), _) => o,
+        (None, [o]) => *o,
+        (None, []) => return Err(ShufError::usage(format!("unrecognized option '--{name}'"))),
+        (None, many) => {
+            let list: Vec<String> = many.iter().map(|o| format!("'--{}'", o.0)).collect();
+            return Err(ShufError::usage(format!(
+                "option '--{name}' is ambiguous; possibilities: {}",
+                list.join(" ")
+            )));
+        }
+    };
+    let value = match (option.2, inline) {
+        (false, Some(_)) => {
+            return Err(ShufError::usage(format!(
+                "option '--{}' doesn't allow an argument",
+                option.0
+            )));
+        }
+        (false, None) => None,
+        (true, Some(v)) => Some(OsString::from(v)),
+        (true, None) => match args.get(*i) {
+            Some(v) => {
+                *i += 1;
+                Some(v.clone())
+            }
+            None => {
+                return Err(ShufError::usage(format!(
+                    "option '--{}' requires an argument",
+                    option.0
+                )));
+            }
+        },
+    };
+    apply(option.0, value, seen)
+}
+
+fn parse_short(
+    letters: &[u8],
+    args: &[OsString],
+    i: &mut usize,
+    seen: &mut Seen,
+) -> Result<(), ShufError> {
+    for (at, &letter) in letters.iter().enumerate() {
+        let c = letter as char;
+        let Some(option) = OPTIONS.iter().find(|o| o.1 == Some(c)) else {
+            return Err(ShufError::usage(format!("invalid option -- '{c}'")));
+        };
+        if !option.2 {
+            apply(option.0, None, seen)?;
+            continue;
+        }
+        let rest = &letters[at + 1..];
+        let value = if !rest.is_empty() {
+            OsString::from_vec(rest.to_vec())
+        } else if let Some(v) = args.get(*i) {
+            *i += 1;
+            v.clone()
+        } else {
+            return Err(ShufError::usage(format!(
+                "option requires an argument -- '{c}'"
+            )));
+        };
+        return apply(option.0, Some(value), seen);
+    }
+    Ok(())
+}
+
+fn apply(name: &str, value: Option<OsString>, seen: &mut Seen) -> Result<(), ShufError> {
+    let text = || {
+        value
+            .as_ref()
+            .map(|v| v.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    match name {
+        "echo" => seen.echo = true,
+        "repeat" => seen.repeat = true,
+        "zero-terminated" => seen.zero = true,
+        "help" => seen.help = true,
+        "version" => seen.version = true,
+        "verbose" => seen.verbose = true,
+        "input-range" => {
+            if seen.range.is_some() {
+                return Err(ShufError::fatal("multiple -i options specified"));
+            }
+            seen.range = Some(parse_range(&text())?);
+        }
+        "head-count" => {
+            let n = parse_count(&text())?;
+            seen.limit = Some(seen.limit.map_or(n, |m| m.min(n)));
+        }
+        "output" => set_once(&mut seen.output, value, "multiple output files specified")?,
+        "random-source" => set_once(
+            &mut seen.random_source,
+            value,
+            "multiple random sources specified",
+        )?,
+        "seed" => seen.seed = Some(text()),
+        "memory" => seen.memory = Some(budget::parse_size(&text())?),
+        "temporary-directory" => seen.temp_dir = value,
+        _ => unreachable!("option table and apply() disagree on {name}"),
+    }
+    Ok(())
+}
+
+/// GNU accepts a repeated `-o`/`--random-source` only when it names the same file.
+fn set_once(
+    slot: &mut Option<OsString>,
+    value: Option<OsString>,
+    message: &str,
+) -> Result<(), ShufError> {
+    match (slot.as_ref(), value) {
+        (Some(old), Some(new)) if *old != new => Err(ShufError::fatal(message)),
+        (_, new) => {
+            *slot = new;
+            Ok(())
+        }
+    }
+}
+
+/// Cross-checks the options and builds the configuration.
+fn finish(seen: Seen) -> Result<Request, ShufError> {
+    if seen.help {
+        return Ok(Request::Help);
+    }
+    if seen.version {
+        return Ok(Request::Version);
+    }
+    if seen.seed.is_some() && seen.random_source.is_some() {
+        return Err(ShufError::usage(
+            "cannot combine --seed and --random-source",
+        ));
+    }
+    if seen.echo && seen.range.is_some() {
+        return Err(ShufError::usage("cannot combine -e and -i options"));
+    }
+    let input = if seen.echo {
+        Input::Echo(seen.operands.into_iter().map(OsString::into_vec).collect())
+    } else if let Some((lo, hi)) = seen.range {
+        if let Some(extra) = seen.operands.first() {
+            return Err(extra_operand(extra));
+        }
+        Input::Range { lo, hi }
+    } else {
+        if let Some(extra) = seen.operands.get(1) {
+            return Err(extra_operand(extra));
+        }
+        let file = seen.operands.into_iter().next().filter(|f| f != "-");
+        Input::File(file.map(PathBuf::from))
+    };
+    let temp_dir = seen
+        .temp_dir
+        .or_else(|| std::env::var_os("TMPDIR").filter(|t| !t.is_empty()))
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    Ok(Request::Run(Box::new(Config {
+        input,
+        limit: seen.limit,
+        output: seen.output.map(PathBuf::from),
+        random_source: seen.random_source.map(PathBuf::from),
+        repeat: seen.repeat,
+        delimiter: if seen.zero { 0 } else { b'\n' },
+        seed: seen.seed,
+        memory: seen.memory.unwrap_or_else(budget::default_memory),
+        temp_dir,
+        verbose: seen.verbose,
+    })))
+}
+
+fn extra_operand(extra: &OsString) -> ShufError {
+    ShufError::usage(format!("extra operand '{}'", extra.to_string_lossy()))
+}
+
+/// Why a decimal number did not parse, as `xstrtoumax` tells it.
+#[derive(Debug, PartialEq, Eq)]
+enum NumberError {
+    Invalid,
+    Overflow,
+}
+
+/// A decimal unsigned integer as `strtoumax` reads it: leading white space
+/// and one `+` allowed, then digits and nothing else.
+fn parse_decimal(text: &str) -> Result<u64, NumberError> {
+    let trimmed = text.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let digits = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NumberError::Invalid);
+    }
+    digits.parse::<u64>().map_err(|_| NumberError::Overflow)
+}
+
+/// `-n COUNT`: GNU saturates a count too large for the machine to its maximum.
+fn parse_count(text: &str) -> Result<u64, ShufError> {
+    match parse_decimal(text) {
+        Ok(n) => Ok(n),
+        Err(NumberError::Overflow) => Ok(u64::MAX),
+        Err(NumberError::Invalid) => Err(ShufError::fatal(format!("invalid line count: '{text}'"))),
+    }
+}
+
+/// `-i LO-HI`. `HI = LO − 1` is allowed (no lines), as in GNU. The whole
+/// 64-bit range `0-18446744073709551615` is allowed too (GNU rejects it):
+/// it needs `-n` or `-r`, which the caller checks.
+fn parse_range(text: &str) -> Result<(u64, Option<u64>), ShufError> {
+    let part = |p: &str| {
+        parse_decimal(p).map_err(|e| {
+            let why = match e {
+                NumberError::Invalid => "",
+                NumberError::Overflow => ": Value too large for defined data type",
+            };
+            ShufError::fatal(format!("invalid input range: '{p}'{why}"))
+        })
+    };
+    let Some((lo_text, hi_text)) = text.split_once('-') else {
+        return Err(ShufError::fatal(format!("invalid input range: '{text}'")));
+    };
+    let lo = part(lo_text)?;
+    let hi = part(hi_text)?;
+    match lo.checked_sub(1) {
+        _ if lo <= hi => Ok((lo, Some(hi))),
+        Some(below) if below == hi => Ok((lo, None)),
+        _ => Err(ShufError::fatal(format!("invalid input range: '{text}'"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<Config, ShufError> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        match parse(&args)? {
+            Request::Run(c) => Ok(*c),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn options_and_operands_mix_like_getopt() {
+        let c = run(&["f", "-rzn5", "--head=3", "--", "-x"]);
+        assert!(c.is_err(), "two operands");
+        let c = run(&["f", "-rzn5", "--head=3"]).unwrap();
+        assert!(c.repeat && c.delimiter == 0 && c.limit == Some(3));
+        assert_eq!(c.input, Input::File(Some("f".into())));
+        let c = run(&["-e", "a", "-n", "1", "-b-"]);
+        assert!(c.is_err(), "-b is not an option");
+        let c = run(&["-e", "a", "--", "-n"]).unwrap();
+        assert_eq!(c.input, Input::Echo(vec![b"a".to_vec(), b"-n".to_vec()]));
+    }
+
+    #[test]
+    fn ranges_follow_gnu() {
+        assert_eq!(parse_range("1-3").unwrap(), (1, Some(3)));
+        assert_eq!(parse_range(" +1- 3").unwrap(), (1, Some(3)));
+        assert_eq!(parse_range("3-2").unwrap(), (3, None));
+        assert_eq!(
+            parse_range("0-18446744073709551615").unwrap(),
+            (0, Some(u64::MAX))
+        );
+        for bad in [
+            "5-3",
+            "3",
+            "-3",
+            "1-2-3",
+            "1-",
+            "x-1",
+            "1-99999999999999999999",
+        ] {
+            assert!(parse_range(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn counts_saturate_and_the_smallest_wins() {
+        assert_eq!(parse_count("99999999999999999999").unwrap(), u64::MAX);
+        assert!(parse_count("-1").is_err() && parse_count("").is_err());
+        assert_eq!(
+            run(&["-n", "5", "-n", "2", "-n", "9"]).unwrap().limit,
+            Some(2)
+        );
+    }
+}
