@@ -1,0 +1,370 @@
+//! Exact output distributions, by walking an algorithm's whole choice tree.
+//!
+//! Run the algorithm once per path of its choice tree with a [`Walker`] as
+//! its dice; the probability of a path is the product of `1/bound` over its
+//! rolls, and the probability of an output is the sum over the paths that
+//! produce it — an exact rational number. This is the "permutation tree" of
+//! seed article 000 (Juhász, "Keverjük a kártyát"), walked by machine.
+//!
+//! Unbounded algorithms (rejection and redraw loops) have infinite trees. The
+//! walk deepens one roll at a time while the number of paths stays within
+//! the budget; mass on paths cut at the depth limit is reported as
+//! `unresolved`. Reported probabilities are the resolved masses divided by
+//! `1 − unresolved`: each is within `unresolved` of the true value, and equal
+//! to it when the loop restarts from the same state (the number of retries is
+//! then independent of the accepted answers, so conditioning on "finished
+//! within the depth" leaves the output distribution unchanged).
+
+use std::collections::HashMap;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use crate::error::{Error, check_permutation};
+use crate::walk::Walker;
+
+/// Limits of an exact walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Refuse (or stop deepening) beyond this many paths in one walk.
+    pub max_paths: u64,
+    /// Never walk deeper than this many rolls per path.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    /// 10⁷ paths (a few seconds), 200 rolls.
+    fn default() -> Self {
+        Self {
+            max_paths: 10_000_000,
+            max_depth: 200,
+        }
+    }
+}
+
+/// An exact output distribution over the permutations of `0..n`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    /// Number of items permuted.
+    pub n: usize,
+    /// Each reachable arrangement with its probability, in lexicographic order.
+    pub outcomes: Vec<(Vec<usize>, BigRational)>,
+    /// Probability mass on paths cut at the depth limit (0 when complete).
+    pub unresolved: BigRational,
+    /// Paths walked in the final walk.
+    pub paths: u64,
+    /// Depth (rolls per path) of the final walk.
+    pub depth: usize,
+}
+
+/// `n!` as a big integer.
+pub fn factorial(n: usize) -> BigInt {
+    (1..=n).fold(BigInt::one(), |acc, k| acc * BigInt::from(k))
+}
+
+impl Distribution {
+    /// How many of the n! arrangements have positive probability.
+    pub fn support(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// Total variation distance from the uniform distribution on all n! orders:
+    /// ½ Σ |p(σ) − 1/n!|. O(support) big-rational operations.
+    pub fn total_variation(&self) -> BigRational {
+        let total = factorial(self.n);
+        let u = BigRational::new(BigInt::one(), total.clone());
+        let reached: BigRational = self.outcomes.iter().map(|(_, p)| (p - &u).abs()).sum();
+        let unreached = BigRational::new(total - BigInt::from(self.support()), BigInt::one()) * &u;
+        (reached + unreached) / BigRational::from_integer(BigInt::from(2))
+    }
+
+    /// Whether every one of the n! orders has probability exactly 1/n!.
+    pub fn is_uniform(&self) -> bool {
+        self.total_variation().is_zero()
+    }
+}
+
+/// Computes the exact output distribution of `permute` on `n` items.
+///
+/// `permute` must return the arrangement of `0..n` produced by shuffling the
+/// identity, using only the dice it is given; if it loops on the dice it must
+/// return early once [`fairdeck::dice::Dice::exhausted`] is true.
+/// Time O(paths · cost of one run); memory O(support).
+///
+/// ```
+/// use fairdeck_audit::exact::{distribution, Limits};
+///
+/// let fy = |w: &mut fairdeck_audit::walk::Walker| {
+///     let mut v: Vec<usize> = (0..3).collect();
+///     fairdeck::shuffle::shuffle(&mut v, w);
+///     v
+/// };
+/// let d = distribution(3, fy, Limits::default())?;
+/// assert_eq!(d.support(), 6);
+/// assert!(d.is_uniform());
+/// # Ok::<(), fairdeck_audit::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::TooManyPaths`] when not even a shallow walk fits the budget (or a
+/// complete walk of a finite tree does not); [`Error::NotAPermutation`] when
+/// an output is not a permutation; [`Error::PathTooDeep`] on probabilities
+/// below 2⁻¹²⁸.
+pub fn distribution<F>(n: usize, mut permute: F, limits: Limits) -> Result<Distribution, Error>
+where
+    F: FnMut(&mut Walker) -> Vec<usize>,
+{
+    let mut best: Option<Distribution> = None;
+    for depth in 0..=limits.max_depth {
+        match walk(n, &mut permute, depth, limits.max_paths) {
+            Ok(d) if d.unresolved.is_zero() => return Ok(d),
+            Ok(d) => best = Some(d),
+            Err(Error::TooManyPaths { .. }) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    match best {
+        Some(d) if d.unresolved < BigRational::one() => Ok(d),
+        _ => Err(Error::TooManyPaths {
+            max_paths: limits.max_paths,
+        }),
+    }
+}
+
+/// Path weights of one output: denominator (product of bounds) → path count.
+type Weights = HashMap<u128, u64>;
+
+/// One depth-limited walk of the whole tree.
+fn walk<F>(n: usize, permute: &mut F, depth: usize, max_paths: u64) -> Result<Distribution, Error>
+where
+    F: FnMut(&mut Walker) -> Vec<usize>,
+{
+    let mut walker = Walker::new(depth);
+    let mut found: HashMap<Vec<usize>, Weights> = HashMap::new();
+    let mut cut: Weights = HashMap::new();
+    let mut paths = 0u64;
+    loop {
+        paths += 1;
+        if paths > max_paths {
+            return Err(Error::TooManyPaths { max_paths });
+        }
+        let out = permute(&mut walker);
+        let denominator = walker
+            .bounds()
+            .try_fold(1u128, |acc, b| acc.checked_mul(u128::from(b)))
+            .ok_or(Error::PathTooDeep)?;
+        let weights = if walker.was_cut() {
+            &mut cut
+        } else {
+            check_permutation(&out, n)?;
+            found.entry(out).or_default()
+        };
+        *weights.entry(denominator).or_default() += 1;
+        if !walker.next_path() {
+            break;
+        }
+    }
+    Ok(assemble(n, found, &cut, paths, depth))
+}
+
+fn mass(weights: &Weights) -> BigRational {
+    weights
+        .iter()
+        .map(|(&d, &c)| BigRational::new(BigInt::from(c), BigInt::from(d)))
+        .sum()
+}
+
+fn assemble(
+    n: usize,
+    found: HashMap<Vec<usize>, Weights>,
+    cut: &Weights,
+    paths: u64,
+    depth: usize,
+) -> Distribution {
+    let unresolved = mass(cut);
+    let resolved = BigRational::one() - &unresolved;
+    let mut outcomes: Vec<(Vec<usize>, BigRational)> = found
+        .into_iter()
+        .map(|(p, w)| (p, mass(&w) / &resolved))
+        .collect();
+    outcomes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Distribution {
+        n,
+        outcomes,
+        unresolved,
+        paths,
+        depth,
+    }
+}
+
+/// The exact verdict on one algorithm at one size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Number of items.
+    pub n: usize,
+    /// Whether the distribution is exactly uniform (conditional on resolution
+    /// when `unresolved > 0`).
+    pub uniform: bool,
+    /// Total variation distance from uniform.
+    pub total_variation: BigRational,
+    /// How many of the n! orders are reachable.
+    pub support: usize,
+    /// Unresolved probability mass (0 for a complete walk).
+    pub unresolved: BigRational,
+}
+
+/// Exact verdicts for n = 2, 3, … up to `max_n`, stopping at the first n whose
+/// walk exceeds `max_paths` (so the cost stays bounded: each walk is at most
+/// `max_paths` runs of the algorithm).
+///
+/// ```
+/// use fairdeck_audit::exact::verdicts_with;
+/// use fairdeck_audit::walk::Walker;
+///
+/// let fy = |n: usize, w: &mut Walker| {
+///     let mut v: Vec<usize> = (0..n).collect();
+///     fairdeck::shuffle::shuffle(&mut v, w);
+///     v
+/// };
+/// let v = verdicts_with(fy, 6, 100_000);
+/// assert_eq!(v.len(), 5);
+/// assert!(v.iter().all(|x| x.uniform));
+/// ```
+pub fn verdicts_with<F>(mut permute: F, max_n: usize, max_paths: u64) -> Vec<Verdict>
+where
+    F: FnMut(usize, &mut Walker) -> Vec<usize>,
+{
+    let limits = Limits {
+        max_paths,
+        max_depth: 64,
+    };
+    let mut out = Vec::new();
+    for n in 2..=max_n {
+        let Ok(d) = distribution(n, |w| permute(n, w), limits) else {
+            break;
+        };
+        let total_variation = d.total_variation();
+        out.push(Verdict {
+            n,
+            uniform: total_variation.is_zero(),
+            total_variation,
+            support: d.support(),
+            unresolved: d.unresolved,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairdeck::dice::Dice;
+
+    fn ratio(p: i64, q: i64) -> BigRational {
+        BigRational::new(BigInt::from(p), BigInt::from(q))
+    }
+
+    /// Negative control: swap position i with any position in [0, n).
+    fn naive_swap(n: usize, w: &mut Walker) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            let j = w.roll(n as u64) as usize;
+            v.swap(i, j);
+        }
+        v
+    }
+
+    /// "Draw until unused": an unbounded rejection shuffle.
+    fn draw_until_unused(n: usize, w: &mut Walker) -> Vec<usize> {
+        let mut used = vec![false; n];
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            if w.exhausted() {
+                return out;
+            }
+            let x = w.roll(n as u64) as usize;
+            if !used[x] {
+                used[x] = true;
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn naive_swap_at_three_has_the_4_5_pattern() {
+        let d = distribution(3, |w| naive_swap(3, w), Limits::default()).unwrap();
+        assert_eq!(d.paths, 27);
+        assert_eq!(d.support(), 6);
+        let fives: Vec<&Vec<usize>> = d
+            .outcomes
+            .iter()
+            .filter(|(_, p)| *p == ratio(5, 27))
+            .map(|(o, _)| o)
+            .collect();
+        assert_eq!(fives, [&vec![0, 2, 1], &vec![1, 0, 2], &vec![1, 2, 0]]);
+        let fours = d.outcomes.iter().filter(|(_, p)| *p == ratio(4, 27));
+        assert_eq!(fours.count(), 3);
+        assert_eq!(d.total_variation(), ratio(1, 18));
+    }
+
+    #[test]
+    fn fisher_yates_is_exactly_uniform() {
+        for n in 1..=6 {
+            let d = distribution(
+                n,
+                |w| {
+                    let mut v: Vec<usize> = (0..n).collect();
+                    fairdeck::shuffle::shuffle(&mut v, w);
+                    v
+                },
+                Limits::default(),
+            )
+            .unwrap();
+            assert!(d.is_uniform(), "n = {n}");
+            assert!(d.unresolved.is_zero());
+        }
+    }
+
+    #[test]
+    fn rejection_is_uniform_given_resolution_with_mass_left() {
+        let d = distribution(
+            3,
+            |w| draw_until_unused(3, w),
+            Limits {
+                max_paths: 200_000,
+                max_depth: 64,
+            },
+        )
+        .unwrap();
+        assert!(d.is_uniform());
+        assert!(d.unresolved > BigRational::zero());
+        assert!(d.unresolved < ratio(1, 10));
+    }
+
+    #[test]
+    fn refuses_a_walk_over_budget() {
+        let limits = Limits {
+            max_paths: 1000,
+            max_depth: 64,
+        };
+        let err = distribution(6, |w| naive_swap(6, w), limits).unwrap_err();
+        assert_eq!(err, Error::TooManyPaths { max_paths: 1000 });
+    }
+
+    #[test]
+    fn rejects_outputs_that_are_not_permutations() {
+        let err = distribution(3, |_| vec![0, 0, 1], Limits::default()).unwrap_err();
+        assert!(matches!(err, Error::NotAPermutation(_)));
+    }
+
+    #[test]
+    fn verdicts_flag_the_naive_swap() {
+        let v = verdicts_with(naive_swap, 5, 1_000_000);
+        assert_eq!(v.len(), 4);
+        assert!(v[0].uniform, "n = 2: 4 paths, 2 each");
+        assert!(v[1..].iter().all(|x| !x.uniform));
+    }
+}
