@@ -40,6 +40,7 @@
 
 mod error;
 pub mod exact;
+pub mod stats;
 pub mod walk;
 
 pub use error::{Error, check_permutation};
