@@ -41,6 +41,7 @@
 pub mod chaos;
 mod error;
 pub mod exact;
+pub mod mix;
 pub mod stats;
 pub mod walk;
 
