@@ -42,6 +42,7 @@ pub mod chaos;
 mod error;
 pub mod exact;
 pub mod mix;
+pub mod plot;
 pub mod stats;
 pub mod walk;
 
