@@ -24,4 +24,6 @@ pub enum Command {
     Deal(cmd::deal::Args),
     /// Pick K distinct numbers from 1..N (a lottery draw), N up to 2^64-1.
     Sample(cmd::sample::Args),
+    /// Degree of chaos: least swaps to sort ascending or descending; Ch(N).
+    Chaos(cmd::chaos::Args),
 }

@@ -1,5 +1,7 @@
 //! One module per subcommand, each with `Args` and `run`.
 
+pub mod chaos;
+mod chaos_law;
 pub mod deal;
 pub mod sample;
 
@@ -13,5 +15,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
+        Command::Chaos(args) => chaos::run(args, out),
     }
 }
