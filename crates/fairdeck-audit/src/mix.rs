@@ -238,7 +238,9 @@ pub fn top_to_random_separation(n: usize, k: u32) -> f64 {
 pub struct Estimate {
     /// Estimated distance between the statistic's law and its uniform law.
     pub lower_bound: f64,
-    /// Bound on the expected sampling error: ½·√(bins / trials).
+    /// Bound on the expected sampling error: ½·Σᵢ √(pᵢ(1 − pᵢ)/trials), pᵢ the
+    /// statistic's uniform law (each |p̂ᵢ − pᵢ| has mean at most its standard
+    /// deviation).
     pub error: f64,
 }
 
@@ -294,7 +296,6 @@ pub fn statistic_lower_bound(model: Model, n: usize, k: u32, trials: u64, seed: 
         counts[statistic(model, &deck)] += 1;
     }
     let t = trials.max(1) as f64;
-    let bins = law.iter().filter(|&&p| p > 0.0).count().max(1);
     let distance = law
         .iter()
         .zip(&counts)
@@ -303,7 +304,7 @@ pub fn statistic_lower_bound(model: Model, n: usize, k: u32, trials: u64, seed: 
         / 2.0;
     Estimate {
         lower_bound: distance,
-        error: 0.5 * (bins as f64 / t).sqrt(),
+        error: 0.5 * law.iter().map(|p| (p * (1.0 - p) / t).sqrt()).sum::<f64>(),
     }
 }
 

@@ -26,4 +26,6 @@ pub enum Command {
     Sample(cmd::sample::Args),
     /// Degree of chaos: least swaps to sort ascending or descending; Ch(N).
     Chaos(cmd::chaos::Args),
+    /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.
+    Mix(cmd::mix::Args),
 }

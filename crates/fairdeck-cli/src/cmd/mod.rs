@@ -3,6 +3,7 @@
 pub mod chaos;
 mod chaos_law;
 pub mod deal;
+pub mod mix;
 pub mod sample;
 
 use std::process::ExitCode;
@@ -16,5 +17,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),
+        Command::Mix(args) => mix::run(args, out),
     }
 }
