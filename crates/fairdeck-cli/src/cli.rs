@@ -24,6 +24,13 @@ pub enum Command {
     Deal(cmd::deal::Args),
     /// Pick K distinct numbers from 1..N (a lottery draw), N up to 2^64-1.
     Sample(cmd::sample::Args),
+    /// The catalogue of shuffles from the articles: sources, complexity, uniformity.
+    Algorithms(cmd::algorithms::Args),
+    /// Run one catalogue algorithm on 1..N, optionally printing every step.
+    #[command(visible_alias = "shuffle-with")]
+    Shuffle(cmd::shuffle_with::Args),
+    /// Time the catalogue over growing N, fit growth exponents, plot.
+    Bench(cmd::bench::Args),
     /// Degree of chaos: least swaps to sort ascending or descending; Ch(N).
     Chaos(cmd::chaos::Args),
     /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.

@@ -57,6 +57,7 @@ fn is_usage_error(e: &fairdeck::Error) -> bool {
             | E::UnknownGame(_)
             | E::NotEnoughCards { .. }
             | E::InvalidDeal(_)
+            | E::UnknownAlgorithm(_)
     )
 }
 

@@ -4,6 +4,7 @@
 //! (`cmd/<name>.rs`), which validates them and runs; all output goes through
 //! [`output::Output`]; errors are mapped to exit codes in [`failure`].
 
+mod bench;
 mod cli;
 mod cmd;
 mod failure;

@@ -32,6 +32,8 @@ pub enum Error {
     },
     /// A deal description that makes no sense (no players, no cards, …).
     InvalidDeal(String),
+    /// An algorithm name that is not in the catalogue.
+    UnknownAlgorithm(String),
 }
 
 impl fmt::Display for Error {
@@ -59,6 +61,10 @@ impl fmt::Display for Error {
                 "the deal needs {needed} cards but the deck holds only {available}"
             ),
             Error::InvalidDeal(why) => write!(f, "invalid deal: {why}"),
+            Error::UnknownAlgorithm(name) => write!(
+                f,
+                "unknown algorithm {name:?} (`fairdeck algorithms` lists them)"
+            ),
         }
     }
 }

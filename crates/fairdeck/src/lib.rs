@@ -29,7 +29,8 @@
 //! * [`rng`] — seeds and named generators;
 //! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal);
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
-//! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets.
+//! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
+//! * [`algorithms`] — the catalogue: every shuffle of the seed articles, fair or flawed.
 //!
 //! The library never reads the clock, the operating system's entropy or any
 //! global state: the caller brings the seed.
@@ -37,6 +38,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod algorithms;
 pub mod cards;
 pub mod dice;
 mod error;

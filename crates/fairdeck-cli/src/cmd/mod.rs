@@ -1,10 +1,13 @@
 //! One module per subcommand, each with `Args` and `run`.
 
+pub mod algorithms;
+pub mod bench;
 pub mod chaos;
 mod chaos_law;
 pub mod deal;
 pub mod mix;
 pub mod sample;
+pub mod shuffle_with;
 
 use std::process::ExitCode;
 
@@ -16,6 +19,9 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
+        Command::Algorithms(args) => algorithms::run(args, out),
+        Command::Shuffle(args) => shuffle_with::run(args, out),
+        Command::Bench(args) => bench::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),
         Command::Mix(args) => mix::run(args, out),
     }

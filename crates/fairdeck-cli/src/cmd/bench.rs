@@ -1,0 +1,355 @@
+//! `fairdeck bench`: time the catalogue over growing n, fit growth exponents, plot.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use fairdeck::algorithms::Algorithm;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::bench::fit::{Fit, growth_exponent};
+use crate::bench::{Measurement, Plan, Series, measure_series, plot};
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::RandomArgs;
+
+/// Default sizes: the decades 10 … 10⁶.
+const DEFAULT_SIZES: [usize; 6] = [10, 100, 1_000, 10_000, 100_000, 1_000_000];
+/// Largest size accepted (memory: a few words per card).
+const MAX_SIZE: usize = 100_000_000;
+
+/// Flags of `fairdeck bench`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example: fairdeck bench --algorithms fisher-yates,fisher-yates-original,\
+    fisher-yates-list --budget 20 --plot bench.svg"
+)]
+pub struct Args {
+    /// Comma-separated catalogue names (default: all of `fairdeck algorithms`).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub algorithms: Vec<String>,
+
+    /// Comma-separated sizes, e.g. 10,100,1e3 (default 10,100,...,1e6).
+    #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = parse_size)]
+    pub sizes: Vec<usize>,
+
+    /// Seconds allowed per algorithm; larger sizes are skipped when the
+    /// predicted time would exceed it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub budget: f64,
+
+    /// Also draw a log-log chart (FILE.svg or FILE.png).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub random: RandomArgs,
+}
+
+/// Accepts `1000`, `1_000`, `1e3`.
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim().replace('_', "");
+    let value = match t.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let m: usize = m.parse().map_err(|_| format!("not a size: {s:?}"))?;
+            let e: u32 = e.parse().map_err(|_| format!("not a size: {s:?}"))?;
+            10usize.checked_pow(e).and_then(|p| p.checked_mul(m))
+        }
+        None => t.parse().ok(),
+    };
+    match value {
+        Some(n) if (1..=MAX_SIZE).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "size {s:?} must be a whole number from 1 to {MAX_SIZE}"
+        )),
+    }
+}
+
+#[derive(Serialize)]
+struct Report {
+    seed: String,
+    generator: &'static str,
+    budget_seconds: f64,
+    sizes: Vec<usize>,
+    results: Vec<Measurement>,
+    fits: Vec<FitOut>,
+    skipped: Vec<Skipped>,
+}
+
+#[derive(Serialize)]
+struct FitOut {
+    #[serde(flatten)]
+    fit: Fit,
+    /// The complexity the catalogue states.
+    expected: &'static str,
+}
+
+#[derive(Serialize)]
+struct Skipped {
+    algorithm: String,
+    n: usize,
+}
+
+/// Runs `fairdeck bench`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let algorithms = chosen(args)?;
+    let plan = plan(args)?;
+    if let Some(path) = &args.plot {
+        plot::Kind::of(path)?;
+    }
+    let mut random = args.random.randomness()?;
+    let progress = progress_bar((algorithms.len() * plan.sizes.len()) as u64);
+    let mut all: Vec<(Algorithm, Series)> = Vec::new();
+    for &alg in &algorithms {
+        progress.set_message(alg.name());
+        let dice = &mut random.dice;
+        let series = measure_series(
+            alg.name(),
+            &plan,
+            |n| alg.permute(n, dice),
+            || progress.inc(1),
+        );
+        all.push((alg, series));
+    }
+    progress.finish_and_clear();
+    if let Some(path) = &args.plot {
+        let lines: Vec<(String, Vec<Measurement>)> = all
+            .iter()
+            .map(|(a, s)| (a.name().to_string(), s.measured.clone()))
+            .collect();
+        plot::draw(path, &lines)?;
+    }
+    let report = report(args, &plan, &random, &all);
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => text(out.stdout(), &report, &all)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn chosen(args: &Args) -> anyhow::Result<Vec<Algorithm>> {
+    if args.algorithms.is_empty() {
+        return Ok(Algorithm::ALL.to_vec());
+    }
+    let mut list = Vec::new();
+    for name in &args.algorithms {
+        let alg: Algorithm = name.parse()?;
+        if !list.contains(&alg) {
+            list.push(alg);
+        }
+    }
+    Ok(list)
+}
+
+fn plan(args: &Args) -> anyhow::Result<Plan> {
+    if !(args.budget.is_finite() && args.budget > 0.0 && args.budget <= 86_400.0) {
+        return Err(usage(format!(
+            "--budget {} must be a number of seconds above 0 (at most a day)",
+            args.budget
+        )));
+    }
+    let mut sizes = if args.sizes.is_empty() {
+        DEFAULT_SIZES.to_vec()
+    } else {
+        args.sizes.clone()
+    };
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(Plan {
+        sizes,
+        budget: Duration::from_secs_f64(args.budget),
+    })
+}
+
+/// A bar on stderr when it is a terminal; nothing otherwise.
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} sizes  {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn report(
+    args: &Args,
+    plan: &Plan,
+    random: &crate::random::Randomness,
+    all: &[(Algorithm, Series)],
+) -> Report {
+    Report {
+        seed: random.seed.to_hex(),
+        generator: random.generator.name(),
+        budget_seconds: args.budget,
+        sizes: plan.sizes.clone(),
+        results: all
+            .iter()
+            .flat_map(|(_, s)| s.measured.iter().cloned())
+            .collect(),
+        fits: all
+            .iter()
+            .filter_map(|(a, s)| {
+                let fit = growth_exponent(a.name(), &s.measured)?;
+                Some(FitOut {
+                    fit,
+                    expected: a.time(),
+                })
+            })
+            .collect(),
+        skipped: all
+            .iter()
+            .flat_map(|(a, s)| {
+                s.skipped.iter().map(|&n| Skipped {
+                    algorithm: a.name().to_string(),
+                    n,
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The table: ns per element by size, then the fitted exponent.
+fn text(w: &mut impl Write, r: &Report, all: &[(Algorithm, Series)]) -> anyhow::Result<()> {
+    writeln!(
+        w,
+        "ns per element (time per shuffle / n); '-' = skipped to stay within --budget {} s",
+        r.budget_seconds
+    )?;
+    write!(w, "{:<26}", "algorithm")?;
+    for &n in &r.sizes {
+        write!(w, " {:>9}", size_label(n))?;
+    }
+    writeln!(w, "  {:>8}  expected", "exponent")?;
+    for (alg, series) in all {
+        write!(w, "{:<26}", alg.name())?;
+        for &n in &r.sizes {
+            match series.measured.iter().find(|m| m.n == n) {
+                Some(m) => write!(w, " {:>9}", format_ns(m.ns_per_element))?,
+                None => write!(w, " {:>9}", "-")?,
+            }
+        }
+        let fit = r.fits.iter().find(|f| f.fit.algorithm == alg.name());
+        match fit {
+            Some(f) => writeln!(w, "  {:>8.2}  {}", f.fit.exponent, alg.time())?,
+            None => writeln!(w, "  {:>8}  {}", "-", alg.time())?,
+        }
+    }
+    writeln!(
+        w,
+        "exponent: least-squares slope of log(time) vs log(n), sizes >= 100 where measured"
+    )?;
+    writeln!(w, "seed: {} ({})", r.seed, r.generator)?;
+    seed_001(w, all)?;
+    Ok(())
+}
+
+/// 10, 100, 1e3, …: short column headers.
+fn size_label(n: usize) -> String {
+    let log = (n as f64).log10();
+    if n >= 1000 && (log - log.round()).abs() < 1e-9 {
+        format!("n=1e{}", log.round() as u32)
+    } else {
+        format!("n={n}")
+    }
+}
+
+fn format_ns(ns: f64) -> String {
+    if ns >= 100.0 {
+        format!("{ns:.0}")
+    } else {
+        format!("{ns:.2}")
+    }
+}
+
+/// Seed 001 timed n = 10⁶: vector erase 354 s, list 238 s, in place 2 s.
+/// When those three were benched, print the same comparison measured here.
+fn seed_001(w: &mut impl Write, all: &[(Algorithm, Series)]) -> anyhow::Result<()> {
+    let find = |alg| all.iter().find(|(a, _)| *a == alg).map(|(_, s)| s);
+    let (Some(vector), Some(list), Some(in_place)) = (
+        find(Algorithm::FisherYatesOriginal),
+        find(Algorithm::FisherYatesList),
+        find(Algorithm::FisherYates),
+    ) else {
+        return Ok(());
+    };
+    writeln!(w)?;
+    writeln!(
+        w,
+        "seed 001 at n = 1e6: vector 354 s, list 238 s, in place 2 s (ratios 177 : 119 : 1)"
+    )?;
+    let at = |s: &Series, alg: Algorithm| at_million(alg, s);
+    let (Some(v), Some(l), Some(p)) = (
+        at(vector, Algorithm::FisherYatesOriginal),
+        at(list, Algorithm::FisherYatesList),
+        at(in_place, Algorithm::FisherYates),
+    ) else {
+        return Ok(());
+    };
+    writeln!(
+        w,
+        "here at n = 1e6:     vector {} s, list {} s, in place {} s (ratios {:.0} : {:.0} : 1)",
+        v.describe(),
+        l.describe(),
+        p.describe(),
+        v.seconds / p.seconds,
+        l.seconds / p.seconds
+    )?;
+    Ok(())
+}
+
+/// A time at n = 10⁶, measured or extrapolated with the fitted exponent.
+struct AtMillion {
+    seconds: f64,
+    measured: bool,
+}
+
+impl AtMillion {
+    fn describe(&self) -> String {
+        let approx = if self.measured { "" } else { "~" };
+        format!("{approx}{:.3}", self.seconds)
+    }
+}
+
+fn at_million(alg: Algorithm, series: &Series) -> Option<AtMillion> {
+    const MILLION: usize = 1_000_000;
+    if let Some(m) = series.measured.iter().find(|m| m.n == MILLION) {
+        return Some(AtMillion {
+            seconds: m.seconds_per_run,
+            measured: true,
+        });
+    }
+    let last = series.measured.last()?;
+    let fit = growth_exponent(alg.name(), &series.measured)?;
+    let seconds = last.seconds_per_run * (MILLION as f64 / last.n as f64).powf(fit.exponent);
+    Some(AtMillion {
+        seconds,
+        measured: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_in_three_spellings() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("1_000"), Ok(1000));
+        assert_eq!(parse_size("1e3"), Ok(1000));
+        assert_eq!(parse_size("5e2"), Ok(500));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("1e30").is_err());
+        assert!(parse_size("ten").is_err());
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(size_label(100), "n=100");
+        assert_eq!(size_label(1_000_000), "n=1e6");
+        assert_eq!(size_label(3162), "n=3162");
+    }
+}

@@ -1,0 +1,202 @@
+//! `fairdeck shuffle ALG -n N [--steps]`: run one catalogue algorithm on 1..N.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use fairdeck::algorithms::{Action, Algorithm, Params, Step, hash_deal};
+use serde::Serialize;
+
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::{RandomArgs, Randomness};
+
+/// Largest deck an algorithm is run on (memory: a few words per card).
+const MAX_N: u64 = 100_000_000;
+/// Largest deck whose every intermediate state `--steps` prints.
+const MAX_STEPS_N: u64 = 200;
+
+/// Flags of `fairdeck shuffle`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples: fairdeck shuffle naive-swap -n 3 --steps; \
+    fairdeck shuffle hash-deal -n 90 --deal 5. List: fairdeck algorithms.")]
+pub struct Args {
+    /// The algorithm, by its catalogue name (see `fairdeck algorithms`).
+    #[arg(value_name = "ALG")]
+    pub algorithm: String,
+
+    /// Shuffle the cards 1..N.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
+    pub n: u64,
+
+    /// Print every intermediate state (N at most 200), as the tables of seeds 001 and 002.
+    #[arg(long)]
+    pub steps: bool,
+
+    /// random-insertion only: number of insertions (default ceil(N*H(N))).
+    #[arg(long, value_name = "K")]
+    pub rounds: Option<u64>,
+
+    /// knuth-deal and hash-deal only: deal K cards (default N). hash-deal allows N up to 2^64-1.
+    #[arg(long, value_name = "K")]
+    pub deal: Option<u64>,
+
+    #[command(flatten)]
+    pub random: RandomArgs,
+}
+
+#[derive(Serialize)]
+struct Report {
+    algorithm: &'static str,
+    n: u64,
+    seed: String,
+    generator: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deal: Option<u64>,
+    result: Vec<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<StepOut>>,
+}
+
+/// One recorded state, 1-based like the articles' tables.
+#[derive(Serialize)]
+struct StepOut {
+    action: String,
+    deck: Vec<u64>,
+    pile: Vec<u64>,
+}
+
+/// Runs `fairdeck shuffle`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let alg: Algorithm = args.algorithm.parse()?;
+    check(args, alg)?;
+    let mut random = args.random.randomness()?;
+    let (result, steps) = execute(args, alg, &mut random)?;
+    let report = Report {
+        algorithm: alg.name(),
+        n: args.n,
+        seed: random.seed.to_hex(),
+        generator: random.generator.name(),
+        rounds: args.rounds,
+        deal: args.deal,
+        result,
+        steps: steps.map(|s| steps_out(args.n, &s)),
+    };
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => text(out.stdout(), &report, &random)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Flags that do not fit the algorithm or the size.
+fn check(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
+    let is_deal = matches!(alg, Algorithm::KnuthDeal | Algorithm::HashDeal);
+    if args.rounds.is_some() && alg != Algorithm::RandomInsertion {
+        return Err(usage("--rounds applies to random-insertion only"));
+    }
+    if args.deal.is_some() && !is_deal {
+        return Err(usage("--deal applies to knuth-deal and hash-deal only"));
+    }
+    if let Some(k) = args.deal
+        && k > args.n
+    {
+        return Err(usage(format!("cannot deal {k} cards from {}", args.n)));
+    }
+    let huge_hash_deal = alg == Algorithm::HashDeal && args.deal.is_some() && !args.steps;
+    if args.n > MAX_N && !huge_hash_deal {
+        return Err(usage(format!(
+            "N = {} is too large (at most {MAX_N}; hash-deal with --deal K takes any N)",
+            args.n
+        )));
+    }
+    if args.deal.is_some_and(|k| k > MAX_N) {
+        return Err(usage(format!("--deal is at most {MAX_N}")));
+    }
+    if args.steps && args.n > MAX_STEPS_N {
+        return Err(usage(format!(
+            "--steps prints every state: N at most {MAX_STEPS_N}"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs the algorithm; returns the 1-based result and, with `--steps`, the recorded states.
+fn execute(
+    args: &Args,
+    alg: Algorithm,
+    random: &mut Randomness,
+) -> anyhow::Result<(Vec<u64>, Option<Vec<Step>>)> {
+    let dice = &mut random.dice;
+    if args.n > MAX_N {
+        // Only hash-deal with --deal gets here (see `check`).
+        let k = args.deal.unwrap_or(args.n);
+        let dealt = hash_deal(k, args.n, dice)?;
+        return Ok((dealt.into_iter().map(|c| c + 1).collect(), None));
+    }
+    let n = args.n as usize;
+    let params = Params {
+        rounds: args.rounds,
+        deal: args.deal.map(|k| k as usize),
+    };
+    let (order, steps) = if args.steps {
+        let (order, steps) = alg.permute_with_steps(n, &params, dice);
+        (order, Some(steps))
+    } else {
+        (alg.permute_with(n, &params, dice), None)
+    };
+    Ok((order.into_iter().map(|c| c as u64 + 1).collect(), steps))
+}
+
+fn steps_out(n: u64, steps: &[Step]) -> Vec<StepOut> {
+    let start = StepOut {
+        action: "start".into(),
+        deck: (1..=n).collect(),
+        pile: Vec::new(),
+    };
+    let one_based = |v: &[usize]| v.iter().map(|&c| c as u64 + 1).collect();
+    std::iter::once(start)
+        .chain(steps.iter().map(|s| StepOut {
+            action: describe(&s.action),
+            deck: one_based(&s.deck),
+            pile: one_based(&s.pile),
+        }))
+        .collect()
+}
+
+/// The action in the articles' 1-based words.
+fn describe(action: &Action) -> String {
+    match *action {
+        Action::Swap { i, j } => format!("swap {} and {}", i + 1, j + 1),
+        Action::Redraw { i } => format!("drew {} twice: again", i + 1),
+        Action::Move { from, to } => format!("move {} to {}", from + 1, to + 1),
+        Action::Strike { k, card } => format!("strike #{} ({})", k + 1, card + 1),
+        Action::Draw { card, fresh: true } => format!("draw {}: keep", card + 1),
+        Action::Draw { card, fresh: false } => format!("draw {}: seen", card + 1),
+        Action::Key { i, key } => format!("key[{}] = {key}", i + 1),
+        Action::Sort => "sort by key".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn join(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn text(w: &mut impl Write, r: &Report, random: &Randomness) -> anyhow::Result<()> {
+    if let Some(steps) = &r.steps {
+        let width = steps.iter().map(|s| s.action.len()).max().unwrap_or(5);
+        for (number, s) in steps.iter().enumerate() {
+            write!(w, "{number:>4}  {:<width$}  {}", s.action, join(&s.deck))?;
+            if !s.pile.is_empty() {
+                write!(w, "  | {}", join(&s.pile))?;
+            }
+            writeln!(w)?;
+        }
+        writeln!(w)?;
+    }
+    writeln!(w, "{}", join(&r.result))?;
+    writeln!(w, "{}, n = {}, seed: {}", r.algorithm, r.n, random.seed)?;
+    Ok(())
+}

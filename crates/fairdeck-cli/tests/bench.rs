@@ -1,0 +1,124 @@
+//! Integration tests of `fairdeck bench`: tiny sizes and budgets; they check
+//! the structure of the output, never the speed.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn fairdeck() -> Command {
+    Command::cargo_bin("fairdeck").unwrap()
+}
+
+const QUICK: [&str; 6] = [
+    "--sizes",
+    "10,100,1000",
+    "--budget",
+    "0.2",
+    "--seed",
+    "bench",
+];
+
+#[test]
+fn json_has_results_and_fits_and_writes_an_svg_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("bench.svg");
+    let out = fairdeck()
+        .args([
+            "bench",
+            "--algorithms",
+            "fisher-yates,reverse-insertion",
+            "--format",
+            "json",
+        ])
+        .args(QUICK)
+        .arg("--plot")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert!(results.len() >= 2);
+    for r in results {
+        let alg = r["algorithm"].as_str().unwrap();
+        assert!(alg == "fisher-yates" || alg == "reverse-insertion");
+        assert!([10, 100, 1000].contains(&r["n"].as_u64().unwrap()));
+        assert!(r["ns_per_element"].as_f64().unwrap() > 0.0);
+    }
+    for f in v["fits"].as_array().unwrap() {
+        assert!(f["algorithm"].is_string());
+        assert!(f["exponent"].as_f64().unwrap().is_finite());
+    }
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("<svg") && picture.contains("fisher-yates"));
+}
+
+#[test]
+fn png_plots_need_no_system_fonts() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("bench.png");
+    let out = fairdeck()
+        .args(["bench", "--algorithms", "sattolo"])
+        .args(QUICK)
+        .arg("--plot")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn text_is_a_table_with_one_row_per_algorithm() {
+    let out = fairdeck()
+        .args([
+            "bench",
+            "--algorithms",
+            "fisher-yates,fisher-yates-original,fisher-yates-list",
+        ])
+        .args(QUICK)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().nth(1).unwrap();
+    assert!(
+        header.starts_with("algorithm") && header.contains("n=1e3") && header.contains("exponent")
+    );
+    for name in [
+        "fisher-yates ",
+        "fisher-yates-original ",
+        "fisher-yates-list ",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name}: {text}");
+    }
+    assert!(text.contains("seed 001 at n = 1e6"), "{text}");
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    let cases: [&[&str]; 5] = [
+        &["--algorithms", "nope"],
+        &["--budget", "0"],
+        &["--budget", "nan"],
+        &["--sizes", "0"],
+        &["--plot", "chart.pdf"],
+    ];
+    for args in cases {
+        let out = fairdeck().arg("bench").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+}

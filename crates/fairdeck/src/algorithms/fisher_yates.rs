@@ -1,0 +1,165 @@
+//! The O(n) in-place Fisher–Yates shuffles of the seed articles, written as
+//! plain loops with one roll per step, exactly as the articles give them.
+//!
+//! The production [`crate::shuffle::shuffle`] is the same backward loop but
+//! is free to draw its answers differently (faster); these teaching versions
+//! pin the article's order of rolls, so `fairdeck shuffle --steps` and the
+//! exact enumeration show the article's own permutation tree.
+
+use super::trace::{Action, Observer, Silent};
+use crate::dice::Dice;
+
+/// Durstenfeld's backward Fisher–Yates: for `i` from `n−1` down to `1`, swap
+/// card `i` with card `j`, `j` uniform in `[0, i]`.
+///
+/// Source: R. Durstenfeld, 1964, "Algorithm 235: Random permutation", CACM
+/// 7(7); Knuth, TAOCP vol. 2, Algorithm P. It is the first pseudocode of seed
+/// 002, the Durstenfeld–Knuth algorithm of seed 004 (whose Python version has
+/// an index bug, see [`PYTHON_SNIPPET_BUG`](super::PYTHON_SNIPPET_BUG)), and the
+/// first in-place method of seed 001 (which also makes a last, idle roll in
+/// `[0, 0]`; we stop at `i = 1`). Exactly uniform: n! equally likely paths.
+///
+/// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
+///
+/// ```
+/// use fairdeck::algorithms::fisher_yates;
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut deck: Vec<u32> = (1..=10).collect();
+/// fisher_yates(&mut deck, &mut dice);
+/// deck.sort();
+/// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
+/// ```
+pub fn fisher_yates<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
+    fisher_yates_traced(items, dice, &mut Silent);
+}
+
+pub(crate) fn fisher_yates_traced<T, D: Dice + ?Sized, O: Observer<T>>(
+    items: &mut [T],
+    dice: &mut D,
+    obs: &mut O,
+) {
+    for i in (1..items.len()).rev() {
+        let j = dice.roll(i as u64 + 1) as usize;
+        items.swap(i, j);
+        obs.observe(Action::Swap { i, j }, items, &[]);
+    }
+}
+
+/// Knuth's shuffle run forward: for `i` from `0` to `n−2`, swap card `i` with
+/// card `j`, `j` uniform in `[i, n−1]`.
+///
+/// Source: seed 000 ("Knuth-féle keverés", its shortened loop to `n−1`, 1-based)
+/// and the second pseudocode and the Lua program of seed 002. Exactly uniform:
+/// it walks the permutation tree of seed 000 one branch at a time.
+///
+/// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
+///
+/// ```
+/// use fairdeck::algorithms::knuth_forward;
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut deck = ['a', 'b', 'c', 'd'];
+/// knuth_forward(&mut deck, &mut dice);
+/// let mut sorted = deck;
+/// sorted.sort();
+/// assert_eq!(sorted, ['a', 'b', 'c', 'd']);
+/// ```
+pub fn knuth_forward<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
+    knuth_forward_traced(items, dice, &mut Silent);
+}
+
+pub(crate) fn knuth_forward_traced<T, D: Dice + ?Sized, O: Observer<T>>(
+    items: &mut [T],
+    dice: &mut D,
+    obs: &mut O,
+) {
+    let n = items.len();
+    for i in 0..n.saturating_sub(1) {
+        let j = i + dice.roll((n - i) as u64) as usize;
+        items.swap(i, j);
+        obs.observe(Action::Swap { i, j }, items, &[]);
+    }
+}
+
+/// Grows a shuffled prefix: for `i` from `0` to `n−1`, swap card `i` with
+/// card `j`, `j` uniform in `[0, i]`.
+///
+/// Source: seed 001, second in-place method ("shuffle the first n−1 cards,
+/// then swap card n with a random one of 1..n"), including its first, idle
+/// roll in `[0, 0]`. This is the in-place form of what is usually called the
+/// "inside-out" Fisher–Yates. Exactly uniform.
+///
+/// O(n) time, O(1) extra space; `n` rolls with bounds `1, 2, …, n`.
+///
+/// ```
+/// use fairdeck::algorithms::inside_out;
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut deck: Vec<u8> = (0..6).collect();
+/// inside_out(&mut deck, &mut dice);
+/// deck.sort();
+/// assert_eq!(deck, [0, 1, 2, 3, 4, 5]);
+/// ```
+pub fn inside_out<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
+    inside_out_traced(items, dice, &mut Silent);
+}
+
+pub(crate) fn inside_out_traced<T, D: Dice + ?Sized, O: Observer<T>>(
+    items: &mut [T],
+    dice: &mut D,
+    obs: &mut O,
+) {
+    for i in 0..items.len() {
+        let j = dice.roll(i as u64 + 1) as usize;
+        items.swap(i, j);
+        obs.observe(Action::Swap { i, j }, items, &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{enumerate, factorial};
+
+    type Shuffle = fn(&mut [usize], &mut crate::dice::Enumerator);
+
+    #[test]
+    fn all_three_are_exactly_uniform_up_to_five_cards() {
+        let shuffles: [(&str, Shuffle); 3] = [
+            ("fisher-yates", |v, e| fisher_yates(v, e)),
+            ("knuth-forward", |v, e| knuth_forward(v, e)),
+            ("inside-out", |v, e| inside_out(v, e)),
+        ];
+        for (name, f) in shuffles {
+            for n in 0..=5usize {
+                let counts = enumerate(|e| {
+                    let mut v: Vec<usize> = (0..n).collect();
+                    f(&mut v, e);
+                    v
+                });
+                assert_eq!(counts.len() as u64, factorial(n as u64), "{name} n = {n}");
+                assert!(counts.values().all(|&c| c == 1), "{name} n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_roll_bounds_are_the_articles() {
+        let mut e = crate::dice::Enumerator::new();
+        fisher_yates(&mut [0; 4], &mut e);
+        assert_eq!(e.path_bounds().collect::<Vec<_>>(), [4, 3, 2]);
+        let mut e = crate::dice::Enumerator::new();
+        knuth_forward(&mut [0; 4], &mut e);
+        assert_eq!(e.path_bounds().collect::<Vec<_>>(), [4, 3, 2]);
+        let mut e = crate::dice::Enumerator::new();
+        inside_out(&mut [0; 4], &mut e);
+        assert_eq!(e.path_bounds().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    }
+}

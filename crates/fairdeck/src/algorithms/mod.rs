@@ -1,0 +1,426 @@
+//! The catalogue: every shuffle of the seed articles, fair or flawed, runnable
+//! side by side.
+//!
+//! Each algorithm is a plain function generic over the [`Dice`], doing exactly
+//! what its article describes — index ranges, number of rolls and flaws
+//! included — so that the audit can measure the article's algorithm and not
+//! a corrected one. [`Algorithm`] lists them with their sources, complexity
+//! and whether they are meant to be uniform, and runs any of them on the
+//! cards `0..n`, optionally recording every intermediate state.
+//!
+//! | family | algorithms |
+//! |---|---|
+//! | in-place Fisher–Yates | [`fisher_yates`], [`knuth_forward`], [`inside_out`] |
+//! | two sequences | [`fisher_yates_original`], [`fisher_yates_list`], [`rejection`] |
+//! | insertion | [`random_insertion`], [`random_insertion_stopping`], [`reverse_insertion`] |
+//! | sorting | [`sort_keys`], [`sort_keys_fast`] |
+//! | flawed | [`naive_swap`], [`sattolo`], [`asf_poker`], [`random_transpositions`] |
+//! | deals | [`knuth_deal`], [`hash_deal`] |
+//!
+//! For production use [`crate::shuffle`]: it is the same Fisher–Yates, free
+//! to draw faster. Seed 004's Python snippet is documented, not run: see
+//! [`PYTHON_SNIPPET_BUG`].
+//!
+//! ```
+//! use fairdeck::algorithms::Algorithm;
+//! use fairdeck::dice::RngDice;
+//! use fairdeck::rng::{Generator, Seed};
+//!
+//! let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+//! let alg: Algorithm = "sattolo".parse()?;
+//! let order = alg.permute(5, &mut dice);
+//! assert!(order.iter().enumerate().all(|(i, &c)| i != c)); // a single 5-cycle
+//! # Ok::<(), fairdeck::Error>(())
+//! ```
+
+mod catalogue;
+mod deal;
+mod fisher_yates;
+mod flawed;
+mod insertion;
+mod pencil;
+#[cfg(test)]
+mod scripted;
+mod sorting;
+mod trace;
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::Error;
+use crate::dice::Dice;
+use catalogue::{ENTRIES, Entry};
+use trace::{Observer, Recorder, Silent};
+
+pub use catalogue::{OUTSIDE, PYTHON_SNIPPET_BUG};
+pub use deal::{hash_deal, knuth_deal};
+pub use fisher_yates::{fisher_yates, inside_out, knuth_forward};
+pub use flawed::{asf_poker, naive_swap, random_transpositions, sattolo};
+pub use insertion::{
+    insertion_rounds, random_insertion, random_insertion_stopping, reverse_insertion,
+};
+pub use pencil::{fisher_yates_list, fisher_yates_original, rejection};
+pub use sorting::{sort_keys, sort_keys_fast};
+pub use trace::{Action, Step};
+
+/// Every shuffle of the catalogue. See the [module documentation](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// [`fisher_yates`]: Durstenfeld backward, `j` in `[0, i]`.
+    FisherYates,
+    /// [`knuth_forward`]: `j` in `[i, n−1]`, `i` upward.
+    KnuthForward,
+    /// [`inside_out`]: grow a shuffled prefix.
+    InsideOut,
+    /// [`fisher_yates_original`]: pencil and paper, vector and erase.
+    FisherYatesOriginal,
+    /// [`fisher_yates_list`]: pencil and paper, linked list.
+    FisherYatesList,
+    /// [`rejection`]: draw until unused.
+    Rejection,
+    /// [`random_insertion`]: top card to a random place, ⌈n·H(n)⌉ times.
+    RandomInsertion,
+    /// [`random_insertion_stopping`]: the same until a strong uniform time.
+    RandomInsertionStopping,
+    /// [`sort_keys`]: random priorities, selection sort.
+    SortKeys,
+    /// [`sort_keys_fast`]: random priorities, stable merge sort.
+    SortKeysFast,
+    /// [`reverse_insertion`]: insertion sort at random places.
+    ReverseInsertion,
+    /// [`random_transpositions`]: seed 003's n random swaps.
+    RandomTranspositions,
+    /// [`naive_swap`]: `j` from the whole deck (biased).
+    NaiveSwap,
+    /// [`sattolo`]: `j` in `[i+1, n−1]` (cyclic only).
+    Sattolo,
+    /// [`asf_poker`]: the 1999 online-poker shuffle (biased).
+    AsfPoker,
+    /// [`knuth_deal`]: deal k of n (k = n here).
+    KnuthDeal,
+    /// [`hash_deal`]: deal k of n with a hash table (k = n here).
+    HashDeal,
+}
+
+/// Options of [`Algorithm::permute_with`]; the defaults are the articles'.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Params {
+    /// Rounds of `random-insertion` (default ⌈n·H(n)⌉, [`insertion_rounds`]).
+    pub rounds: Option<u64>,
+    /// Cards dealt by `knuth-deal` and `hash-deal` (default all n; at most n).
+    pub deal: Option<usize>,
+}
+
+impl Algorithm {
+    /// All of them, in catalogue order.
+    pub const ALL: [Algorithm; 17] = [
+        Algorithm::FisherYates,
+        Algorithm::KnuthForward,
+        Algorithm::InsideOut,
+        Algorithm::FisherYatesOriginal,
+        Algorithm::FisherYatesList,
+        Algorithm::Rejection,
+        Algorithm::RandomInsertion,
+        Algorithm::RandomInsertionStopping,
+        Algorithm::SortKeys,
+        Algorithm::SortKeysFast,
+        Algorithm::ReverseInsertion,
+        Algorithm::RandomTranspositions,
+        Algorithm::NaiveSwap,
+        Algorithm::Sattolo,
+        Algorithm::AsfPoker,
+        Algorithm::KnuthDeal,
+        Algorithm::HashDeal,
+    ];
+
+    fn entry(self) -> &'static Entry {
+        &ENTRIES[self as usize]
+    }
+
+    /// The kebab-case name used on the command line, e.g. `"fisher-yates"`.
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// The seed articles it comes from (file names such as
+    /// `"000_d872db0c4b9f5b66.txt"`), or [`OUTSIDE`].
+    pub fn sources(self) -> &'static [&'static str] {
+        self.entry().sources
+    }
+
+    /// One paragraph: what it does, where from, and its flaw if it has one.
+    pub fn description(self) -> &'static str {
+        self.entry().description
+    }
+
+    /// Time complexity for n cards, e.g. `"O(n)"`, `"O(n log n) expected"`.
+    pub fn time(self) -> &'static str {
+        self.entry().time
+    }
+
+    /// Extra space beyond the n cards, e.g. `"O(1)"`.
+    pub fn space(self) -> &'static str {
+        self.entry().space
+    }
+
+    /// Whether, as described, it gives every order probability exactly 1/n!
+    /// on a fair dice (for the deals: every sequence of k cards equally
+    /// likely). `false` for the flawed and the only-approximate ones.
+    pub fn intended_uniform(self) -> bool {
+        self.entry().intended_uniform
+    }
+
+    /// Whether it may roll unboundedly often (a rejection or redraw loop, or
+    /// a stopping rule); such loops check [`Dice::exhausted`] on each pass.
+    pub fn is_unbounded(self) -> bool {
+        self.entry().unbounded
+    }
+
+    /// The arrangement of `0..n` after running the algorithm on the identity
+    /// `[0, 1, …, n−1]` (the deals deal all n cards), with the articles'
+    /// defaults.
+    ///
+    /// Complexity: that of the algorithm ([`Algorithm::time`]). On an
+    /// exhausted dice an unbounded algorithm stops early and returns some
+    /// permutation.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::Algorithm;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// for alg in Algorithm::ALL {
+    ///     let mut order = alg.permute(10, &mut dice);
+    ///     order.sort();
+    ///     assert_eq!(order, (0..10).collect::<Vec<_>>(), "{alg}");
+    /// }
+    /// ```
+    pub fn permute<D: Dice + ?Sized>(self, n: usize, dice: &mut D) -> Vec<usize> {
+        self.run(n, &Params::default(), dice, &mut Silent)
+    }
+
+    /// Like [`Algorithm::permute`] with non-default [`Params`]. A deal of
+    /// `k < n` cards returns just the `k` cards dealt; `deal` above `n` is
+    /// treated as `n`.
+    pub fn permute_with<D: Dice + ?Sized>(
+        self,
+        n: usize,
+        params: &Params,
+        dice: &mut D,
+    ) -> Vec<usize> {
+        self.run(n, params, dice, &mut Silent)
+    }
+
+    /// Runs the algorithm as [`Algorithm::permute_with`] does and also
+    /// returns every intermediate state, as the algorithm went through it:
+    /// one [`Step`] per swap, move, strike, draw or priority.
+    ///
+    /// Costs a copy of the deck per step: O(steps · n) extra time and space.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::{Action, Algorithm, Params};
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let (order, steps) = Algorithm::FisherYates.permute_with_steps(6, &Params::default(), &mut dice);
+    /// assert_eq!(steps.len(), 5);
+    /// assert!(matches!(steps[0].action, Action::Swap { i: 5, .. }));
+    /// assert_eq!(steps.last().unwrap().deck, order);
+    /// ```
+    pub fn permute_with_steps<D: Dice + ?Sized>(
+        self,
+        n: usize,
+        params: &Params,
+        dice: &mut D,
+    ) -> (Vec<usize>, Vec<Step>) {
+        let mut recorder = Recorder::default();
+        let order = self.run(n, params, dice, &mut recorder);
+        (order, recorder.steps)
+    }
+
+    /// The one dispatch: runs the algorithm on `0..n` with an observer.
+    fn run<D: Dice + ?Sized, O: Observer<usize>>(
+        self,
+        n: usize,
+        params: &Params,
+        dice: &mut D,
+        obs: &mut O,
+    ) -> Vec<usize> {
+        use Algorithm as A;
+        let mut deck: Vec<usize> = (0..n).collect();
+        let k = params.deal.unwrap_or(n).min(n);
+        match self {
+            A::FisherYates => fisher_yates::fisher_yates_traced(&mut deck, dice, obs),
+            A::KnuthForward => fisher_yates::knuth_forward_traced(&mut deck, dice, obs),
+            A::InsideOut => fisher_yates::inside_out_traced(&mut deck, dice, obs),
+            A::FisherYatesOriginal => return pencil::original_order(n, dice, obs),
+            A::FisherYatesList => return pencil::list_order(n, dice, obs),
+            A::Rejection => return pencil::rejection_order(n, dice, obs),
+            A::RandomInsertion => {
+                let rounds = params.rounds.unwrap_or_else(|| insertion_rounds(n));
+                insertion::random_insertion_traced(&mut deck, rounds, dice, obs);
+            }
+            A::RandomInsertionStopping => {
+                insertion::random_insertion_stopping_traced(&mut deck, dice, obs);
+            }
+            A::SortKeys => sorting::sort_keys_traced(&mut deck, dice, obs),
+            A::SortKeysFast => return sorting::sort_keys_fast_order(n, dice, obs),
+            A::ReverseInsertion => insertion::reverse_insertion_traced(&mut deck, dice, obs),
+            A::RandomTranspositions => flawed::random_transpositions_traced(&mut deck, dice, obs),
+            A::NaiveSwap => flawed::naive_swap_traced(&mut deck, dice, obs),
+            A::Sattolo => flawed::sattolo_traced(&mut deck, dice, obs),
+            A::AsfPoker => flawed::asf_poker_traced(&mut deck, dice, obs),
+            A::KnuthDeal => return deal::knuth_deal_traced(k, n, dice, obs),
+            A::HashDeal => {
+                let dealt = deal::hash_deal_traced(k as u64, n as u64, dice, obs);
+                return dealt.into_iter().map(|c| c as usize).collect();
+            }
+        }
+        deck
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+
+    /// Parses a kebab-case name (case-insensitive; `_` accepted for `-`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownAlgorithm`] for any other text.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let wanted = s.trim().to_ascii_lowercase().replace('_', "-");
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == wanted)
+            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::RngDice;
+    use crate::rng::{Generator, Seed};
+    use proptest::prelude::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_fail() {
+        for alg in Algorithm::ALL {
+            assert_eq!(alg.name().parse::<Algorithm>(), Ok(alg));
+            assert_eq!(ENTRIES[alg as usize].name, alg.to_string());
+        }
+        assert_eq!(
+            "Fisher_Yates".parse::<Algorithm>(),
+            Ok(Algorithm::FisherYates)
+        );
+        assert_eq!(
+            "bogo".parse::<Algorithm>(),
+            Err(Error::UnknownAlgorithm("bogo".into()))
+        );
+    }
+
+    #[test]
+    fn every_entry_is_filled_in() {
+        for alg in Algorithm::ALL {
+            assert!(!alg.sources().is_empty(), "{alg}");
+            assert!(alg.description().len() > 80, "{alg}");
+            assert!(alg.time().starts_with("O(") && alg.space().starts_with("O("));
+        }
+        let unbounded: Vec<_> = Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.is_unbounded())
+            .collect();
+        assert_eq!(
+            unbounded,
+            [
+                Algorithm::Rejection,
+                Algorithm::RandomInsertionStopping,
+                Algorithm::RandomTranspositions
+            ]
+        );
+    }
+
+    #[test]
+    fn tiny_decks_work_for_every_algorithm() {
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("tiny")));
+        for alg in Algorithm::ALL {
+            assert_eq!(alg.permute(0, &mut dice), Vec::<usize>::new(), "{alg}");
+            assert_eq!(alg.permute(1, &mut dice), [0], "{alg}");
+            let mut two = alg.permute(2, &mut dice);
+            two.sort_unstable();
+            assert_eq!(two, [0, 1], "{alg}");
+        }
+    }
+
+    #[test]
+    fn steps_end_in_the_result_of_the_same_run() {
+        for alg in Algorithm::ALL {
+            let seed = Seed::parse("steps");
+            let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
+            let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
+            let (order, steps) = alg.permute_with_steps(7, &Params::default(), &mut a);
+            assert_eq!(
+                order,
+                alg.permute(7, &mut b),
+                "{alg}: recording changed the run"
+            );
+            assert!(!steps.is_empty(), "{alg}");
+        }
+    }
+
+    #[test]
+    fn deals_of_fewer_cards_return_just_the_hand() {
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("deal")));
+        let params = Params {
+            deal: Some(3),
+            ..Params::default()
+        };
+        for alg in [Algorithm::KnuthDeal, Algorithm::HashDeal] {
+            let hand = alg.permute_with(10, &params, &mut dice);
+            assert_eq!(hand.len(), 3);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_algorithm_returns_a_permutation(seed in any::<[u8; 32]>(), n in 0usize..60) {
+            let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::from_bytes(seed)));
+            for alg in Algorithm::ALL {
+                let mut order = alg.permute(n, &mut dice);
+                order.sort_unstable();
+                prop_assert_eq!(order, (0..n).collect::<Vec<_>>(), "{}", alg);
+            }
+        }
+
+        #[test]
+        fn generic_functions_agree_with_permute(seed in any::<[u8; 32]>(), n in 0usize..40) {
+            // The public generic functions move items exactly as permute orders them.
+            let fns: [(Algorithm, fn(&mut [char], &mut RngDice<crate::rng::AnyRng>)); 5] = [
+                (Algorithm::FisherYatesOriginal, |v, d| fisher_yates_original(v, d)),
+                (Algorithm::FisherYatesList, |v, d| fisher_yates_list(v, d)),
+                (Algorithm::Rejection, |v, d| rejection(v, d)),
+                (Algorithm::SortKeysFast, |v, d| sort_keys_fast(v, d)),
+                (Algorithm::NaiveSwap, |v, d| naive_swap(v, d)),
+            ];
+            let seed = Seed::from_bytes(seed);
+            for (alg, f) in fns {
+                let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
+                let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
+                let letters: Vec<char> = (0..n).map(|i| char::from_u32(0x4e00 + i as u32).unwrap()).collect();
+                let mut moved = letters.clone();
+                f(&mut moved, &mut a);
+                let expected: Vec<char> = alg.permute(n, &mut b).into_iter().map(|i| letters[i]).collect();
+                prop_assert_eq!(moved, expected, "{}", alg);
+            }
+        }
+    }
+}
