@@ -72,11 +72,20 @@ impl Distribution {
     /// Total variation distance from the uniform distribution on all n! orders:
     /// ½ Σ |p(σ) − 1/n!|. O(support) big-rational operations.
     pub fn total_variation(&self) -> BigRational {
+        // Integers only (a rational sum would reduce at every step): with q the
+        // lcm of the denominators and p(σ) = a/q, |p − 1/n!| = |a·n! − q| / (q·n!).
         let total = factorial(self.n);
-        let u = BigRational::new(BigInt::one(), total.clone());
-        let reached: BigRational = self.outcomes.iter().map(|(_, p)| (p - &u).abs()).sum();
-        let unreached = BigRational::new(total - BigInt::from(self.support()), BigInt::one()) * &u;
-        (reached + unreached) / BigRational::from_integer(BigInt::from(2))
+        let q = self
+            .outcomes
+            .iter()
+            .fold(BigInt::one(), |acc, (_, p)| num_integer::Integer::lcm(&acc, p.denom()));
+        let mut sum = BigInt::zero();
+        for (_, p) in &self.outcomes {
+            let a = p.numer() * (&q / p.denom());
+            sum += (a * &total - &q).abs();
+        }
+        sum += (&total - BigInt::from(self.support())) * &q;
+        BigRational::new(sum, q * total * BigInt::from(2))
     }
 
     /// Whether every one of the n! orders has probability exactly 1/n!.
@@ -116,8 +125,15 @@ pub fn distribution<F>(n: usize, mut permute: F, limits: Limits) -> Result<Distr
 where
     F: FnMut(&mut Walker) -> Vec<usize>,
 {
+    // A finite tree is usually walked completely in one go; only when that
+    // walk is over budget (an infinite tree, or a huge finite one) deepen
+    // one roll at a time to find the deepest walk that fits.
+    match walk(n, &mut permute, limits.max_depth, limits.max_paths) {
+        Err(Error::TooManyPaths { .. }) => {}
+        other => return other,
+    }
     let mut best: Option<Distribution> = None;
-    for depth in 0..=limits.max_depth {
+    for depth in 0..limits.max_depth {
         match walk(n, &mut permute, depth, limits.max_paths) {
             Ok(d) if d.unresolved.is_zero() => return Ok(d),
             Ok(d) => best = Some(d),
@@ -255,6 +271,34 @@ where
         });
     }
     out
+}
+
+/// Largest n tried by [`verdicts`].
+pub const VERDICT_MAX_N: usize = 7;
+
+/// Path budget per n in [`verdicts`]: bounds the cost to a fraction of a
+/// second per algorithm with optimised code.
+pub const VERDICT_MAX_PATHS: u64 = 50_000;
+
+/// Exact verdicts on a catalogue algorithm for n = 2, 3, … up to 7, as far as
+/// a walk of at most [`VERDICT_MAX_PATHS`] paths reaches (n = 7 for the
+/// O(n) shuffles, n = 5 or 6 for the rejection loops, n = 3 for the priority
+/// sorts and random insertion). Computed, not tabulated (see
+/// [`verdicts_with`]); about 0.1 s per algorithm with optimised code.
+///
+/// ```
+/// use fairdeck::algorithms::Algorithm;
+///
+/// let v = fairdeck_audit::exact::verdicts(Algorithm::Sattolo);
+/// assert!(v.iter().all(|x| !x.uniform));
+/// assert_eq!(v[2].support, 6); // n = 4: only the 3! cyclic orders
+/// ```
+pub fn verdicts(alg: fairdeck::algorithms::Algorithm) -> Vec<Verdict> {
+    verdicts_with(
+        |n, w| alg.permute(n, w),
+        VERDICT_MAX_N,
+        VERDICT_MAX_PATHS,
+    )
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ pub enum Command {
     Shuffle(cmd::shuffle_with::Args),
     /// Time the catalogue over growing N, fit growth exponents, plot.
     Bench(cmd::bench::Args),
+    /// Exact output distribution of an algorithm (rationals, every path walked).
+    Exact(cmd::exact::Args),
+    /// Statistical audit with p-values and a verdict (an algorithm, or --input).
+    Audit(cmd::audit::Args),
     /// Degree of chaos: least swaps to sort ascending or descending; Ch(N).
     Chaos(cmd::chaos::Args),
     /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.

@@ -1,10 +1,13 @@
 //! One module per subcommand, each with `Args` and `run`.
 
 pub mod algorithms;
+pub mod audit;
+mod audit_input;
 pub mod bench;
 pub mod chaos;
 mod chaos_law;
 pub mod deal;
+pub mod exact;
 pub mod mix;
 pub mod sample;
 pub mod shuffle_with;
@@ -22,6 +25,8 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Algorithms(args) => algorithms::run(args, out),
         Command::Shuffle(args) => shuffle_with::run(args, out),
         Command::Bench(args) => bench::run(args, out),
+        Command::Exact(args) => exact::run(args, out),
+        Command::Audit(args) => audit::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),
         Command::Mix(args) => mix::run(args, out),
     }
