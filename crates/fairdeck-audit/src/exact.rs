@@ -128,24 +128,26 @@ where
     // A finite tree is usually walked completely in one go; only when that
     // walk is over budget (an infinite tree, or a huge finite one) deepen
     // one roll at a time to find the deepest walk that fits.
-    match walk(n, &mut permute, limits.max_depth, limits.max_paths) {
-        Err(Error::TooManyPaths { .. }) => {}
+    // Paths too long for u128 probabilities also end the deepening.
+    let mut last_error = match walk(n, &mut permute, limits.max_depth, limits.max_paths) {
+        Err(e @ (Error::TooManyPaths { .. } | Error::PathTooDeep)) => e,
         other => return other,
-    }
+    };
     let mut best: Option<Distribution> = None;
     for depth in 0..limits.max_depth {
         match walk(n, &mut permute, depth, limits.max_paths) {
             Ok(d) if d.unresolved.is_zero() => return Ok(d),
             Ok(d) => best = Some(d),
-            Err(Error::TooManyPaths { .. }) => break,
+            Err(e @ (Error::TooManyPaths { .. } | Error::PathTooDeep)) => {
+                last_error = e;
+                break;
+            }
             Err(e) => return Err(e),
         }
     }
     match best {
         Some(d) if d.unresolved < BigRational::one() => Ok(d),
-        _ => Err(Error::TooManyPaths {
-            max_paths: limits.max_paths,
-        }),
+        _ => Err(last_error),
     }
 }
 
