@@ -93,3 +93,33 @@ fn chaos_law_at_four() {
     assert_eq!(counts[0], 2);
     assert_eq!(counts[3] as u64 > 0, max_chaos(4) == 3);
 }
+
+/// The construction of docs/chaos.md (Lemma 2): from an order of N items,
+/// put it in the middle of N + 4, the 4-cycle 2 4 1 3 on the outside, and
+/// swap one middle position with one outer position.
+fn add_four(sigma: &[usize]) -> Vec<usize> {
+    let n = sigma.len();
+    let tau = [1usize, 3, 0, 2]; // 2 4 1 3, 0-based
+    let outer = [0, 1, n + 2, n + 3];
+    let mut rho = vec![0; n + 4];
+    for (i, &v) in sigma.iter().enumerate() {
+        rho[i + 2] = v + 2;
+    }
+    for (i, &t) in tau.iter().enumerate() {
+        rho[outer[i]] = outer[t];
+    }
+    rho.swap(2, 0); // σ' = ρ∘(m x): swap the items at positions m and x
+    rho
+}
+
+#[test]
+fn the_construction_reaches_the_formula_up_to_60() {
+    let mut orders: Vec<Vec<usize>> = vec![vec![0], vec![0, 1], vec![1, 0, 2], vec![1, 3, 0, 2]];
+    for n in 1..=60usize {
+        let base = &orders[(n - 1) % 4];
+        assert_eq!(base.len(), n);
+        assert_eq!(chaos_of_permutation(base).chaos as u64, max_chaos(n as u64), "N = {n}");
+        let next = add_four(base);
+        orders[(n - 1) % 4] = next;
+    }
+}
