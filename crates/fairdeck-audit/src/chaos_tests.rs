@@ -79,7 +79,11 @@ fn stirling_counts_match_enumeration() {
             .collect();
         assert_eq!(by_count, stirling);
         let total: u64 = by_count.iter().sum();
-        let mean = by_count.iter().enumerate().map(|(k, &c)| (k as u64 * c) as f64).sum::<f64>()
+        let mean = by_count
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k as u64 * c) as f64)
+            .sum::<f64>()
             / total as f64;
         assert!((mean - ascending_swap_moments(n).0).abs() < 1e-12);
     }
@@ -118,7 +122,11 @@ fn the_construction_reaches_the_formula_up_to_60() {
     for n in 1..=60usize {
         let base = &orders[(n - 1) % 4];
         assert_eq!(base.len(), n);
-        assert_eq!(chaos_of_permutation(base).chaos as u64, max_chaos(n as u64), "N = {n}");
+        assert_eq!(
+            chaos_of_permutation(base).chaos as u64,
+            max_chaos(n as u64),
+            "N = {n}"
+        );
         let next = add_four(base);
         orders[(n - 1) % 4] = next;
     }

@@ -75,10 +75,9 @@ impl Distribution {
         // Integers only (a rational sum would reduce at every step): with q the
         // lcm of the denominators and p(σ) = a/q, |p − 1/n!| = |a·n! − q| / (q·n!).
         let total = factorial(self.n);
-        let q = self
-            .outcomes
-            .iter()
-            .fold(BigInt::one(), |acc, (_, p)| num_integer::Integer::lcm(&acc, p.denom()));
+        let q = self.outcomes.iter().fold(BigInt::one(), |acc, (_, p)| {
+            num_integer::Integer::lcm(&acc, p.denom())
+        });
         let mut sum = BigInt::zero();
         for (_, p) in &self.outcomes {
             let a = p.numer() * (&q / p.denom());
@@ -296,11 +295,7 @@ pub const VERDICT_MAX_PATHS: u64 = 50_000;
 /// assert_eq!(v[2].support, 6); // n = 4: only the 3! cyclic orders
 /// ```
 pub fn verdicts(alg: fairdeck::algorithms::Algorithm) -> Vec<Verdict> {
-    verdicts_with(
-        |n, w| alg.permute(n, w),
-        VERDICT_MAX_N,
-        VERDICT_MAX_PATHS,
-    )
+    verdicts_with(|n, w| alg.permute(n, w), VERDICT_MAX_N, VERDICT_MAX_PATHS)
 }
 
 #[cfg(test)]

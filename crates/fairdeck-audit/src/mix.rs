@@ -165,7 +165,9 @@ pub const MAX_EXACT_N: usize = 7;
 /// [`Error::OutOfRange`] for n > 7.
 pub fn exact_small(model: Model, n: usize, k_max: u32) -> Result<Vec<f64>, Error> {
     if n > MAX_EXACT_N {
-        return Err(Error::OutOfRange(format!("exact mixing is for n <= {MAX_EXACT_N}")));
+        return Err(Error::OutOfRange(format!(
+            "exact mixing is for n <= {MAX_EXACT_N}"
+        )));
     }
     let step = exact::distribution(
         n,
@@ -224,7 +226,11 @@ pub fn top_to_random_separation(n: usize, k: u32) -> f64 {
         let mut next = vec![0.0; n + 1];
         next[n] = law[n];
         for j in 0..n {
-            let up = if j == n - 1 { 1.0 } else { (j + 1) as f64 / n as f64 };
+            let up = if j == n - 1 {
+                1.0
+            } else {
+                (j + 1) as f64 / n as f64
+            };
             next[j + 1] += law[j] * up;
             next[j] += law[j] * (1.0 - up);
         }

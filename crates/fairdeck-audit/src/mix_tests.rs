@@ -41,7 +41,11 @@ fn overhand_mixes_slower_than_riffle() {
 #[test]
 fn models_produce_permutations() {
     let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::from_text("perm")));
-    for model in [Model::Riffle, Model::TopToRandom, Model::Overhand { mean_packet: 5 }] {
+    for model in [
+        Model::Riffle,
+        Model::TopToRandom,
+        Model::Overhand { mean_packet: 5 },
+    ] {
         let mut deck: Vec<usize> = (0..52).collect();
         model.shuffle(&mut deck, &mut dice);
         crate::check_permutation(&deck, 52).unwrap();

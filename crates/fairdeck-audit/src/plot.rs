@@ -39,9 +39,17 @@ fn diverging(d: f64) -> RGBColor {
 /// # Errors
 ///
 /// [`Error::OutOfRange`] if the matrix is not n × n or n = 0.
-pub fn heatmap(n: usize, counts: &[u64], trials: u64, scale: f64, title: &str) -> Result<String, Error> {
+pub fn heatmap(
+    n: usize,
+    counts: &[u64],
+    trials: u64,
+    scale: f64,
+    title: &str,
+) -> Result<String, Error> {
     if n == 0 || counts.len() != n * n || trials == 0 {
-        return Err(Error::OutOfRange("the heatmap needs an n × n matrix and trials".into()));
+        return Err(Error::OutOfRange(
+            "the heatmap needs an n × n matrix and trials".into(),
+        ));
     }
     let cell = (520 / n).clamp(4, 40) as i32;
     let (left, top) = (60, 50);
@@ -50,18 +58,27 @@ pub fn heatmap(n: usize, counts: &[u64], trials: u64, scale: f64, title: &str) -
     {
         let size = ((left + side + 130) as u32, (top + side + 50) as u32);
         let mut root = SVGBackend::with_string(&mut svg, size);
-        root.draw_rect((0, 0), (size.0 as i32, size.1 as i32), &WHITE, true).map_err(svg_error)?;
+        root.draw_rect((0, 0), (size.0 as i32, size.1 as i32), &WHITE, true)
+            .map_err(svg_error)?;
         let expected = trials as f64 / n as f64;
         for card in 0..n {
             for pos in 0..n {
                 let d = (counts[card * n + pos] as f64 - expected) / (expected * scale);
                 let (x, y) = (left + pos as i32 * cell, top + card as i32 * cell);
-                root.draw_rect((x, y), (x + cell, y + cell), &diverging(d), true).map_err(svg_error)?;
+                root.draw_rect((x, y), (x + cell, y + cell), &diverging(d), true)
+                    .map_err(svg_error)?;
             }
         }
-        root.draw_text(title, &label(16, HPos::Left), (left, 20)).map_err(svg_error)?;
-        root.draw_text("position →", &label(12, HPos::Left), (left, top + side + 20)).map_err(svg_error)?;
-        root.draw_text("card ↓", &label(12, HPos::Left), (4, top + 8)).map_err(svg_error)?;
+        root.draw_text(title, &label(16, HPos::Left), (left, 20))
+            .map_err(svg_error)?;
+        root.draw_text(
+            "position →",
+            &label(12, HPos::Left),
+            (left, top + side + 20),
+        )
+        .map_err(svg_error)?;
+        root.draw_text("card ↓", &label(12, HPos::Left), (4, top + 8))
+            .map_err(svg_error)?;
         legend(&mut root, left + side + 20, top, scale)?;
         root.present().map_err(svg_error)?;
     }
@@ -72,13 +89,17 @@ fn legend(root: &mut SVGBackend, x: i32, y: i32, scale: f64) -> Result<(), Error
     for i in 0..=40 {
         let d = 1.0 - i as f64 / 20.0;
         let yy = y + i * 5;
-        root.draw_rect((x, yy), (x + 16, yy + 5), &diverging(d), true).map_err(svg_error)?;
+        root.draw_rect((x, yy), (x + 16, yy + 5), &diverging(d), true)
+            .map_err(svg_error)?;
     }
     let pct = format!("{:+.0}%", scale * 100.0);
-    root.draw_text(&pct, &label(12, HPos::Left), (x + 22, y + 3)).map_err(svg_error)?;
-    root.draw_text("1/n", &label(12, HPos::Left), (x + 22, y + 103)).map_err(svg_error)?;
+    root.draw_text(&pct, &label(12, HPos::Left), (x + 22, y + 3))
+        .map_err(svg_error)?;
+    root.draw_text("1/n", &label(12, HPos::Left), (x + 22, y + 103))
+        .map_err(svg_error)?;
     let neg = format!("{:+.0}%", -scale * 100.0);
-    root.draw_text(&neg, &label(12, HPos::Left), (x + 22, y + 203)).map_err(svg_error)?;
+    root.draw_text(&neg, &label(12, HPos::Left), (x + 22, y + 203))
+        .map_err(svg_error)?;
     Ok(())
 }
 
@@ -89,7 +110,11 @@ fn legend(root: &mut SVGBackend, x: i32, y: i32, scale: f64) -> Result<(), Error
 ///
 /// [`Error::OutOfRange`] if there is nothing to draw.
 pub fn curves(title: &str, series: &[(String, Vec<(u32, f64)>)]) -> Result<String, Error> {
-    let k_max = series.iter().flat_map(|(_, s)| s.iter().map(|p| p.0)).max().unwrap_or(0);
+    let k_max = series
+        .iter()
+        .flat_map(|(_, s)| s.iter().map(|p| p.0))
+        .max()
+        .unwrap_or(0);
     if k_max == 0 {
         return Err(Error::OutOfRange("nothing to plot".into()));
     }
@@ -100,24 +125,35 @@ pub fn curves(title: &str, series: &[(String, Vec<(u32, f64)>)]) -> Result<Strin
     let mut svg = String::new();
     {
         let mut root = SVGBackend::with_string(&mut svg, (800, 400));
-        root.draw_rect((0, 0), (800, 400), &WHITE, true).map_err(svg_error)?;
-        root.draw_text(title, &label(16, HPos::Left), (left, 16)).map_err(svg_error)?;
-        root.draw_line((left, top), (left, top + h), &BLACK).map_err(svg_error)?;
-        root.draw_line((left, top + h), (left + w, top + h), &BLACK).map_err(svg_error)?;
+        root.draw_rect((0, 0), (800, 400), &WHITE, true)
+            .map_err(svg_error)?;
+        root.draw_text(title, &label(16, HPos::Left), (left, 16))
+            .map_err(svg_error)?;
+        root.draw_line((left, top), (left, top + h), &BLACK)
+            .map_err(svg_error)?;
+        root.draw_line((left, top + h), (left + w, top + h), &BLACK)
+            .map_err(svg_error)?;
         for (tv, text) in [(1.0, "1"), (0.5, "0.5"), (0.0, "0")] {
-            root.draw_text(text, &label(12, HPos::Right), (left - 6, py(tv))).map_err(svg_error)?;
+            root.draw_text(text, &label(12, HPos::Right), (left - 6, py(tv)))
+                .map_err(svg_error)?;
         }
         let axis = format!("shuffles k (0..{k_max})  — total variation from uniform");
-        root.draw_text(&axis, &label(12, HPos::Left), (left, top + h + 24)).map_err(svg_error)?;
+        root.draw_text(&axis, &label(12, HPos::Left), (left, top + h + 24))
+            .map_err(svg_error)?;
         for (i, (name, points)) in series.iter().enumerate() {
             let colour = colours[i % colours.len()];
             for pair in points.windows(2) {
-                let (a, b) = ((px(pair[0].0), py(pair[0].1)), (px(pair[1].0), py(pair[1].1)));
+                let (a, b) = (
+                    (px(pair[0].0), py(pair[0].1)),
+                    (px(pair[1].0), py(pair[1].1)),
+                );
                 root.draw_line(a, b, &colour).map_err(svg_error)?;
             }
             let y = top + 14 + 18 * i as i32;
-            root.draw_line((left + w + 10, y), (left + w + 30, y), &colour).map_err(svg_error)?;
-            root.draw_text(name, &label(12, HPos::Left), (left + w + 34, y)).map_err(svg_error)?;
+            root.draw_line((left + w + 10, y), (left + w + 30, y), &colour)
+                .map_err(svg_error)?;
+            root.draw_text(name, &label(12, HPos::Left), (left + w + 34, y))
+                .map_err(svg_error)?;
         }
         root.present().map_err(svg_error)?;
     }

@@ -22,16 +22,33 @@ fn audit(args: &[&str]) -> Value {
         .args(["--format", "json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn verdict(alg: &str, trials: u64) -> (String, Vec<String>) {
     let t = trials.to_string();
     let v = audit(&[alg, "-n", "52", "--trials", &t, "--seed", "ci-audit-52"]);
-    let failed = v["failed"].as_array().unwrap().iter().map(|x| x.to_string()).collect();
-    let min_p = v["tests"].as_array().unwrap().iter().map(|t| t["p_value"].as_f64().unwrap());
-    println!("{alg}: {} {failed:?} min p = {:e}", v["verdict"], min_p.fold(1.0, f64::min));
+    let failed = v["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    let min_p = v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["p_value"].as_f64().unwrap());
+    println!(
+        "{alg}: {} {failed:?} min p = {:e}",
+        v["verdict"],
+        min_p.fold(1.0, f64::min)
+    );
     (v["verdict"].as_str().unwrap().to_string(), failed)
 }
 
@@ -59,18 +76,57 @@ fn flawed_shuffles_are_flagged_at_52() {
 
 #[test]
 fn json_lists_tests_with_p_values_and_alpha() {
-    let v = audit(&["fisher-yates", "-n", "6", "--trials", "5000", "--seed", "json"]);
+    let v = audit(&[
+        "fisher-yates",
+        "-n",
+        "6",
+        "--trials",
+        "5000",
+        "--seed",
+        "json",
+    ]);
     assert_eq!(v["alpha"].as_f64(), Some(1e-6));
-    let names: Vec<&str> = v["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["positions", "permutations", "fixed-points", "cycles", "rising-sequences", "successions"]);
+    let names: Vec<&str> = v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "positions",
+            "permutations",
+            "fixed-points",
+            "cycles",
+            "rising-sequences",
+            "successions"
+        ]
+    );
     assert!(v["tests"][0]["dof"].as_f64() == Some(25.0));
     assert_eq!(v["verdict"], "uniform");
 }
 
 #[test]
 fn same_seed_same_report() {
-    let a = audit(&["naive-swap", "-n", "10", "--trials", "3000", "--seed", "again"]);
-    let b = audit(&["naive-swap", "-n", "10", "--trials", "3000", "--seed", "again"]);
+    let a = audit(&[
+        "naive-swap",
+        "-n",
+        "10",
+        "--trials",
+        "3000",
+        "--seed",
+        "again",
+    ]);
+    let b = audit(&[
+        "naive-swap",
+        "-n",
+        "10",
+        "--trials",
+        "3000",
+        "--seed",
+        "again",
+    ]);
     assert_eq!(a, b);
 }
 
@@ -80,14 +136,19 @@ fn input_file_is_audited_with_base_detection() {
     let path = dir.path().join("perms.txt");
     // Every order of 3 items, 1-based, 10 times each: perfectly balanced.
     let orders = ["1 2 3", "1 3 2", "2 1 3", "2 3 1", "3 1 2", "3 2 1"];
-    let text: String = (0..10).flat_map(|_| orders.iter().map(|o| format!("{o}\n"))).collect();
+    let text: String = (0..10)
+        .flat_map(|_| orders.iter().map(|o| format!("{o}\n")))
+        .collect();
     std::fs::write(&path, format!("# header comment\n{text}")).unwrap();
     let v = audit(&["--input", path.to_str().unwrap()]);
     assert_eq!((v["n"].as_u64(), v["trials"].as_u64()), (Some(3), Some(60)));
     assert_eq!(v["verdict"], "uniform");
     // The same cyclic order 60 times is caught.
     std::fs::write(&path, "1 2 0\n".repeat(60)).unwrap();
-    assert_eq!(audit(&["--input", path.to_str().unwrap()])["verdict"], "biased");
+    assert_eq!(
+        audit(&["--input", path.to_str().unwrap()])["verdict"],
+        "biased"
+    );
 }
 
 #[test]
@@ -99,7 +160,11 @@ fn stdin_input_and_plot() {
         .write_stdin("0 1\n1 0\n".repeat(10))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<rect"));
 }
 
@@ -114,7 +179,10 @@ fn bad_input_gets_one_clear_line() {
         ("", "no permutations"),
     ] {
         std::fs::write(&path, content).unwrap();
-        let out = fairdeck().args(["audit", "--input", path.to_str().unwrap()]).output().unwrap();
+        let out = fairdeck()
+            .args(["audit", "--input", path.to_str().unwrap()])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{content:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle) && err.lines().count() == 1, "{err}");

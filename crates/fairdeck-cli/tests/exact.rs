@@ -11,12 +11,21 @@ fn exact(args: &[&str]) -> Value {
         .args(["--format", "json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn probabilities(v: &Value) -> Vec<String> {
-    v["outcomes"].as_array().unwrap().iter().map(|o| o["probability"].as_str().unwrap().to_string()).collect()
+    v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["probability"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -24,8 +33,14 @@ fn naive_swap_at_three_has_27_paths_and_the_4_5_pattern() {
     let v = exact(&["naive-swap", "-n", "3"]);
     assert_eq!(v["paths"], 27);
     assert_eq!(v["support"], 6);
-    assert_eq!(probabilities(&v), ["4/27", "5/27", "5/27", "5/27", "4/27", "4/27"]);
-    assert_eq!(v["outcomes"][1]["permutation"], serde_json::json!([0, 2, 1]));
+    assert_eq!(
+        probabilities(&v),
+        ["4/27", "5/27", "5/27", "5/27", "4/27", "4/27"]
+    );
+    assert_eq!(
+        v["outcomes"][1]["permutation"],
+        serde_json::json!([0, 2, 1])
+    );
     assert_eq!(v["total_variation"], "1/18");
     assert_eq!(v["unresolved"], "0");
 }
@@ -70,11 +85,19 @@ fn rejection_reports_unresolved_mass() {
 #[test]
 fn refusals_are_clear() {
     for (args, needle) in [
-        (vec!["sort-keys", "-n", "6", "--max-paths", "1000"], "more than 1000 paths"),
+        (
+            vec!["sort-keys", "-n", "6", "--max-paths", "1000"],
+            "more than 1000 paths",
+        ),
         (vec!["fisher-yates", "-n", "40"], "-n must be"),
         (vec!["nope", "-n", "3"], "unknown algorithm"),
     ] {
-        let out = Command::cargo_bin("fairdeck").unwrap().arg("exact").args(&args).output().unwrap();
+        let out = Command::cargo_bin("fairdeck")
+            .unwrap()
+            .arg("exact")
+            .args(&args)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle) && err.lines().count() == 1, "{err}");

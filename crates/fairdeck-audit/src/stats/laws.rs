@@ -91,7 +91,10 @@ mod tests {
         let s = |v: &[f64]| v.iter().map(|x| x / 24.0).collect::<Vec<_>>();
         assert!(close(&fixed_points(4), &s(&[9.0, 8.0, 6.0, 0.0, 1.0])));
         assert!(close(&cycles(4), &s(&[0.0, 6.0, 11.0, 6.0, 1.0])));
-        assert!(close(&rising_sequences(4), &s(&[0.0, 1.0, 11.0, 11.0, 1.0])));
+        assert!(close(
+            &rising_sequences(4),
+            &s(&[0.0, 1.0, 11.0, 11.0, 1.0])
+        ));
         // R(4) = 11, 3·R(3) = 9, 3·R(2) = 3, R(1) = 1.
         assert!(close(&successions(4), &s(&[11.0, 9.0, 3.0, 1.0])));
     }

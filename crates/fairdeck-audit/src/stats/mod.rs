@@ -106,7 +106,11 @@ pub fn evaluate(t: &Tally, alpha: f64) -> Audit {
     let histograms: [(&'static str, &[u64], Vec<f64>); 4] = [
         ("fixed-points", &t.fixed_points, laws::fixed_points(t.n)),
         ("cycles", &t.cycles, laws::cycles(t.n)),
-        ("rising-sequences", &t.rising_sequences, laws::rising_sequences(t.n)),
+        (
+            "rising-sequences",
+            &t.rising_sequences,
+            laws::rising_sequences(t.n),
+        ),
         ("successions", &t.successions, laws::successions(t.n)),
     ];
     for (name, observed, law) in histograms {

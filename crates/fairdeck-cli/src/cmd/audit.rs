@@ -17,14 +17,20 @@ const MAX_TRIALS: u64 = 10_000_000;
 
 /// Flags of `fairdeck audit`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Tests: card x position chi-square, all n! orders (n <= 8), fixed points,\n\
+#[command(
+    after_help = "Tests: card x position chi-square, all n! orders (n <= 8), fixed points,\n\
 cycles, rising sequences, successions, duplicate decks (birthday). Verdict at a\n\
 family-wise false-alarm rate --alpha (Bonferroni over the tests run).\n\
 Examples:\n  fairdeck audit naive-swap -n 52 --trials 100000 --seed demo\n  \
-my-shuffler | fairdeck audit --input -")]
+my-shuffler | fairdeck audit --input -"
+)]
 pub struct Args {
     /// Algorithm to audit (see `fairdeck algorithms`); omit with --input.
-    #[arg(value_name = "ALG", required_unless_present = "input", conflicts_with = "input")]
+    #[arg(
+        value_name = "ALG",
+        required_unless_present = "input",
+        conflicts_with = "input"
+    )]
     pub algorithm: Option<String>,
 
     /// Items per shuffle.
@@ -116,7 +122,9 @@ fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
         return Err(usage("-n must be between 2 and 10000"));
     }
     if !(1..=MAX_TRIALS).contains(&args.trials) {
-        return Err(usage(format!("--trials must be between 1 and {MAX_TRIALS}")));
+        return Err(usage(format!(
+            "--trials must be between 1 and {MAX_TRIALS}"
+        )));
     }
     let random = args.random.randomness()?;
     let bar = progress(args.trials);
@@ -139,7 +147,9 @@ fn progress(total: u64) -> indicatif::ProgressBar {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} shuffles {eta}") {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} shuffles {eta}")
+    {
         bar.set_style(style);
     }
     bar
@@ -164,7 +174,11 @@ fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
         n: audit.n,
         trials: audit.trials,
         seed,
-        verdict: if audit.is_uniform() { "uniform" } else { "biased" },
+        verdict: if audit.is_uniform() {
+            "uniform"
+        } else {
+            "biased"
+        },
         alpha: audit.alpha,
         per_test_alpha: threshold,
         tests: audit
@@ -182,7 +196,10 @@ fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
         skipped: audit
             .skipped
             .iter()
-            .map(|(name, reason)| Skipped { name, reason: reason.clone() })
+            .map(|(name, reason)| Skipped {
+                name,
+                reason: reason.clone(),
+            })
             .collect(),
     }
 }
@@ -193,12 +210,24 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let w = out.stdout();
-    writeln!(w, "audit of {}: n = {}, {} shuffles", r.source, r.n, r.trials)?;
-    writeln!(w, "{:<18} {:>14} {:>8} {:>12}  result", "test", "statistic", "dof", "p-value")?;
+    writeln!(
+        w,
+        "audit of {}: n = {}, {} shuffles",
+        r.source, r.n, r.trials
+    )?;
+    writeln!(
+        w,
+        "{:<18} {:>14} {:>8} {:>12}  result",
+        "test", "statistic", "dof", "p-value"
+    )?;
     for t in &r.tests {
         let dof = t.dof.map_or("-".to_string(), |d| format!("{d}"));
         let result = if t.passed { "pass" } else { "FAIL" };
-        writeln!(w, "{:<18} {:>14.2} {:>8} {:>12.3e}  {result}", t.name, t.statistic, dof, t.p_value)?;
+        writeln!(
+            w,
+            "{:<18} {:>14.2} {:>8} {:>12.3e}  {result}",
+            t.name, t.statistic, dof, t.p_value
+        )?;
     }
     for s in &r.skipped {
         writeln!(w, "{:<18} skipped: {}", s.name, s.reason)?;

@@ -20,8 +20,7 @@ pub fn read(path: &Path, base: Option<usize>) -> anyhow::Result<Tally> {
         Box::new(std::io::stdin())
     } else {
         Box::new(
-            std::fs::File::open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?,
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
         )
     };
     let mut tally: Option<(Tally, usize)> = None;
@@ -39,7 +38,8 @@ pub fn read(path: &Path, base: Option<usize>) -> anyhow::Result<Tally> {
         });
         let shifted: Option<Vec<usize>> = values.iter().map(|v| v.checked_sub(*b)).collect();
         let p = shifted.ok_or_else(|| usage(format!("line {number}: value below the base {b}")))?;
-        t.add(&p).map_err(|e| usage(format!("line {number}: {e}")))?;
+        t.add(&p)
+            .map_err(|e| usage(format!("line {number}: {e}")))?;
     }
     tally
         .map(|(t, _)| t)
@@ -48,6 +48,9 @@ pub fn read(path: &Path, base: Option<usize>) -> anyhow::Result<Tally> {
 
 fn parse_line(text: &str) -> Result<Vec<usize>, String> {
     text.split_whitespace()
-        .map(|w| w.parse::<usize>().map_err(|_| format!("{w:?} is not a non-negative integer")))
+        .map(|w| {
+            w.parse::<usize>()
+                .map_err(|_| format!("{w:?} is not a non-negative integer"))
+        })
         .collect()
 }

@@ -13,8 +13,10 @@ use crate::random::RandomArgs;
 
 /// Flags of `fairdeck chaos`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  fairdeck chaos 1 4 2 3 5\n  fairdeck chaos --max 11\n  \
-fairdeck chaos --distribution 8\nProofs: docs/chaos.md.")]
+#[command(
+    after_help = "Examples:\n  fairdeck chaos 1 4 2 3 5\n  fairdeck chaos --max 11\n  \
+fairdeck chaos --distribution 8\nProofs: docs/chaos.md."
+)]
 pub struct Args {
     /// Distinct integers: the least swaps that sort them ascending or descending.
     #[arg(value_name = "VALUES", allow_negative_numbers = true)]
@@ -65,7 +67,9 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         return super::chaos_law::run(n, args.trials, &args.random, out);
     }
     if args.values.is_empty() {
-        return Err(usage("give the values (e.g. 1 4 2 3 5), --max N or --distribution N"));
+        return Err(usage(
+            "give the values (e.g. 1 4 2 3 5), --max N or --distribution N",
+        ));
     }
     let c = chaos::chaos(&args.values).map_err(|_| usage("the values must be distinct"))?;
     let one = One {
@@ -105,15 +109,29 @@ fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
     let report = if enumerate {
         let (c, witness) = chaos::max_chaos_by_enumeration(n as usize)?;
-        Max { n, max_chaos: c as u64, method: "enumeration", witness: Some(witness) }
+        Max {
+            n,
+            max_chaos: c as u64,
+            method: "enumeration",
+            witness: Some(witness),
+        }
     } else {
-        Max { n, max_chaos: chaos::max_chaos(n), method: "formula", witness: None }
+        Max {
+            n,
+            max_chaos: chaos::max_chaos(n),
+            method: "formula",
+            witness: None,
+        }
     };
     match out.format() {
         Format::Json => out.json(&report)?,
         Format::Text => {
             let w = out.stdout();
-            writeln!(w, "Ch({}) = {} (by {})", report.n, report.max_chaos, report.method)?;
+            writeln!(
+                w,
+                "Ch({}) = {} (by {})",
+                report.n, report.max_chaos, report.method
+            )?;
             if let Some(p) = &report.witness {
                 let shown: Vec<String> = p.iter().map(|x| (x + 1).to_string()).collect();
                 writeln!(w, "a most chaotic order: {}", shown.join(" "))?;

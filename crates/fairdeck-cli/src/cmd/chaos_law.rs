@@ -31,7 +31,12 @@ struct Law {
 }
 
 /// Runs the distribution report.
-pub fn run(n: usize, trials: u64, random: &RandomArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn run(
+    n: usize,
+    trials: u64,
+    random: &RandomArgs,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     if n == 0 || n > 1000 {
         return Err(usage("--distribution needs 1 <= N <= 1000"));
     }
@@ -60,7 +65,12 @@ pub fn run(n: usize, trials: u64, random: &RandomArgs, out: &mut Output) -> anyh
         }
         let law: Vec<f64> = counts.iter().map(|&c| c as f64 / trials as f64).collect();
         let var = moments(&law).1;
-        ("simulated", law, (var / trials as f64).sqrt(), Some(r.seed.to_hex()))
+        (
+            "simulated",
+            law,
+            (var / trials as f64).sqrt(),
+            Some(r.seed.to_hex()),
+        )
     };
     let (chaos_mean, chaos_variance) = moments(&law);
     let report = Law {
@@ -86,7 +96,11 @@ fn ratio(a: &num_bigint::BigInt, b: &num_bigint::BigInt) -> f64 {
 
 fn moments(law: &[f64]) -> (f64, f64) {
     let mean: f64 = law.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
-    let var = law.iter().enumerate().map(|(k, p)| (k as f64 - mean).powi(2) * p).sum();
+    let var = law
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (k as f64 - mean).powi(2) * p)
+        .sum();
     (mean, var)
 }
 
@@ -96,7 +110,11 @@ fn print(r: &Law, out: &mut Output) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let w = out.stdout();
-    writeln!(w, "chaos of a uniformly shuffled order of {} items ({})", r.n, r.method)?;
+    writeln!(
+        w,
+        "chaos of a uniformly shuffled order of {} items ({})",
+        r.n, r.method
+    )?;
     writeln!(w, "{:>4}  {:>12}  {:>12}", "k", "P(chaos=k)", "P(asc=k)")?;
     for k in 0..=r.n {
         if r.chaos[k] > 0.0 || r.ascending[k] > 1e-12 {

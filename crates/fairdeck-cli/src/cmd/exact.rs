@@ -16,11 +16,13 @@ const MAX_N: usize = 9;
 
 /// Flags of `fairdeck exact`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Walks every path of the algorithm's choice tree and sums exact\n\
+#[command(
+    after_help = "Walks every path of the algorithm's choice tree and sums exact\n\
 probabilities. Unbounded algorithms (rejection, random-transpositions,\n\
 random-insertion-stopping) are walked as deep as --max-paths allows; the mass\n\
 left on cut paths is reported as `unresolved`, and each probability is within it.\n\
-Example: fairdeck exact naive-swap -n 3")]
+Example: fairdeck exact naive-swap -n 3"
+)]
 pub struct Args {
     /// Algorithm name (see `fairdeck algorithms`).
     #[arg(value_name = "ALG")]
@@ -72,10 +74,11 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         max_paths: args.max_paths,
         max_depth: args.max_depth,
     };
-    let d = exact::distribution(args.n, |w| alg.permute(args.n, w), limits).map_err(|e| match e {
-        fairdeck_audit::Error::TooManyPaths { .. } => usage(e.to_string()),
-        other => other.into(),
-    })?;
+    let d =
+        exact::distribution(args.n, |w| alg.permute(args.n, w), limits).map_err(|e| match e {
+            fairdeck_audit::Error::TooManyPaths { .. } => usage(e.to_string()),
+            other => other.into(),
+        })?;
     let tv = d.total_variation();
     let report = Report {
         algorithm: alg.name(),
@@ -105,7 +108,11 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 fn print(r: &Report, tv: &num_rational::BigRational, out: &mut Output) -> anyhow::Result<()> {
     let w = out.stdout();
-    writeln!(w, "{} on n = {}: {} paths walked", r.algorithm, r.n, r.paths)?;
+    writeln!(
+        w,
+        "{} on n = {}: {} paths walked",
+        r.algorithm, r.n, r.paths
+    )?;
     for o in &r.outcomes {
         let p: Vec<String> = o.permutation.iter().map(usize::to_string).collect();
         writeln!(w, "  {}  {}", p.join(" "), o.probability)?;

@@ -13,12 +13,14 @@ use crate::random::RandomArgs;
 
 /// Flags of `fairdeck mix`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Models: riffle (Gilbert-Shannon-Reeds, exact for any n), top-to-random,\n\
+#[command(
+    after_help = "Models: riffle (Gilbert-Shannon-Reeds, exact for any n), top-to-random,\n\
 overhand (Pemantle's model: each gap breaks with probability 1/M).\n\
 For n <= 7 every model is exact; otherwise top-to-random and overhand give a simulated\n\
 lower bound (one statistic's distance, with its sampling error) and top-to-random an\n\
 exact upper bound (strong uniform time).\n\
-Example: fairdeck mix riffle -n 52")]
+Example: fairdeck mix riffle -n 52"
+)]
 pub struct Args {
     /// riffle, top-to-random or overhand.
     #[arg(value_name = "MODEL")]
@@ -101,10 +103,16 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         Model::TopToRandom => (3.0 * n as f64 * harmonic).ceil() as u32,
         Model::Overhand { .. } => (4 * n).min(100_000) as u32,
     });
-    let default_step = if model == Model::Riffle { 1 } else { (k_max / 20).max(1) };
+    let default_step = if model == Model::Riffle {
+        1
+    } else {
+        (k_max / 20).max(1)
+    };
     let step = args.step.unwrap_or(default_step).max(1);
     if k_max == 0 || k_max > 1_000_000 || args.trials == 0 {
-        return Err(usage("--max-shuffles must be 1..=1000000 and --trials positive"));
+        return Err(usage(
+            "--max-shuffles must be 1..=1000000 and --trials positive",
+        ));
     }
     let ks: Vec<u32> = (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect();
     let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
@@ -131,7 +139,13 @@ fn riffle_rows(n: usize, ks: &[u32]) -> Report {
             upper_bound: None,
         })
         .collect();
-    Report { model: "riffle", n, method: "exact (Bayer-Diaconis rising sequences)", rows, seed: None }
+    Report {
+        model: "riffle",
+        n,
+        method: "exact (Bayer-Diaconis rising sequences)",
+        rows,
+        seed: None,
+    }
 }
 
 fn exact_rows(model: Model, n: usize, k_max: u32, ks: &[u32]) -> anyhow::Result<Report> {
@@ -146,7 +160,13 @@ fn exact_rows(model: Model, n: usize, k_max: u32, ks: &[u32]) -> anyhow::Result<
             upper_bound: None,
         })
         .collect();
-    Ok(Report { model: model.name(), n, method: "exact (law on all n! orders)", rows, seed: None })
+    Ok(Report {
+        model: model.name(),
+        n,
+        method: "exact (law on all n! orders)",
+        rows,
+        seed: None,
+    })
 }
 
 fn simulated_rows(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Result<Report> {
@@ -181,10 +201,16 @@ fn plot(path: &std::path::Path, r: &Report) -> anyhow::Result<()> {
     }
     let mut series = Vec::new();
     let pick = |f: fn(&Row) -> Option<f64>| -> Vec<(u32, f64)> {
-        r.rows.iter().filter_map(|row| f(row).map(|v| (row.shuffles, v))).collect()
+        r.rows
+            .iter()
+            .filter_map(|row| f(row).map(|v| (row.shuffles, v)))
+            .collect()
     };
     for (name, f) in [
-        ("total variation", (|row: &Row| row.total_variation) as fn(&Row) -> Option<f64>),
+        (
+            "total variation",
+            (|row: &Row| row.total_variation) as fn(&Row) -> Option<f64>,
+        ),
         ("lower bound", |row: &Row| row.lower_bound),
         ("upper bound", |row: &Row| row.upper_bound),
     ] {
@@ -195,8 +221,7 @@ fn plot(path: &std::path::Path, r: &Report) -> anyhow::Result<()> {
     }
     let title = format!("{} shuffles of {} cards", r.model, r.n);
     let svg = fairdeck_audit::plot::curves(&title, &series)?;
-    std::fs::write(path, svg)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
@@ -207,7 +232,11 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     let w = out.stdout();
     writeln!(w, "{} shuffles of {} cards — {}", r.model, r.n, r.method)?;
     let cell = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.4}"));
-    writeln!(w, "{:>8}  {:>10}  {:>16}  {:>10}", "k", "distance", "lower bound ± err", "upper")?;
+    writeln!(
+        w,
+        "{:>8}  {:>10}  {:>16}  {:>10}",
+        "k", "distance", "lower bound ± err", "upper"
+    )?;
     for row in &r.rows {
         let lower = match (row.lower_bound, row.error) {
             (Some(l), Some(e)) => format!("{l:.4} ± {e:.4}"),
