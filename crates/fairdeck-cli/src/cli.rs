@@ -31,6 +31,10 @@ pub enum Command {
     Shuffle(cmd::shuffle_with::Args),
     /// Time the catalogue over growing N, fit growth exponents, plot.
     Bench(cmd::bench::Args),
+    /// Commit-reveal deals players can verify: commit, deal, verify.
+    Fair(cmd::fair::Args),
+    /// Raw generator bytes to stdout, for dieharder, ent, PractRand, TestU01.
+    Rng(cmd::rng::Args),
     /// Exact output distribution of an algorithm (rationals, every path walked).
     Exact(cmd::exact::Args),
     /// Statistical audit with p-values and a verdict (an algorithm, or --input).

@@ -159,7 +159,8 @@ fn random_insertion_takes_rounds() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 8] = [
+        &["random-insertion", "-n", "4", "--rounds", "99999999999"],
         &["bogo", "-n", "3"],
         &["rejection", "-n", "4", "--rounds", "3"],
         &["fisher-yates", "-n", "4", "--deal", "2"],

@@ -34,6 +34,17 @@ pub enum Error {
     InvalidDeal(String),
     /// An algorithm name that is not in the catalogue.
     UnknownAlgorithm(String),
+    /// A value that had to be hex digits of a fixed length (a server
+    /// secret, a commitment) and was not.
+    InvalidHex(String),
+    /// A symbol of physical randomness (a die face, a coin side, a hex
+    /// digit) that could not be read.
+    InvalidSymbol(String),
+    /// The physical randomness ran out before the shuffle was done.
+    EntropyExhausted {
+        /// Symbols read before the input ended.
+        used: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -65,6 +76,11 @@ impl fmt::Display for Error {
                 f,
                 "unknown algorithm {name:?} (`fairdeck algorithms` lists them)"
             ),
+            Error::InvalidHex(why) => write!(f, "invalid hex: {why}"),
+            Error::InvalidSymbol(why) => write!(f, "invalid symbol: {why}"),
+            Error::EntropyExhausted { used } => {
+                write!(f, "the input ended after {used} symbols")
+            }
         }
     }
 }

@@ -31,6 +31,8 @@
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
 //! * [`algorithms`] — the catalogue: every shuffle of the seed articles, fair or flawed.
+//! * [`fair`] — commit–reveal deals anyone can verify, with a byte-exact spec;
+//! * [`entropy`] — shuffles from physical dice, coins or hex digits.
 //!
 //! The library never reads the clock, the operating system's entropy or any
 //! global state: the caller brings the seed.
@@ -41,7 +43,9 @@
 pub mod algorithms;
 pub mod cards;
 pub mod dice;
+pub mod entropy;
 mod error;
+pub mod fair;
 pub mod rng;
 pub mod sample;
 pub mod shuffle;

@@ -101,6 +101,8 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     let mut random = args.random.randomness()?;
     let progress = progress_bar((algorithms.len() * plan.sizes.len()) as u64);
+    // Each subject is a name and a closure `n -> work`, timed by `measure_series`;
+    // production paths (a `--production` flag) can be added as further subjects.
     let mut all: Vec<(Algorithm, Series)> = Vec::new();
     for &alg in &algorithms {
         progress.set_message(alg.name());

@@ -7,6 +7,8 @@ pub mod bench;
 pub mod chaos;
 mod chaos_law;
 pub mod deal;
+pub mod fair;
+pub mod rng;
 pub mod exact;
 pub mod mix;
 pub mod sample;
@@ -25,6 +27,8 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Algorithms(args) => algorithms::run(args, out),
         Command::Shuffle(args) => shuffle_with::run(args, out),
         Command::Bench(args) => bench::run(args, out),
+        Command::Fair(args) => fair::run(args, out),
+        Command::Rng(args) => rng::run(args, out),
         Command::Exact(args) => exact::run(args, out),
         Command::Audit(args) => audit::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),

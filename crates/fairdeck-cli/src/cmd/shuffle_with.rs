@@ -12,6 +12,8 @@ use crate::random::{RandomArgs, Randomness};
 
 /// Largest deck an algorithm is run on (memory: a few words per card).
 const MAX_N: u64 = 100_000_000;
+/// Most insertions `--rounds` may ask for (each costs up to N moves).
+const MAX_ROUNDS: u64 = 1_000_000_000;
 /// Largest deck whose every intermediate state `--steps` prints.
 const MAX_STEPS_N: u64 = 200;
 
@@ -114,6 +116,9 @@ fn check(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
     if args.deal.is_some_and(|k| k > MAX_N) {
         return Err(usage(format!("--deal is at most {MAX_N}")));
     }
+    if args.rounds.is_some_and(|r| r > MAX_ROUNDS) {
+        return Err(usage(format!("--rounds is at most {MAX_ROUNDS}")));
+    }
     if args.steps && args.n > MAX_STEPS_N {
         return Err(usage(format!(
             "--steps prints every state: N at most {MAX_STEPS_N}"
@@ -187,12 +192,20 @@ fn join(v: &[u64]) -> String {
 fn text(w: &mut impl Write, r: &Report, random: &Randomness) -> anyhow::Result<()> {
     if let Some(steps) = &r.steps {
         let width = steps.iter().map(|s| s.action.len()).max().unwrap_or(5);
+        let two_sequences = steps.iter().any(|s| !s.pile.is_empty());
+        let deck_width = steps.iter().map(|s| join(&s.deck).len()).max().unwrap_or(0);
         for (number, s) in steps.iter().enumerate() {
-            write!(w, "{number:>4}  {:<width$}  {}", s.action, join(&s.deck))?;
-            if !s.pile.is_empty() {
-                write!(w, "  | {}", join(&s.pile))?;
+            let deck = join(&s.deck);
+            if two_sequences {
+                let pile = join(&s.pile);
+                let line = format!(
+                    "{number:>4}  {:<width$}  {deck:<deck_width$} | {pile}",
+                    s.action
+                );
+                writeln!(w, "{}", line.trim_end())?;
+            } else {
+                writeln!(w, "{number:>4}  {:<width$}  {deck}", s.action)?;
             }
-            writeln!(w)?;
         }
         writeln!(w)?;
     }

@@ -2,8 +2,9 @@
 //!
 //! Every catalogue algorithm is written once, generic over an observer that
 //! is told about each step as it happens. The public functions run with a
-//! silent observer (compiled away); [`Algorithm::permute_with_steps`]
-//! (super::Algorithm::permute_with_steps) runs the same code with a recorder,
+//! silent observer (compiled away);
+//! [`Algorithm::permute_with_steps`](super::Algorithm::permute_with_steps)
+//! runs the same code with a recorder,
 //! so the printed states are the ones the algorithm really went through.
 
 /// One thing an algorithm did. Positions are 0-based indices into the deck.
@@ -54,8 +55,8 @@ pub enum Action {
     Sort,
 }
 
-/// The state after one [`Action`]: what [`Algorithm::permute_with_steps`]
-/// (super::Algorithm::permute_with_steps) records.
+/// The state after one [`Action`]: what
+/// [`Algorithm::permute_with_steps`](super::Algorithm::permute_with_steps) records.
 ///
 /// `deck` is the main sequence (the array being shuffled in place, or the
 /// cards not yet taken); `pile` is the second sequence of the two-sequence

@@ -1,0 +1,323 @@
+//! `fairdeck fair`: commit–reveal deals that players can verify.
+//!
+//! The derivation is specified byte for byte in `docs/fair-dealing.md` and
+//! implemented in `fairdeck::fair`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use fairdeck::cards::{Card, DealPlan, DeckKind, Game};
+use fairdeck::fair::{self, Commitment, Mismatch, ServerSecret};
+use serde::Serialize;
+
+use crate::cmd::deal::{CardStyle, print_text};
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::fresh_seed;
+
+/// Flags of `fairdeck fair`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// The three steps of a commit–reveal deal.
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Draw a fresh 256-bit server secret and print its SHA-256 commitment.
+    Commit(CommitArgs),
+    /// Deal from a server secret, a client seed and a nonce.
+    Deal(DealArgs),
+    /// Check a revealed secret against its commitment and recompute a deal.
+    Verify(VerifyArgs),
+}
+
+/// Flags of `fairdeck fair commit`.
+#[derive(Debug, clap::Args)]
+pub struct CommitArgs {
+    /// Write the secret to FILE (created new, permissions 0600) instead of
+    /// printing it.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The inputs that fix one deal.
+#[derive(Debug, clap::Args)]
+pub struct DealInputs {
+    /// The server secret: 64 hex digits.
+    #[arg(long, value_name = "HEX", required_unless_present = "secret_file")]
+    pub server_secret: Option<String>,
+
+    /// Read the server secret from FILE (as written by `fair commit --out`).
+    #[arg(long, value_name = "FILE", conflicts_with = "server_secret")]
+    pub secret_file: Option<PathBuf>,
+
+    /// The player's seed: any text, chosen after the commitment is published.
+    #[arg(long, value_name = "TEXT")]
+    pub client_seed: String,
+
+    /// The deal number, 0, 1, 2, …: never reuse one with the same secret and seed.
+    #[arg(long, value_name = "N")]
+    pub nonce: u64,
+
+    /// A game preset: its deck and dealing order (default bridge).
+    #[arg(long, short, value_name = "GAME")]
+    pub game: Option<String>,
+
+    /// Deck kind (default: the game's deck).
+    #[arg(long, short, value_name = "KIND")]
+    pub deck: Option<String>,
+}
+
+/// Flags of `fairdeck fair deal`.
+#[derive(Debug, clap::Args)]
+pub struct DealArgs {
+    #[command(flatten)]
+    pub inputs: DealInputs,
+
+    /// Number of players (changes the game's default).
+    #[arg(long, short, value_name = "P")]
+    pub players: Option<usize>,
+
+    /// Print cards as ASCII text (AS, TH) instead of suit symbols.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// Flags of `fairdeck fair verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commitment published before play: 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub commitment: String,
+
+    #[command(flatten)]
+    pub inputs: DealInputs,
+
+    /// The revealed deck, top card first, as `fair deal` prints it on its
+    /// `deck:` line (e.g. "5D QS 3C …").
+    #[arg(long, value_name = "CARDS")]
+    pub deal: String,
+}
+
+/// Runs `fairdeck fair`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    match &args.action {
+        Action::Commit(a) => commit(a, out),
+        Action::Deal(a) => deal(a, out),
+        Action::Verify(a) => verify(a, out),
+    }
+}
+
+impl DealInputs {
+    fn secret(&self) -> anyhow::Result<ServerSecret> {
+        let text = match (&self.server_secret, &self.secret_file) {
+            (Some(hex), _) => hex.clone(),
+            (None, Some(path)) => std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the secret file {}", path.display()))?,
+            (None, None) => return Err(usage("give --server-secret or --secret-file")),
+        };
+        ServerSecret::from_hex(&text).map_err(|e| usage(e.to_string()))
+    }
+
+    fn game_and_deck(&self) -> anyhow::Result<(Game, DeckKind)> {
+        let game: Game = self.game.as_deref().unwrap_or("bridge").parse()?;
+        let deck = match &self.deck {
+            Some(d) => d.parse()?,
+            None => game.deck(),
+        };
+        Ok((game, deck))
+    }
+}
+
+#[derive(Serialize)]
+struct Committed {
+    commitment: String,
+    server_secret: Option<String>,
+    secret_file: Option<String>,
+}
+
+fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let secret = ServerSecret::from_bytes(*fresh_seed()?.as_bytes());
+    let commitment = secret.commitment().to_hex();
+    if let Some(path) = &args.out {
+        write_private(path, &format!("{}\n", secret.to_hex()))?;
+    }
+    let shown = args.out.is_none().then(|| secret.to_hex());
+    match out.format() {
+        Format::Json => out.json(&Committed {
+            commitment,
+            server_secret: shown,
+            secret_file: args.out.as_ref().map(|p| p.display().to_string()),
+        })?,
+        Format::Text => {
+            let w = out.stdout();
+            writeln!(w, "commitment: {commitment}")?;
+            match (&shown, &args.out) {
+                (Some(hex), _) => writeln!(w, "server secret: {hex}")?,
+                (None, Some(p)) => writeln!(w, "server secret: saved to {}", p.display())?,
+                (None, None) => unreachable!("the secret is either shown or saved"),
+            }
+            writeln!(
+                w,
+                "publish the commitment now; reveal the secret after play"
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Creates `path` (never overwriting) readable by its owner only.
+fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[derive(Serialize)]
+struct Dealt<'a> {
+    commitment: String,
+    client_seed: &'a str,
+    nonce: u64,
+    game: &'a str,
+    deck: String,
+    cards: Vec<String>,
+    hands: Vec<Hand>,
+    stock: Vec<String>,
+    entropy_needed_bits: f64,
+    entropy_key_bits: f64,
+}
+
+#[derive(Serialize)]
+struct Hand {
+    name: String,
+    cards: Vec<String>,
+}
+
+fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let inputs = &args.inputs;
+    let secret = inputs.secret()?;
+    let (game, kind) = inputs.game_and_deck()?;
+    let plan: DealPlan = game.plan(args.players)?;
+    let cards = fair::shuffled_deck(&secret, &inputs.client_seed, inputs.nonce, kind);
+    let dealt = plan.deal(&cards)?;
+    let needed = kind.entropy_bits();
+    if needed > 256.0 {
+        eprintln!(
+            "fairdeck: note: a {kind} deck needs {needed:.1} bits; the 256-bit deal key reaches \
+             at most 2^256 of its orders (unpredictable, but most orders can never be dealt)"
+        );
+    }
+    let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>();
+    let report = Dealt {
+        commitment: secret.commitment().to_hex(),
+        client_seed: &inputs.client_seed,
+        nonce: inputs.nonce,
+        game: game.name(),
+        deck: kind.to_string(),
+        cards: text(&cards),
+        hands: dealt
+            .piles
+            .iter()
+            .map(|p| Hand {
+                name: p.name.clone(),
+                cards: text(&p.cards),
+            })
+            .collect(),
+        stock: text(&dealt.stock),
+        entropy_needed_bits: needed,
+        entropy_key_bits: 256.0,
+    };
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => {
+            let style = CardStyle {
+                ascii: args.ascii,
+                color: out.color(),
+            };
+            let w = out.stdout();
+            print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
+            print_dealt(w, &report)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The lines after the hands: what a player needs to verify the deal later.
+fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
+    writeln!(w, "deck: {}", r.cards.join(" "))?;
+    writeln!(w, "commitment: {}", r.commitment)?;
+    writeln!(w, "client seed: {:?}, nonce: {}", r.client_seed, r.nonce)?;
+    writeln!(
+        w,
+        "entropy: the deck needs {:.1} bits, the deal key holds 256",
+        r.entropy_needed_bits
+    )
+}
+
+#[derive(Serialize)]
+struct Verdict {
+    valid: bool,
+    mismatch: Option<&'static str>,
+    message: String,
+}
+
+fn verify(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let inputs = &args.inputs;
+    let published = Commitment::from_hex(&args.commitment).map_err(|e| usage(e.to_string()))?;
+    let secret = inputs.secret()?;
+    let (_, kind) = inputs.game_and_deck()?;
+    let claimed = parse_cards(&args.deal)?;
+    let result = fair::verify(
+        &published,
+        &secret,
+        &inputs.client_seed,
+        inputs.nonce,
+        kind,
+        &claimed,
+    );
+    let verdict = match &result {
+        Ok(()) => Verdict {
+            valid: true,
+            mismatch: None,
+            message: "valid".into(),
+        },
+        Err(m) => Verdict {
+            valid: false,
+            mismatch: Some(match m {
+                Mismatch::Commitment { .. } => "commitment",
+                Mismatch::CardCount { .. } => "card-count",
+                Mismatch::NotTheDeck { .. } => "not-the-deck",
+                _ => "order",
+            }),
+            message: format!("invalid: {m}"),
+        },
+    };
+    match out.format() {
+        Format::Json => out.json(&verdict)?,
+        Format::Text => writeln!(out.stdout(), "{}", verdict.message)?,
+    }
+    Ok(if verdict.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Cards separated by white space or commas.
+fn parse_cards(text: &str) -> anyhow::Result<Vec<Card>> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<Card>().map_err(anyhow::Error::from))
+        .collect()
+}

@@ -1,0 +1,234 @@
+//! Commit–reveal ("provably fair") deals that anyone can verify.
+//!
+//! The card room draws a 256-bit [`ServerSecret`] and publishes its
+//! [`Commitment`] (SHA-256 of the 32 secret bytes) *before* play. The player
+//! then chooses a client seed. Each deal `nonce` (0, 1, 2, … — never reused)
+//! is shuffled from a key that neither side controls alone:
+//!
+//! ```text
+//! message = "fairdeck-fair-v1"            (16 ASCII bytes, the version tag)
+//!         ‖ u64 big-endian: byte length of the client seed
+//!         ‖ the client seed, UTF-8 bytes
+//!         ‖ u64 big-endian: the nonce
+//! key     = HMAC-SHA256(key = the 32 secret bytes, message)
+//! deck    = durstenfeld(unshuffled deck, KeyStream(key))
+//! ```
+//!
+//! The length prefix makes the message injective: client seed `"ab"` with one
+//! nonce can never produce the bytes of client seed `"a"` with another. After
+//! play the room reveals the secret; the player checks it against the
+//! commitment and recomputes every deal with [`verify`]. The commitment
+//! reveals nothing about the deals (it hashes only the secret, and the deals
+//! also depend on the client seed, chosen after it). The shuffle itself
+//! ([`durstenfeld`] over [`KeyStream`]) is specified on [`KeyStream`] and in
+//! `docs/fair-dealing.md`, with test vectors.
+//!
+//! ```
+//! use fairdeck::cards::DeckKind;
+//! use fairdeck::fair::{self, ServerSecret};
+//!
+//! let secret = ServerSecret::from_bytes([42; 32]);
+//! let published = secret.commitment();
+//! let deck = fair::shuffled_deck(&secret, "alice", 0, DeckKind::Standard);
+//! assert!(fair::verify(&published, &secret, "alice", 0, DeckKind::Standard, &deck).is_ok());
+//! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
+//! ```
+
+mod mismatch;
+mod stream;
+
+pub use mismatch::Mismatch;
+pub use stream::{KeyStream, durstenfeld};
+
+use core::fmt;
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::{Digest, Sha256};
+
+use crate::Error;
+use crate::cards::{Card, DeckKind};
+
+/// The 16-byte version tag that opens every derivation message.
+pub const DOMAIN_TAG: &[u8; 16] = b"fairdeck-fair-v1";
+
+/// The card room's 256-bit secret, revealed after play.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ServerSecret([u8; 32]);
+
+/// SHA-256 of the 32 secret bytes: published before play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Commitment([u8; 32]);
+
+impl ServerSecret {
+    /// A secret from 32 bytes (draw them from the operating system).
+    pub fn from_bytes(bytes: [u8; 32]) -> Self {
+        Self(bytes)
+    }
+
+    /// Parses exactly 64 hex digits (either case).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidHex`] for any other text.
+    pub fn from_hex(text: &str) -> Result<Self, Error> {
+        parse_hex32(text, "server secret").map(Self)
+    }
+
+    /// The secret as 64 lowercase hex digits.
+    pub fn to_hex(&self) -> String {
+        to_hex(&self.0)
+    }
+
+    /// The raw bytes.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// Its commitment: SHA-256 of the 32 raw bytes. O(1).
+    pub fn commitment(&self) -> Commitment {
+        Commitment(Sha256::digest(self.0).into())
+    }
+}
+
+impl fmt::Debug for ServerSecret {
+    /// Never prints the secret itself, only its commitment.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ServerSecret(committed as {})", self.commitment())
+    }
+}
+
+impl Commitment {
+    /// Parses exactly 64 hex digits (either case).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidHex`] for any other text.
+    pub fn from_hex(text: &str) -> Result<Self, Error> {
+        parse_hex32(text, "commitment").map(Self)
+    }
+
+    /// The commitment as 64 lowercase hex digits.
+    pub fn to_hex(&self) -> String {
+        to_hex(&self.0)
+    }
+}
+
+impl fmt::Display for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl fmt::Debug for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Commitment({})", self.to_hex())
+    }
+}
+
+/// The bytes HMAC-SHA256 signs for one deal (layout in the module docs).
+///
+/// O(len) time.
+///
+/// ```
+/// let m = fairdeck::fair::derivation_message("ab", 7);
+/// assert_eq!(m.len(), 16 + 8 + 2 + 8);
+/// assert_ne!(m, fairdeck::fair::derivation_message("a", 7));
+/// ```
+pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
+    let seed = client_seed.as_bytes();
+    let mut m = Vec::with_capacity(DOMAIN_TAG.len() + 16 + seed.len());
+    m.extend_from_slice(DOMAIN_TAG);
+    m.extend_from_slice(&(seed.len() as u64).to_be_bytes());
+    m.extend_from_slice(seed);
+    m.extend_from_slice(&nonce.to_be_bytes());
+    m
+}
+
+/// The deal key: HMAC-SHA256(server secret, derivation message). O(len).
+///
+/// ```
+/// use fairdeck::fair::{deal_key, ServerSecret};
+///
+/// // Test vector 1 of docs/fair-dealing.md.
+/// let secret = ServerSecret::from_bytes(core::array::from_fn(|i| i as u8));
+/// let key = deal_key(&secret, "alice", 0);
+/// assert_eq!(key[..4], [0x0c, 0x42, 0x22, 0xc8]);
+/// ```
+pub fn deal_key(secret: &ServerSecret, client_seed: &str, nonce: u64) -> [u8; 32] {
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(&secret.0).expect("HMAC takes keys of any size");
+    mac.update(&derivation_message(client_seed, nonce));
+    mac.finalize().into_bytes().into()
+}
+
+/// The shuffled deck of one deal, top card first: the unshuffled deck of
+/// `kind` (see [`DeckKind`]) shuffled by [`durstenfeld`] over the
+/// [`KeyStream`] of [`deal_key`].
+///
+/// O(n) for a deck of n cards. Uniform over all n! orders when the key is
+/// uniform; reproducible on every platform (pinned by test vectors).
+pub fn shuffled_deck(
+    secret: &ServerSecret,
+    client_seed: &str,
+    nonce: u64,
+    kind: DeckKind,
+) -> Vec<Card> {
+    let mut deck = kind.cards();
+    durstenfeld(
+        &mut deck,
+        &mut KeyStream::new(deal_key(secret, client_seed, nonce)),
+    );
+    deck
+}
+
+/// Checks a revealed deal: that `secret` matches `published` and that
+/// `deal` is exactly the deck its inputs derive.
+///
+/// O(n) for a deck of n cards.
+///
+/// # Errors
+///
+/// The first [`Mismatch`] found, checked in this order: the commitment, the
+/// number of cards, whether the deal is a rearrangement of the deck at all,
+/// the order of the cards.
+pub fn verify(
+    published: &Commitment,
+    secret: &ServerSecret,
+    client_seed: &str,
+    nonce: u64,
+    kind: DeckKind,
+    deal: &[Card],
+) -> Result<(), Mismatch> {
+    let computed = secret.commitment();
+    if computed != *published {
+        return Err(Mismatch::Commitment {
+            published: *published,
+            computed,
+        });
+    }
+    let expected = shuffled_deck(secret, client_seed, nonce, kind);
+    Mismatch::compare(kind, &expected, deal)
+}
+
+fn parse_hex32(text: &str, what: &str) -> Result<[u8; 32], Error> {
+    let t = text.trim();
+    if t.len() != 64 || !t.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err(Error::InvalidHex(format!(
+            "the {what} must be 64 hex digits, got {:?}",
+            text
+        )));
+    }
+    let mut out = [0u8; 32];
+    for (o, pair) in out.iter_mut().zip(t.as_bytes().chunks_exact(2)) {
+        let pair = core::str::from_utf8(pair).expect("ASCII hex digits");
+        *o = u8::from_str_radix(pair, 16).expect("checked hex digits");
+    }
+    Ok(out)
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod vectors;

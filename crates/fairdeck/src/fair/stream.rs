@@ -1,0 +1,147 @@
+//! The fair-dealing shuffle: its own fixed algorithm, independent of the
+//! production shuffle's internals, so that the specification in
+//! `docs/fair-dealing.md` can be re-implemented from a page of text.
+
+use chacha20::ChaCha20Rng;
+use rand_core::{Rng, SeedableRng};
+
+use crate::dice::Dice;
+
+/// The dice of a fair deal: exact bounded draws from the ChaCha20 keystream
+/// of a deal key, one 64-bit word per attempt.
+///
+/// * Words: the ChaCha20 keystream (RFC 8439 block function, 20 rounds) for
+///   the 32-byte deal key, all-zero 96-bit nonce, block counter starting at
+///   0, read 8 bytes at a time as little-endian `u64`.
+/// * Bounded draw of `j` in `[0, s)`: Lemire's multiply-and-reject with one
+///   word per attempt (Lemire 2019, "Fast Random Integer Generation in an
+///   Interval", ACM TOMACS 29(1)): `m = x · s` as a 128-bit product; reject
+///   while `m mod 2^64 < (2^64 − s) mod s`; the answer is `m >> 64`. We
+///   compute the threshold on every draw (the paper skips it when it cannot
+///   matter); the answers are the same.
+///
+/// This is deliberately a separate, frozen copy of the method rather than
+/// the production [`RngDice`](crate::dice::RngDice): a published deal must
+/// stay verifiable even if the production dice gets faster.
+///
+/// O(1) expected time per roll (rejection probability below `s / 2^64`).
+///
+/// ```
+/// use fairdeck::dice::Dice;
+/// use fairdeck::fair::KeyStream;
+///
+/// let mut a = KeyStream::new([7; 32]);
+/// let mut b = KeyStream::new([7; 32]);
+/// assert_eq!(a.roll(52), b.roll(52));
+/// ```
+#[derive(Debug)]
+pub struct KeyStream {
+    rng: ChaCha20Rng,
+}
+
+impl KeyStream {
+    /// The keystream of a 32-byte key (nonce 0, counter 0).
+    pub fn new(key: [u8; 32]) -> Self {
+        Self {
+            rng: ChaCha20Rng::from_seed(key),
+        }
+    }
+
+    /// The next keystream word: 8 bytes, little-endian.
+    pub fn next_word(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+}
+
+impl Dice for KeyStream {
+    fn roll(&mut self, s: u64) -> u64 {
+        assert!(s > 0, "dice rolled with bound 0");
+        // (2^64 − s) mod s: how many words must be rejected so that every
+        // answer is hit by exactly floor(2^64 / s) words.
+        let threshold = s.wrapping_neg() % s;
+        loop {
+            let m = u128::from(self.next_word()) * u128::from(s);
+            if (m as u64) >= threshold {
+                return (m >> 64) as u64;
+            }
+        }
+    }
+}
+
+/// Durstenfeld's backward shuffle as the fair-dealing specification fixes
+/// it: for `i` from `n−1` down to `1`, swap positions `i` and `dice.roll(i+1)`
+/// (Durstenfeld 1964, CACM Algorithm 235, "Random permutation").
+///
+/// O(n) time, O(1) extra space; exactly `n−1` rolls with bounds `n … 2`.
+///
+/// ```
+/// use fairdeck::fair::{durstenfeld, KeyStream};
+///
+/// let mut deck: Vec<u8> = (0..52).collect();
+/// durstenfeld(&mut deck, &mut KeyStream::new([1; 32]));
+/// let mut sorted = deck.clone();
+/// sorted.sort();
+/// assert_eq!(sorted, (0..52).collect::<Vec<u8>>());
+/// assert_ne!(deck, sorted);
+/// ```
+pub fn durstenfeld<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+    for i in (1..slice.len()).rev() {
+        let j = dice.roll(i as u64 + 1) as usize;
+        slice.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{assert_all_equal, enumerate, factorial};
+
+    #[test]
+    fn keystream_is_rfc_8439_chacha20() {
+        // RFC 8439 appendix A.1, test vector #1: all-zero key and nonce,
+        // block counter 0. Keystream bytes 0..16:
+        // 76 b8 e0 ad a0 f1 3d 90 40 5d 6a e5 53 86 bd 28
+        let mut k = KeyStream::new([0; 32]);
+        assert_eq!(k.next_word(), u64::from_le_bytes(hex8("76b8e0ada0f13d90")));
+        assert_eq!(k.next_word(), u64::from_le_bytes(hex8("405d6ae55386bd28")));
+    }
+
+    fn hex8(h: &str) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        for (i, o) in b.iter_mut().enumerate() {
+            *o = u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn lemire_threshold_is_exact_on_an_8_bit_model() {
+        // The same rule with 8-bit words: every answer is hit equally often.
+        for s in 1u32..=64 {
+            let threshold = (256 - s) % s;
+            let mut counts = vec![0u32; s as usize];
+            for x in 0u32..256 {
+                let m = x * s;
+                if (m & 0xff) >= threshold {
+                    counts[(m >> 8) as usize] += 1;
+                }
+            }
+            assert!(counts.iter().all(|&c| c == counts[0]), "s = {s}");
+        }
+    }
+
+    #[test]
+    fn durstenfeld_is_exactly_uniform_for_small_n() {
+        for n in 0..=6usize {
+            let counts = enumerate(|e| {
+                let mut v: Vec<usize> = (0..n).collect();
+                durstenfeld(&mut v, e);
+                v
+            });
+            assert_eq!(
+                assert_all_equal(&counts, "durstenfeld"),
+                factorial(n as u64)
+            );
+        }
+    }
+}
