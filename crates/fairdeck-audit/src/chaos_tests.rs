@@ -95,7 +95,7 @@ fn chaos_law_at_four() {
     let counts = chaos_counts(4).unwrap();
     assert_eq!(counts.iter().sum::<u64>(), 24);
     assert_eq!(counts[0], 2);
-    assert_eq!(counts[3] as u64 > 0, max_chaos(4) == 3);
+    assert_eq!(counts[3] > 0, max_chaos(4) == 3);
 }
 
 /// The construction of docs/chaos.md (Lemma 2): from an order of N items,

@@ -112,7 +112,7 @@ fn factorial(n: usize) -> usize {
     (1..=n).product()
 }
 
-/// Number of cycles of the map pos ↦ p[pos]. O(n).
+/// Number of cycles of the map `pos ↦ p[pos]`. O(n).
 pub fn count_cycles(p: &[usize]) -> usize {
     let mut seen = vec![false; p.len()];
     let mut cycles = 0;

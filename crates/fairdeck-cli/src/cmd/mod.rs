@@ -7,10 +7,10 @@ pub mod bench;
 pub mod chaos;
 mod chaos_law;
 pub mod deal;
-pub mod fair;
-pub mod rng;
 pub mod exact;
+pub mod fair;
 pub mod mix;
+pub mod rng;
 pub mod sample;
 pub mod shuffle_with;
 
