@@ -25,6 +25,35 @@ fn diverging(d: f64) -> RGBColor {
     }
 }
 
+/// A drawing surface: plotters' SVG backend with errors mapped to ours.
+struct Canvas<'a>(SVGBackend<'a>);
+
+impl<'a> Canvas<'a> {
+    fn new(svg: &'a mut String, width: i32, height: i32) -> Result<Self, Error> {
+        let mut c = Canvas(SVGBackend::with_string(svg, (width as u32, height as u32)));
+        c.rect((0, 0), (width, height), &WHITE)?;
+        Ok(c)
+    }
+
+    fn rect(&mut self, a: (i32, i32), b: (i32, i32), colour: &RGBColor) -> Result<(), Error> {
+        self.0.draw_rect(a, b, colour, true).map_err(svg_error)
+    }
+
+    fn line(&mut self, a: (i32, i32), b: (i32, i32), colour: &RGBColor) -> Result<(), Error> {
+        self.0.draw_line(a, b, colour).map_err(svg_error)
+    }
+
+    fn text(&mut self, text: &str, size: u32, h: HPos, at: (i32, i32)) -> Result<(), Error> {
+        self.0
+            .draw_text(text, &label(size, h), at)
+            .map_err(svg_error)
+    }
+
+    fn finish(mut self) -> Result<(), Error> {
+        self.0.present().map_err(svg_error)
+    }
+}
+
 /// Heatmap of a card × position count matrix (`counts[card * n + pos]`):
 /// each cell's colour is the deviation of its frequency from 1/n, scaled so
 /// that ±`scale` (a fraction of 1/n, e.g. 0.5 = ±50 %) is full colour.
@@ -54,54 +83,45 @@ pub fn heatmap(
     let cell = (520 / n).clamp(4, 40) as i32;
     let (left, top) = (60, 50);
     let side = cell * n as i32;
+    let expected = trials as f64 / n as f64;
     let mut svg = String::new();
-    {
-        let size = ((left + side + 130) as u32, (top + side + 50) as u32);
-        let mut root = SVGBackend::with_string(&mut svg, size);
-        root.draw_rect((0, 0), (size.0 as i32, size.1 as i32), &WHITE, true)
-            .map_err(svg_error)?;
-        let expected = trials as f64 / n as f64;
-        for card in 0..n {
-            for pos in 0..n {
-                let d = (counts[card * n + pos] as f64 - expected) / (expected * scale);
-                let (x, y) = (left + pos as i32 * cell, top + card as i32 * cell);
-                root.draw_rect((x, y), (x + cell, y + cell), &diverging(d), true)
-                    .map_err(svg_error)?;
-            }
-        }
-        root.draw_text(title, &label(16, HPos::Left), (left, 20))
-            .map_err(svg_error)?;
-        root.draw_text(
-            "position →",
-            &label(12, HPos::Left),
-            (left, top + side + 20),
-        )
-        .map_err(svg_error)?;
-        root.draw_text("card ↓", &label(12, HPos::Left), (4, top + 8))
-            .map_err(svg_error)?;
-        legend(&mut root, left + side + 20, top, scale)?;
-        root.present().map_err(svg_error)?;
+    let mut c = Canvas::new(&mut svg, left + side + 130, top + side + 50)?;
+    for (i, &count) in counts.iter().enumerate() {
+        let (card, pos) = ((i / n) as i32, (i % n) as i32);
+        let d = (count as f64 - expected) / (expected * scale);
+        let (x, y) = (left + pos * cell, top + card * cell);
+        c.rect((x, y), (x + cell, y + cell), &diverging(d))?;
     }
+    c.text(title, 16, HPos::Left, (left, 20))?;
+    c.text("position →", 12, HPos::Left, (left, top + side + 20))?;
+    c.text("card ↓", 12, HPos::Left, (4, top + 8))?;
+    legend(&mut c, left + side + 20, top, scale)?;
+    c.finish()?;
     Ok(svg)
 }
 
-fn legend(root: &mut SVGBackend, x: i32, y: i32, scale: f64) -> Result<(), Error> {
+fn legend(c: &mut Canvas, x: i32, y: i32, scale: f64) -> Result<(), Error> {
     for i in 0..=40 {
-        let d = 1.0 - i as f64 / 20.0;
         let yy = y + i * 5;
-        root.draw_rect((x, yy), (x + 16, yy + 5), &diverging(d), true)
-            .map_err(svg_error)?;
+        c.rect((x, yy), (x + 16, yy + 5), &diverging(1.0 - i as f64 / 20.0))?;
     }
-    let pct = format!("{:+.0}%", scale * 100.0);
-    root.draw_text(&pct, &label(12, HPos::Left), (x + 22, y + 3))
-        .map_err(svg_error)?;
-    root.draw_text("1/n", &label(12, HPos::Left), (x + 22, y + 103))
-        .map_err(svg_error)?;
-    let neg = format!("{:+.0}%", -scale * 100.0);
-    root.draw_text(&neg, &label(12, HPos::Left), (x + 22, y + 203))
-        .map_err(svg_error)?;
-    Ok(())
+    c.text(
+        &format!("{:+.0}%", scale * 100.0),
+        12,
+        HPos::Left,
+        (x + 22, y + 3),
+    )?;
+    c.text("1/n", 12, HPos::Left, (x + 22, y + 103))?;
+    c.text(
+        &format!("{:+.0}%", -scale * 100.0),
+        12,
+        HPos::Left,
+        (x + 22, y + 203),
+    )
 }
+
+/// Plot area of [`curves`]: left, top, width, height in pixels.
+const AREA: (i32, i32, i32, i32) = (60, 40, 560, 300);
 
 /// Line chart of total variation (0..1) against the number of shuffles,
 /// one coloured line per series. O(points) time.
@@ -118,44 +138,31 @@ pub fn curves(title: &str, series: &[(String, Vec<(u32, f64)>)]) -> Result<Strin
     if k_max == 0 {
         return Err(Error::OutOfRange("nothing to plot".into()));
     }
-    let (left, top, w, h) = (60, 40, 560, 300);
-    let px = |k: u32| left + (k as f64 / k_max as f64 * w as f64) as i32;
-    let py = |tv: f64| top + ((1.0 - tv.clamp(0.0, 1.0)) * h as f64) as i32;
+    let (left, top, w, h) = AREA;
+    let at = |k: u32, tv: f64| {
+        let x = left + (f64::from(k) / f64::from(k_max) * f64::from(w)) as i32;
+        (x, top + ((1.0 - tv.clamp(0.0, 1.0)) * f64::from(h)) as i32)
+    };
     let colours = [RED, BLUE, RGBColor(0, 140, 0), MAGENTA, BLACK];
     let mut svg = String::new();
-    {
-        let mut root = SVGBackend::with_string(&mut svg, (800, 400));
-        root.draw_rect((0, 0), (800, 400), &WHITE, true)
-            .map_err(svg_error)?;
-        root.draw_text(title, &label(16, HPos::Left), (left, 16))
-            .map_err(svg_error)?;
-        root.draw_line((left, top), (left, top + h), &BLACK)
-            .map_err(svg_error)?;
-        root.draw_line((left, top + h), (left + w, top + h), &BLACK)
-            .map_err(svg_error)?;
-        for (tv, text) in [(1.0, "1"), (0.5, "0.5"), (0.0, "0")] {
-            root.draw_text(text, &label(12, HPos::Right), (left - 6, py(tv)))
-                .map_err(svg_error)?;
-        }
-        let axis = format!("shuffles k (0..{k_max})  — total variation from uniform");
-        root.draw_text(&axis, &label(12, HPos::Left), (left, top + h + 24))
-            .map_err(svg_error)?;
-        for (i, (name, points)) in series.iter().enumerate() {
-            let colour = colours[i % colours.len()];
-            for pair in points.windows(2) {
-                let (a, b) = (
-                    (px(pair[0].0), py(pair[0].1)),
-                    (px(pair[1].0), py(pair[1].1)),
-                );
-                root.draw_line(a, b, &colour).map_err(svg_error)?;
-            }
-            let y = top + 14 + 18 * i as i32;
-            root.draw_line((left + w + 10, y), (left + w + 30, y), &colour)
-                .map_err(svg_error)?;
-            root.draw_text(name, &label(12, HPos::Left), (left + w + 34, y))
-                .map_err(svg_error)?;
-        }
-        root.present().map_err(svg_error)?;
+    let mut c = Canvas::new(&mut svg, 800, 400)?;
+    c.text(title, 16, HPos::Left, (left, 16))?;
+    c.line((left, top), (left, top + h), &BLACK)?;
+    c.line((left, top + h), (left + w, top + h), &BLACK)?;
+    for (tv, text) in [(1.0, "1"), (0.5, "0.5"), (0.0, "0")] {
+        c.text(text, 12, HPos::Right, (left - 6, at(0, tv).1))?;
     }
+    let axis = format!("shuffles k (0..{k_max})  — total variation from uniform");
+    c.text(&axis, 12, HPos::Left, (left, top + h + 24))?;
+    for (i, (name, points)) in series.iter().enumerate() {
+        let colour = colours[i % colours.len()];
+        for pair in points.windows(2) {
+            c.line(at(pair[0].0, pair[0].1), at(pair[1].0, pair[1].1), &colour)?;
+        }
+        let y = top + 14 + 18 * i as i32;
+        c.line((left + w + 10, y), (left + w + 30, y), &colour)?;
+        c.text(name, 12, HPos::Left, (left + w + 34, y))?;
+    }
+    c.finish()?;
     Ok(svg)
 }

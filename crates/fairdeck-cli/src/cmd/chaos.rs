@@ -90,24 +90,24 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
+/// Whether `--method` asks for enumeration at this N.
+fn use_enumeration(n: u64, method: &str) -> anyhow::Result<bool> {
     let limit = chaos::MAX_ENUMERATION_N as u64;
-    let enumerate = match method {
-        "formula" => false,
-        "enumeration" if n > limit => {
-            return Err(usage(format!(
-                "enumeration goes up to N = {limit}; use --method formula"
-            )));
-        }
-        "enumeration" => true,
-        "auto" => n <= 11,
-        other => {
-            return Err(usage(format!(
-                "unknown method {other:?} (known: auto, formula, enumeration)"
-            )));
-        }
-    };
-    let report = if enumerate {
+    match method {
+        "formula" => Ok(false),
+        "enumeration" if n > limit => Err(usage(format!(
+            "enumeration goes up to N = {limit}; use --method formula"
+        ))),
+        "enumeration" => Ok(true),
+        "auto" => Ok(n <= 11),
+        other => Err(usage(format!(
+            "unknown method {other:?} (known: auto, formula, enumeration)"
+        ))),
+    }
+}
+
+fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let report = if use_enumeration(n, method)? {
         let (c, witness) = chaos::max_chaos_by_enumeration(n as usize)?;
         Max {
             n,
@@ -123,20 +123,19 @@ fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
             witness: None,
         }
     };
-    match out.format() {
-        Format::Json => out.json(&report)?,
-        Format::Text => {
-            let w = out.stdout();
-            writeln!(
-                w,
-                "Ch({}) = {} (by {})",
-                report.n, report.max_chaos, report.method
-            )?;
-            if let Some(p) = &report.witness {
-                let shown: Vec<String> = p.iter().map(|x| (x + 1).to_string()).collect();
-                writeln!(w, "a most chaotic order: {}", shown.join(" "))?;
-            }
-        }
+    if out.format() == Format::Json {
+        out.json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(
+        w,
+        "Ch({}) = {} (by {})",
+        report.n, report.max_chaos, report.method
+    )?;
+    if let Some(p) = &report.witness {
+        let shown: Vec<String> = p.iter().map(|x| (x + 1).to_string()).collect();
+        writeln!(w, "a most chaotic order: {}", shown.join(" "))?;
     }
     Ok(ExitCode::SUCCESS)
 }

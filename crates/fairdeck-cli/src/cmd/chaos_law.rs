@@ -48,29 +48,9 @@ pub fn run(
         .collect();
     let (ascending_mean, ascending_variance) = chaos::ascending_swap_moments(n);
     let (method, law, error, seed) = if n <= chaos::MAX_DISTRIBUTION_N {
-        let counts = chaos::chaos_counts(n)?;
-        let t: u64 = counts.iter().sum();
-        let law: Vec<f64> = counts.iter().map(|&c| c as f64 / t as f64).collect();
-        ("exact", law, 0.0, None)
+        exact_law(n)?
     } else {
-        if trials < 2 {
-            return Err(usage("--trials must be at least 2"));
-        }
-        let mut r = random.randomness()?;
-        let mut counts = vec![0u64; n + 1];
-        for _ in 0..trials {
-            let mut deck: Vec<usize> = (0..n).collect();
-            fairdeck::shuffle::shuffle(&mut deck, &mut r.dice);
-            counts[chaos::chaos_of_permutation(&deck).chaos] += 1;
-        }
-        let law: Vec<f64> = counts.iter().map(|&c| c as f64 / trials as f64).collect();
-        let var = moments(&law).1;
-        (
-            "simulated",
-            law,
-            (var / trials as f64).sqrt(),
-            Some(r.seed.to_hex()),
-        )
+        simulated_law(n, trials, random)?
     };
     let (chaos_mean, chaos_variance) = moments(&law);
     let report = Law {
@@ -86,6 +66,34 @@ pub fn run(
         seed,
     };
     print(&report, out)
+}
+
+/// (method, law, standard error of the mean, seed).
+type LawParts = (&'static str, Vec<f64>, f64, Option<String>);
+
+/// The chaos law over all n! orders.
+fn exact_law(n: usize) -> anyhow::Result<LawParts> {
+    let counts = chaos::chaos_counts(n)?;
+    let t: u64 = counts.iter().sum();
+    let law: Vec<f64> = counts.iter().map(|&c| c as f64 / t as f64).collect();
+    Ok(("exact", law, 0.0, None))
+}
+
+/// The chaos law estimated from `trials` seeded Fisher–Yates shuffles.
+fn simulated_law(n: usize, trials: u64, random: &RandomArgs) -> anyhow::Result<LawParts> {
+    if trials < 2 {
+        return Err(usage("--trials must be at least 2"));
+    }
+    let mut r = random.randomness()?;
+    let mut counts = vec![0u64; n + 1];
+    for _ in 0..trials {
+        let mut deck: Vec<usize> = (0..n).collect();
+        fairdeck::shuffle::shuffle(&mut deck, &mut r.dice);
+        counts[chaos::chaos_of_permutation(&deck).chaos] += 1;
+    }
+    let law: Vec<f64> = counts.iter().map(|&c| c as f64 / trials as f64).collect();
+    let error = (moments(&law).1 / trials as f64).sqrt();
+    Ok(("simulated", law, error, Some(r.seed.to_hex())))
 }
 
 fn ratio(a: &num_bigint::BigInt, b: &num_bigint::BigInt) -> f64 {
