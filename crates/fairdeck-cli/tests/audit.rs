@@ -152,6 +152,17 @@ fn input_file_is_audited_with_base_detection() {
 }
 
 #[test]
+fn too_few_permutations_are_inconclusive() {
+    let out = fairdeck()
+        .args(["--format", "json", "audit", "--input", "-"])
+        .write_stdin("0 1 2\n2 1 0\n")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "inconclusive");
+}
+
+#[test]
 fn stdin_input_and_plot() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("heat.svg");
@@ -177,6 +188,7 @@ fn bad_input_gets_one_clear_line() {
         ("0 1 2\n0 x 2\n", "not a non-negative integer"),
         ("0 1 2\n0 1\n", "line 2"),
         ("", "no permutations"),
+        ("0\n0\n", "at least 2 items"),
     ] {
         std::fs::write(&path, content).unwrap();
         let out = fairdeck()

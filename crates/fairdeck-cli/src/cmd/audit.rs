@@ -105,8 +105,8 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         ),
         None => simulate(args)?,
     };
-    if tally.trials == 0 {
-        return Err(usage("no permutations to audit"));
+    if tally.trials == 0 || tally.n < 2 {
+        return Err(usage("no permutations of at least 2 items to audit"));
     }
     let audit = stats::evaluate(&tally, args.alpha);
     if let Some(path) = &args.plot {
@@ -174,10 +174,10 @@ fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
         n: audit.n,
         trials: audit.trials,
         seed,
-        verdict: if audit.is_uniform() {
-            "uniform"
-        } else {
-            "biased"
+        verdict: match (audit.tests.is_empty(), audit.is_uniform()) {
+            (true, _) => "inconclusive",
+            (false, true) => "uniform",
+            (false, false) => "biased",
         },
         alpha: audit.alpha,
         per_test_alpha: threshold,
