@@ -37,4 +37,12 @@ pub enum Command {
     Rng(cmd::rng::Args),
     /// Shuffle lines like GNU shuf, exactly uniform, beyond RAM (see `fairdeck shuf --help`).
     Shuf(cmd::shuf::Args),
+    /// Exact output distribution of an algorithm (rationals, every path walked).
+    Exact(cmd::exact::Args),
+    /// Statistical audit with p-values and a verdict (an algorithm, or --input).
+    Audit(cmd::audit::Args),
+    /// Degree of chaos: least swaps to sort ascending or descending; Ch(N).
+    Chaos(cmd::chaos::Args),
+    /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.
+    Mix(cmd::mix::Args),
 }

@@ -1,9 +1,15 @@
 //! One module per subcommand, each with `Args` and `run`.
 
 pub mod algorithms;
+pub mod audit;
+mod audit_input;
 pub mod bench;
+pub mod chaos;
+mod chaos_law;
 pub mod deal;
+pub mod exact;
 pub mod fair;
+pub mod mix;
 pub mod rng;
 pub mod sample;
 pub mod shuffle_with;
@@ -25,5 +31,9 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Fair(args) => fair::run(args, out),
         Command::Rng(args) => rng::run(args, out),
         Command::Shuf(args) => shuf::run(args, out),
+        Command::Exact(args) => exact::run(args, out),
+        Command::Audit(args) => audit::run(args, out),
+        Command::Chaos(args) => chaos::run(args, out),
+        Command::Mix(args) => mix::run(args, out),
     }
 }

@@ -1,0 +1,63 @@
+//! The audit crate's one error type.
+
+use core::fmt;
+
+/// Everything that can go wrong in `fairdeck-audit` when given bad input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The exact walk would visit more paths than allowed.
+    TooManyPaths {
+        /// The limit that was reached.
+        max_paths: u64,
+    },
+    /// A path's probability is too small to represent (product of bounds ≥ 2¹²⁸).
+    PathTooDeep,
+    /// An algorithm (or an input line) produced something that is not a
+    /// permutation of 0..n−1.
+    NotAPermutation(String),
+    /// A size or count outside what the computation supports.
+    OutOfRange(String),
+    /// Permutations read from a file that could not be understood.
+    InvalidInput(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::TooManyPaths { max_paths } => write!(
+                f,
+                "the exact walk needs more than {max_paths} paths (raise --max-paths or lower -n)"
+            ),
+            Error::PathTooDeep => write!(f, "a path's probability is below 2^-128"),
+            Error::NotAPermutation(why) => write!(f, "not a permutation: {why}"),
+            Error::OutOfRange(why) => write!(f, "out of range: {why}"),
+            Error::InvalidInput(why) => write!(f, "invalid input: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Checks that `p` is a permutation of `0..n`.
+///
+/// # Errors
+///
+/// [`Error::NotAPermutation`] naming the first problem found.
+pub fn check_permutation(p: &[usize], n: usize) -> Result<(), Error> {
+    if p.len() != n {
+        return Err(Error::NotAPermutation(format!(
+            "{} items where {n} were expected",
+            p.len()
+        )));
+    }
+    let mut seen = vec![false; n];
+    for &x in p {
+        if x >= n || std::mem::replace(&mut seen[x], true) {
+            return Err(Error::NotAPermutation(format!(
+                "value {x} is out of range or repeated in {p:?}"
+            )));
+        }
+    }
+    Ok(())
+}

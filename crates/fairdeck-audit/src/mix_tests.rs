@@ -1,0 +1,59 @@
+use super::*;
+
+#[test]
+fn riffle_matches_bayer_diaconis_table_at_52() {
+    // Bayer & Diaconis (1992), Table 1, k = 5..10.
+    let table = [0.924, 0.614, 0.334, 0.167, 0.085, 0.043];
+    for (k, expected) in (5..=10).zip(table) {
+        let tv = riffle_total_variation(52, k).to_f64().unwrap();
+        assert!((tv - expected).abs() < 0.0006, "k = {k}: {tv}");
+    }
+    assert!(riffle_total_variation(52, 4).to_f64().unwrap() > 0.99);
+}
+
+#[test]
+fn riffle_formula_matches_propagation_at_5() {
+    let walked = exact_small(Model::Riffle, 5, 4).unwrap();
+    for (k, w) in (1..=4).zip(walked) {
+        let formula = riffle_total_variation(5, k).to_f64().unwrap();
+        assert!((formula - w).abs() < 1e-12, "k = {k}");
+    }
+}
+
+#[test]
+fn top_to_random_bounds_bracket_the_exact_distance() {
+    let exact = exact_small(Model::TopToRandom, 6, 30).unwrap();
+    for (k, tv) in (1..=30).zip(exact) {
+        assert!(tv <= top_to_random_separation(6, k) + 1e-12, "k = {k}");
+    }
+    let e = statistic_lower_bound(Model::TopToRandom, 6, 3, 20_000, &Seed::from_text("t"));
+    assert!(e.lower_bound - 3.0 * e.error <= exact_small(Model::TopToRandom, 6, 3).unwrap()[2]);
+}
+
+#[test]
+fn overhand_mixes_slower_than_riffle() {
+    let overhand = exact_small(Model::Overhand { mean_packet: 2 }, 6, 7).unwrap();
+    let riffle = exact_small(Model::Riffle, 6, 7).unwrap();
+    assert!(overhand[6] > riffle[6]);
+    assert!(overhand.windows(2).all(|w| w[1] <= w[0] + 1e-12));
+}
+
+#[test]
+fn models_produce_permutations() {
+    let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::from_text("perm")));
+    for model in [
+        Model::Riffle,
+        Model::TopToRandom,
+        Model::Overhand { mean_packet: 5 },
+    ] {
+        let mut deck: Vec<usize> = (0..52).collect();
+        model.shuffle(&mut deck, &mut dice);
+        crate::check_permutation(&deck, 52).unwrap();
+    }
+}
+
+#[test]
+fn simulated_bound_sees_an_unshuffled_deck() {
+    let e = statistic_lower_bound(Model::TopToRandom, 52, 10, 2_000, &Seed::from_text("s"));
+    assert!(e.lower_bound > 0.9);
+}

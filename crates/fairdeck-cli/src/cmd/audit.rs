@@ -1,0 +1,250 @@
+//! `fairdeck audit`: a statistical audit of a catalogue algorithm, or of
+//! permutations produced by any other program (`--input`).
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use fairdeck::algorithms::Algorithm;
+use fairdeck_audit::stats::{self, Audit, Tally, run::shuffles};
+use serde::Serialize;
+
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::RandomArgs;
+
+/// Most trials accepted (the birthday test keeps 16 bytes per deck).
+const MAX_TRIALS: u64 = 10_000_000;
+
+/// Flags of `fairdeck audit`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Tests: card x position chi-square, all n! orders (n <= 8), fixed points,\n\
+cycles, rising sequences, successions, duplicate decks (birthday). Verdict at a\n\
+family-wise false-alarm rate --alpha (Bonferroni over the tests run).\n\
+Examples:\n  fairdeck audit naive-swap -n 52 --trials 100000 --seed demo\n  \
+my-shuffler | fairdeck audit --input -"
+)]
+pub struct Args {
+    /// Algorithm to audit (see `fairdeck algorithms`); omit with --input.
+    #[arg(
+        value_name = "ALG",
+        required_unless_present = "input",
+        conflicts_with = "input"
+    )]
+    pub algorithm: Option<String>,
+
+    /// Items per shuffle.
+    #[arg(short, long, value_name = "N", default_value_t = 52)]
+    pub n: usize,
+
+    /// Number of shuffles.
+    #[arg(long, short, value_name = "T", default_value_t = 100_000)]
+    pub trials: u64,
+
+    /// Family-wise false-alarm rate.
+    #[arg(long, value_name = "A", default_value_t = stats::DEFAULT_ALPHA)]
+    pub alpha: f64,
+
+    /// Read permutations, one per line (whitespace-separated), from FILE or - (stdin).
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<std::path::PathBuf>,
+
+    /// Numbering of --input: 0 or 1 (default: detected from the first line).
+    #[arg(long, value_name = "B", requires = "input")]
+    pub base: Option<usize>,
+
+    /// Draw the card x position deviation heatmap (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub random: RandomArgs,
+}
+
+#[derive(Serialize)]
+struct TestRow {
+    name: &'static str,
+    statistic: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dof: Option<f64>,
+    p_value: f64,
+    passed: bool,
+}
+
+#[derive(Serialize)]
+struct Skipped {
+    name: &'static str,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct Report {
+    source: String,
+    n: usize,
+    trials: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<String>,
+    verdict: &'static str,
+    alpha: f64,
+    per_test_alpha: f64,
+    tests: Vec<TestRow>,
+    failed: Vec<&'static str>,
+    skipped: Vec<Skipped>,
+}
+
+/// Runs `fairdeck audit`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(usage("--alpha must be between 0 and 1"));
+    }
+    let (source, seed, tally) = match &args.input {
+        Some(path) => (
+            format!("input {}", path.display()),
+            None,
+            super::audit_input::read(path, args.base)?,
+        ),
+        None => simulate(args)?,
+    };
+    if tally.trials == 0 || tally.n < 2 {
+        return Err(usage("no permutations of at least 2 items to audit"));
+    }
+    let audit = stats::evaluate(&tally, args.alpha);
+    if let Some(path) = &args.plot {
+        plot(path, &tally, &source)?;
+    }
+    print(&report(source, seed, &audit), out)
+}
+
+fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
+    let name = args.algorithm.as_deref().unwrap_or_default();
+    let alg: Algorithm = name.parse()?;
+    if !(2..=10_000).contains(&args.n) {
+        return Err(usage("-n must be between 2 and 10000"));
+    }
+    if !(1..=MAX_TRIALS).contains(&args.trials) {
+        return Err(usage(format!(
+            "--trials must be between 1 and {MAX_TRIALS}"
+        )));
+    }
+    let random = args.random.randomness()?;
+    let bar = progress(args.trials);
+    let tick = |done: u64| bar.inc(done);
+    let tally = shuffles(
+        args.n,
+        args.trials,
+        &random.seed,
+        random.generator,
+        |n, dice| alg.permute(n, dice),
+        &tick,
+    )?;
+    bar.finish_and_clear();
+    Ok((alg.name().to_string(), Some(random.seed.to_hex()), tally))
+}
+
+/// A progress bar on stderr, hidden unless stderr is a terminal.
+fn progress(total: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} shuffles {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn plot(path: &std::path::Path, tally: &Tally, source: &str) -> anyhow::Result<()> {
+    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
+        return Err(usage("--plot writes SVG only: give a FILE.svg"));
+    }
+    let title = format!(
+        "{source}: where each card lands (n = {}, {} shuffles; red above 1/n, blue below)",
+        tally.n, tally.trials
+    );
+    let svg = fairdeck_audit::plot::heatmap(tally.n, &tally.positions, tally.trials, 0.5, &title)?;
+    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
+    let threshold = audit.threshold();
+    Report {
+        source,
+        n: audit.n,
+        trials: audit.trials,
+        seed,
+        verdict: match (audit.tests.is_empty(), audit.is_uniform()) {
+            (true, _) => "inconclusive",
+            (false, true) => "uniform",
+            (false, false) => "biased",
+        },
+        alpha: audit.alpha,
+        per_test_alpha: threshold,
+        tests: audit
+            .tests
+            .iter()
+            .map(|t| TestRow {
+                name: t.name,
+                statistic: t.statistic,
+                dof: t.dof,
+                p_value: t.p_value,
+                passed: t.p_value >= threshold,
+            })
+            .collect(),
+        failed: audit.failed().iter().map(|t| t.name).collect(),
+        skipped: audit
+            .skipped
+            .iter()
+            .map(|(name, reason)| Skipped {
+                name,
+                reason: reason.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if out.format() == Format::Json {
+        out.json(r)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(
+        w,
+        "audit of {}: n = {}, {} shuffles",
+        r.source, r.n, r.trials
+    )?;
+    writeln!(
+        w,
+        "{:<18} {:>14} {:>8} {:>12}  result",
+        "test", "statistic", "dof", "p-value"
+    )?;
+    for t in &r.tests {
+        let dof = t.dof.map_or("-".to_string(), |d| format!("{d}"));
+        let result = if t.passed { "pass" } else { "FAIL" };
+        writeln!(
+            w,
+            "{:<18} {:>14.2} {:>8} {:>12.3e}  {result}",
+            t.name, t.statistic, dof, t.p_value
+        )?;
+    }
+    for s in &r.skipped {
+        writeln!(w, "{:<18} skipped: {}", s.name, s.reason)?;
+    }
+    writeln!(
+        w,
+        "verdict: {} (family-wise false-alarm rate {:e}: each of {} tests at {:.1e}, Bonferroni)",
+        r.verdict.to_uppercase(),
+        r.alpha,
+        r.tests.len(),
+        r.per_test_alpha
+    )?;
+    if !r.failed.is_empty() {
+        writeln!(w, "failed: {}", r.failed.join(", "))?;
+    }
+    if let Some(seed) = &r.seed {
+        writeln!(w, "seed: {seed}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,258 @@
+//! `fairdeck mix MODEL -n N`: how many hand shuffles make a deck random.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use fairdeck_audit::mix::{self, Model};
+use num_traits::ToPrimitive;
+use serde::Serialize;
+
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::RandomArgs;
+
+/// Flags of `fairdeck mix`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Models: riffle (Gilbert-Shannon-Reeds, exact for any n), top-to-random,\n\
+overhand (Pemantle's model: each gap breaks with probability 1/M).\n\
+For n <= 7 every model is exact; otherwise top-to-random and overhand give a simulated\n\
+lower bound (one statistic's distance, with its sampling error) and top-to-random an\n\
+exact upper bound (strong uniform time).\n\
+Example: fairdeck mix riffle -n 52"
+)]
+pub struct Args {
+    /// riffle, top-to-random or overhand.
+    #[arg(value_name = "MODEL")]
+    pub model: String,
+
+    /// Cards in the deck.
+    #[arg(short, long, value_name = "N", default_value_t = 52)]
+    pub n: usize,
+
+    /// Largest number of shuffles shown (default: 12 riffles, 3·n·H(n)
+    /// top-to-random moves, 4·n overhand shuffles).
+    #[arg(long, value_name = "K")]
+    pub max_shuffles: Option<u32>,
+
+    /// Rows shown: every S shuffles (default: 1 for riffle, K/20 otherwise).
+    #[arg(long, value_name = "S")]
+    pub step: Option<u32>,
+
+    /// Mean packet size M of the overhand model.
+    #[arg(long, value_name = "M", default_value_t = 6)]
+    pub mean_packet: u64,
+
+    /// Simulated decks per row for the lower bound.
+    #[arg(long, value_name = "T", default_value_t = 4000)]
+    pub trials: u64,
+
+    /// Draw the curve as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub random: RandomArgs,
+}
+
+#[derive(Serialize, Clone, Copy)]
+struct Row {
+    shuffles: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_variation: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper_bound: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    model: &'static str,
+    n: usize,
+    method: &'static str,
+    rows: Vec<Row>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<String>,
+}
+
+fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
+    match name {
+        "riffle" | "gsr" => Ok(Model::Riffle),
+        "top-to-random" => Ok(Model::TopToRandom),
+        "overhand" if mean_packet >= 1 => Ok(Model::Overhand { mean_packet }),
+        "overhand" => Err(usage("--mean-packet must be at least 1")),
+        other => Err(usage(format!(
+            "unknown model {other:?} (known: riffle, top-to-random, overhand)"
+        ))),
+    }
+}
+
+/// Runs `fairdeck mix`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let model = parse_model(&args.model, args.mean_packet)?;
+    let n = args.n;
+    if !(2..=10_000).contains(&n) {
+        return Err(usage("-n must be between 2 and 10000"));
+    }
+    let harmonic: f64 = (1..=n).map(|k| 1.0 / k as f64).sum();
+    let k_max = args.max_shuffles.unwrap_or(match model {
+        Model::Riffle => 12,
+        Model::TopToRandom => (3.0 * n as f64 * harmonic).ceil() as u32,
+        Model::Overhand { .. } => (4 * n).min(100_000) as u32,
+    });
+    let default_step = if model == Model::Riffle {
+        1
+    } else {
+        (k_max / 20).max(1)
+    };
+    let step = args.step.unwrap_or(default_step).max(1);
+    if k_max == 0 || k_max > 1_000_000 || args.trials == 0 {
+        return Err(usage(
+            "--max-shuffles must be 1..=1000000 and --trials positive",
+        ));
+    }
+    let ks: Vec<u32> = (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect();
+    let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
+        riffle_rows(n, &ks)
+    } else if n <= mix::MAX_EXACT_N {
+        exact_rows(model, n, k_max, &ks)?
+    } else {
+        simulated_rows(model, n, &ks, args)?
+    };
+    if let Some(path) = &args.plot {
+        plot(path, &report)?;
+    }
+    print(&report, out)
+}
+
+fn riffle_rows(n: usize, ks: &[u32]) -> Report {
+    let rows = ks
+        .iter()
+        .map(|&k| Row {
+            shuffles: k,
+            total_variation: mix::riffle_total_variation(n, k).to_f64(),
+            lower_bound: None,
+            error: None,
+            upper_bound: None,
+        })
+        .collect();
+    Report {
+        model: "riffle",
+        n,
+        method: "exact (Bayer-Diaconis rising sequences)",
+        rows,
+        seed: None,
+    }
+}
+
+fn exact_rows(model: Model, n: usize, k_max: u32, ks: &[u32]) -> anyhow::Result<Report> {
+    let all = mix::exact_small(model, n, k_max)?;
+    let rows = ks
+        .iter()
+        .map(|&k| Row {
+            shuffles: k,
+            total_variation: Some(all[k as usize - 1]),
+            lower_bound: None,
+            error: None,
+            upper_bound: None,
+        })
+        .collect();
+    Ok(Report {
+        model: model.name(),
+        n,
+        method: "exact (law on all n! orders)",
+        rows,
+        seed: None,
+    })
+}
+
+fn simulated_rows(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Result<Report> {
+    let seed = args.random.randomness()?.seed;
+    let rows = ks
+        .iter()
+        .map(|&k| {
+            let row_seed = fairdeck::rng::Seed::from_text(&format!("{}/{k}", seed.to_hex()));
+            let e = mix::statistic_lower_bound(model, n, k, args.trials, &row_seed);
+            Row {
+                shuffles: k,
+                total_variation: None,
+                lower_bound: Some(e.lower_bound),
+                error: Some(e.error),
+                upper_bound: (model == Model::TopToRandom)
+                    .then(|| mix::top_to_random_separation(n, k)),
+            }
+        })
+        .collect();
+    Ok(Report {
+        model: model.name(),
+        n,
+        method: "simulated lower bound (one statistic) and, for top-to-random, exact upper bound",
+        rows,
+        seed: Some(seed.to_hex()),
+    })
+}
+
+fn plot(path: &std::path::Path, r: &Report) -> anyhow::Result<()> {
+    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
+        return Err(usage("--plot writes SVG only: give a FILE.svg"));
+    }
+    let mut series = Vec::new();
+    let pick = |f: fn(&Row) -> Option<f64>| -> Vec<(u32, f64)> {
+        r.rows
+            .iter()
+            .filter_map(|row| f(row).map(|v| (row.shuffles, v)))
+            .collect()
+    };
+    for (name, f) in [
+        (
+            "total variation",
+            (|row: &Row| row.total_variation) as fn(&Row) -> Option<f64>,
+        ),
+        ("lower bound", |row: &Row| row.lower_bound),
+        ("upper bound", |row: &Row| row.upper_bound),
+    ] {
+        let points = pick(f);
+        if !points.is_empty() {
+            series.push((name.to_string(), points));
+        }
+    }
+    let title = format!("{} shuffles of {} cards", r.model, r.n);
+    let svg = fairdeck_audit::plot::curves(&title, &series)?;
+    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if out.format() == Format::Json {
+        out.json(r)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(w, "{} shuffles of {} cards — {}", r.model, r.n, r.method)?;
+    let cell = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.4}"));
+    writeln!(
+        w,
+        "{:>8}  {:>10}  {:>16}  {:>10}",
+        "k", "distance", "lower bound ± err", "upper"
+    )?;
+    for row in &r.rows {
+        let lower = match (row.lower_bound, row.error) {
+            (Some(l), Some(e)) => format!("{l:.4} ± {e:.4}"),
+            _ => "-".into(),
+        };
+        writeln!(
+            w,
+            "{:>8}  {:>10}  {:>16}  {:>10}",
+            row.shuffles,
+            cell(row.total_variation),
+            lower,
+            cell(row.upper_bound)
+        )?;
+    }
+    if let Some(seed) = &r.seed {
+        writeln!(w, "seed: {seed}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

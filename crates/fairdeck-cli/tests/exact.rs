@@ -1,0 +1,105 @@
+//! Integration tests of `fairdeck exact`, running the real binary.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn exact(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("fairdeck")
+        .unwrap()
+        .arg("exact")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn probabilities(v: &Value) -> Vec<String> {
+    v["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["probability"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn naive_swap_at_three_has_27_paths_and_the_4_5_pattern() {
+    let v = exact(&["naive-swap", "-n", "3"]);
+    assert_eq!(v["paths"], 27);
+    assert_eq!(v["support"], 6);
+    assert_eq!(
+        probabilities(&v),
+        ["4/27", "5/27", "5/27", "5/27", "4/27", "4/27"]
+    );
+    assert_eq!(
+        v["outcomes"][1]["permutation"],
+        serde_json::json!([0, 2, 1])
+    );
+    assert_eq!(v["total_variation"], "1/18");
+    assert_eq!(v["unresolved"], "0");
+}
+
+#[test]
+fn sattolo_reaches_only_cyclic_orders() {
+    for (n, cyclic) in [(3, 2), (4, 6), (5, 24), (6, 120)] {
+        let v = exact(&["sattolo", "-n", &n.to_string()]);
+        assert_eq!(v["support"], cyclic);
+        for o in v["outcomes"].as_array().unwrap() {
+            let p: Vec<usize> = serde_json::from_value(o["permutation"].clone()).unwrap();
+            let mut i = p[0];
+            let mut steps = 1;
+            while i != 0 {
+                i = p[i];
+                steps += 1;
+            }
+            assert_eq!(steps, n, "{p:?} is not one cycle");
+        }
+    }
+}
+
+#[test]
+fn fisher_yates_is_exactly_uniform() {
+    for n in ["1", "4", "6"] {
+        let v = exact(&["fisher-yates", "-n", n]);
+        assert_eq!(v["uniform"], true);
+        assert_eq!(v["total_variation"], "0");
+        assert_eq!(v["unresolved"], "0");
+    }
+    let v = exact(&["fisher-yates", "-n", "4"]);
+    assert!(probabilities(&v).iter().all(|p| p == "1/24"));
+}
+
+#[test]
+fn rejection_reports_unresolved_mass() {
+    let v = exact(&["rejection", "-n", "3", "--max-paths", "100000"]);
+    assert_eq!(v["uniform"], true);
+    assert_ne!(v["unresolved"], "0");
+}
+
+#[test]
+fn refusals_are_clear() {
+    for (args, needle) in [
+        (
+            vec!["sort-keys", "-n", "6", "--max-paths", "1000"],
+            "more than 1000 paths",
+        ),
+        (vec!["fisher-yates", "-n", "40"], "-n must be"),
+        (vec!["nope", "-n", "3"], "unknown algorithm"),
+    ] {
+        let out = Command::cargo_bin("fairdeck")
+            .unwrap()
+            .arg("exact")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle) && err.lines().count() == 1, "{err}");
+    }
+}

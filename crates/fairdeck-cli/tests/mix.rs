@@ -1,0 +1,102 @@
+//! Integration tests of `fairdeck mix`, running the real binary.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn mix(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("fairdeck")
+        .unwrap()
+        .arg("mix")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn seven_riffles_for_52_cards() {
+    let v = mix(&["riffle", "-n", "52"]);
+    let tv: Vec<f64> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["total_variation"].as_f64().unwrap())
+        .collect();
+    assert_eq!(tv.len(), 12);
+    assert!((tv[6] - 0.334).abs() < 0.001, "k = 7: {}", tv[6]);
+    assert!(
+        tv[5] > 0.5 && tv[6] < 0.5,
+        "the distance first drops below 1/2 at k = 7"
+    );
+}
+
+#[test]
+fn small_decks_are_exact_for_every_model() {
+    for model in ["riffle", "top-to-random", "overhand"] {
+        let v = mix(&[model, "-n", "5", "--max-shuffles", "8"]);
+        assert!(v["method"].as_str().unwrap().starts_with("exact"));
+        let rows = v["rows"].as_array().unwrap();
+        assert!(
+            rows.iter()
+                .all(|r| r["total_variation"].as_f64().unwrap() <= 1.0)
+        );
+    }
+}
+
+#[test]
+fn top_to_random_bounds_at_52() {
+    let v = mix(&[
+        "top-to-random",
+        "-n",
+        "52",
+        "--max-shuffles",
+        "400",
+        "--step",
+        "100",
+        "--trials",
+        "1000",
+        "--seed",
+        "mix",
+    ]);
+    for r in v["rows"].as_array().unwrap() {
+        let (lo, err, hi) = (
+            r["lower_bound"].as_f64().unwrap(),
+            r["error"].as_f64().unwrap(),
+            r["upper_bound"].as_f64().unwrap(),
+        );
+        assert!(lo - 4.0 * err <= hi, "{r}");
+    }
+    assert!(
+        v["rows"][1]["lower_bound"].as_f64().unwrap() > 0.9,
+        "100 moves are far too few"
+    );
+}
+
+#[test]
+fn plot_and_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("mix.svg");
+    mix(&["riffle", "-n", "52", "--plot", svg.to_str().unwrap()]);
+    assert!(
+        std::fs::read_to_string(&svg).unwrap().contains("<line")
+            || std::fs::read_to_string(&svg).unwrap().contains("<polyline")
+    );
+    for args in [
+        vec!["mix", "shake"],
+        vec!["mix", "riffle", "-n", "1"],
+        vec!["mix", "riffle", "--plot", "x.png"],
+    ] {
+        let out = Command::cargo_bin("fairdeck")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
