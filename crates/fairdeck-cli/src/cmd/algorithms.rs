@@ -4,6 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use fairdeck::algorithms::{Algorithm, PYTHON_SNIPPET_BUG};
+use fairdeck_audit::exact::{VERDICT_MAX_N, Verdict, verdicts};
+use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::output::{Format, Output};
@@ -28,6 +30,30 @@ struct Entry {
     intended_uniform: bool,
     unbounded: bool,
     notes: Vec<&'static str>,
+    /// Exact verdicts for n = 2, 3, … as far as the walk budget reaches.
+    exact: Vec<ExactVerdict>,
+}
+
+/// One exact verdict, with fractions written as `"p/q"`.
+#[derive(Serialize)]
+struct ExactVerdict {
+    n: usize,
+    uniform: bool,
+    total_variation: String,
+    support: usize,
+    unresolved: String,
+}
+
+impl From<&Verdict> for ExactVerdict {
+    fn from(v: &Verdict) -> Self {
+        Self {
+            n: v.n,
+            uniform: v.uniform,
+            total_variation: v.total_variation.to_string(),
+            support: v.support,
+            unresolved: v.unresolved.to_string(),
+        }
+    }
 }
 
 impl Entry {
@@ -41,8 +67,42 @@ impl Entry {
             intended_uniform: alg.intended_uniform(),
             unbounded: alg.is_unbounded(),
             notes: notes(alg),
+            exact: verdicts(alg).iter().map(ExactVerdict::from).collect(),
         }
     }
+
+    /// "uniform, n = 2..7", or the first n where it is not, with its distance.
+    fn verdict_summary(&self) -> String {
+        let unresolved = |v: &ExactVerdict| if v.unresolved == "0" { "" } else { "*" };
+        match self.exact.iter().find(|v| !v.uniform) {
+            Some(v) => format!(
+                "biased at n = {}: TV {:.4}{}",
+                v.n,
+                fraction(&v.total_variation),
+                unresolved(v)
+            ),
+            None => match self.exact.last() {
+                Some(last) => format!(
+                    "uniform, n = 2..{}{}",
+                    last.n,
+                    if self.exact.iter().any(|v| unresolved(v) == "*") {
+                        "*"
+                    } else {
+                        ""
+                    }
+                ),
+                None => "not walked".to_string(),
+            },
+        }
+    }
+}
+
+/// A `"p/q"` fraction as a float, for display.
+fn fraction(text: &str) -> f64 {
+    text.parse::<num_rational::BigRational>()
+        .ok()
+        .and_then(|r| if r.is_zero() { Some(0.0) } else { r.to_f64() })
+        .unwrap_or(f64::NAN)
 }
 
 /// Extra remarks: seed 004's Python snippet belongs with the shuffle it tried to be.
@@ -72,26 +132,33 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 fn table(w: &mut impl Write, entries: &[Entry]) -> anyhow::Result<()> {
     writeln!(
         w,
-        "{:<26} {:<22} {:<6} {:<8} {:<9} sources",
-        "algorithm", "time", "space", "uniform", "unbounded"
+        "{:<26} {:<22} {:<6} {:<8} {:<9} {:<19} exact verdict (n = 2..{VERDICT_MAX_N})",
+        "algorithm", "time", "space", "intended", "unbounded", "sources"
     )?;
     for e in entries {
         let sources: Vec<&str> = e.sources.iter().map(|s| short_source(s)).collect();
         writeln!(
             w,
-            "{:<26} {:<22} {:<6} {:<8} {:<9} {}",
+            "{:<26} {:<22} {:<6} {:<8} {:<9} {:<19} {}",
             e.name,
             e.time,
             e.space,
             yes_no(e.intended_uniform),
             yes_no(e.unbounded),
-            sources.join(", ")
+            sources.join(", "),
+            e.verdict_summary()
         )?;
     }
     writeln!(w)?;
     writeln!(
         w,
         "Seeds are the articles in shared/seeds/ (000 = 000_*.txt)."
+    )?;
+    writeln!(
+        w,
+        "Exact verdicts walk every path of the algorithm's choice tree (fairdeck exact), for each n\n\
+         while the walk stays under the path budget; TV = total variation distance from uniform;\n\
+         * = rejection loops cut at a depth limit: uniform given that the walk finished."
     )?;
     writeln!(w, "`fairdeck algorithms NAME` describes one.")?;
     writeln!(w)?;
@@ -110,6 +177,22 @@ fn describe(w: &mut impl Write, e: &Entry) -> anyhow::Result<()> {
         yes_no(e.unbounded)
     )?;
     writeln!(w, "  sources: {}", e.sources.join(", "))?;
+    writeln!(w, "  exact verdict: {}", e.verdict_summary())?;
+    for v in &e.exact {
+        let extra = if v.unresolved == "0" {
+            String::new()
+        } else {
+            format!(", unresolved {}", v.unresolved)
+        };
+        writeln!(
+            w,
+            "    n = {}: {}, {} orders reachable, TV {}{extra}",
+            v.n,
+            if v.uniform { "uniform" } else { "biased" },
+            v.support,
+            v.total_variation
+        )?;
+    }
     writeln!(w)?;
     wrap(w, e.description, "  ")?;
     for note in &e.notes {

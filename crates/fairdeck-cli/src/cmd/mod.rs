@@ -12,8 +12,8 @@ pub mod fair;
 pub mod mix;
 pub mod rng;
 pub mod sample;
-pub mod shuffle_with;
 pub mod shuf;
+pub mod shuffle_with;
 
 use std::process::ExitCode;
 
