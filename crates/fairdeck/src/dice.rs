@@ -33,6 +33,8 @@
 
 use rand_core::Rng;
 
+mod batch;
+
 /// A source of uniform bounded integers: the only randomness an algorithm may use.
 ///
 /// See the [module documentation](self) for the contract.
@@ -60,6 +62,23 @@ pub trait Dice {
         );
         for (o, &b) in out.iter_mut().zip(bounds) {
             *o = self.roll(b);
+        }
+    }
+
+    /// Rolls `out.len()` dice with the power-of-two bound `2^bits`, as bytes.
+    ///
+    /// Equivalent to `*o = self.roll(1 << bits) as u8` for each element in
+    /// order; the production dice cuts each 64-bit word into `64 / bits`
+    /// fields instead (exact: every field of a uniform word is uniform and
+    /// independent of the others).
+    ///
+    /// # Panics
+    ///
+    /// Panics unless `1 ≤ bits ≤ 8`.
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        assert!((1..=8).contains(&bits), "roll_pow2_many: bits must be 1..=8");
+        for o in out {
+            *o = self.roll(1 << bits) as u8;
         }
     }
 
@@ -96,6 +115,9 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
         (**self).roll_many(bounds, out)
     }
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        (**self).roll_pow2_many(bits, out)
+    }
     fn exhausted(&self) -> bool {
         (**self).exhausted()
     }
@@ -110,6 +132,16 @@ impl<D: Dice + ?Sized> Dice for &mut D {
 /// Generation in an Interval", ACM TOMACS 29(1)). The expensive `%` is only
 /// computed when the low half is below `n`, which happens with probability
 /// `n / 2^64`.
+///
+/// [`Dice::roll_many`] is answered in batches: consecutive bounds whose
+/// product fits in 64 bits share one word (Brackett-Rozinsky & Lemire 2024,
+/// "Batched Ranged Random Integer Generation", Software: Practice and
+/// Experience): the word is multiplied by each bound in turn, the high halves
+/// are the rolls, and the word is rejected and redrawn only when the final
+/// low half is below `2^64 mod P`, `P` the product of the batch. That is
+/// Lemire's exact draw below `P` read as mixed-radix digits, so the answers
+/// are exactly independent and uniform; the rejection test costs a division
+/// only with probability `P / 2^64`.
 ///
 /// Reproducibility: for a given generator state the answers are fixed by this
 /// algorithm and are pinned by value-stability tests.
@@ -162,6 +194,25 @@ impl<R: Rng> Dice for RngDice<R> {
     #[inline]
     fn roll(&mut self, n: u64) -> u64 {
         bounded_u64(&mut self.rng, n)
+    }
+
+    #[inline]
+    fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
+        batch::roll_batched(|| self.rng.next_u64(), bounds, out);
+    }
+
+    #[inline]
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        assert!((1..=8).contains(&bits), "roll_pow2_many: bits must be 1..=8");
+        let per_word = (64 / bits) as usize;
+        let mask = (1u64 << bits) - 1;
+        for chunk in out.chunks_mut(per_word) {
+            let mut word = self.rng.next_u64();
+            for o in chunk {
+                *o = (word & mask) as u8;
+                word >>= bits;
+            }
+        }
     }
 }
 

@@ -1,0 +1,83 @@
+//! `par_shuffle`: the bucket shuffle on every core, independent of the core count.
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::batched::fisher_yates;
+use super::buckets::{Plan, distribute, shuffle_with_plan, split_buckets};
+use crate::dice::{Dice, RngDice};
+use crate::rng::{AnyRng, Generator, Seed};
+
+/// Elements labelled by one task: a fixed number, so the labels do not
+/// depend on how many threads run the tasks.
+const LABEL_CHUNK: usize = 1 << 16;
+
+/// Shuffles `slice` uniformly over all `n!` orders using every thread of
+/// the current rayon pool, with output fixed by `seed` and `generator` alone
+/// — one thread or many give the same order.
+///
+/// Slices up to the cache size (see [`shuffle`](super::shuffle)) are simply
+/// shuffled with `generator` keyed by `seed`, so for them
+/// `par_shuffle(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
+/// Larger slices run the bucket shuffle: labels are drawn in chunks of 65536
+/// elements and each bucket is shuffled by its own task, every chunk and
+/// bucket with its own generator of the same kind, keyed by
+/// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index). The tasks'
+/// streams are thus independent keys derived from one seed; each task's
+/// draws are exact, so the uniformity argument of the bucket shuffle holds.
+/// Moving the elements into their buckets is one sequential pass.
+///
+/// O(n) work, n bytes of extra memory for large slices. Needs the cargo
+/// feature `rayon` (on by default).
+///
+/// ```
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::par_shuffle;
+///
+/// let mut v: Vec<u32> = (0..1_000_000).collect();
+/// par_shuffle(&mut v, &Seed::parse("doc"), Generator::Xoshiro256PlusPlus);
+/// assert_ne!(v[..10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+/// v.sort_unstable();
+/// assert!(v.iter().copied().eq(0..1_000_000));
+/// ```
+pub fn par_shuffle<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
+    par_shuffle_planned(slice, seed, generator, Plan::for_type::<T>());
+}
+
+/// [`par_shuffle`] with explicit bucket thresholds (the tests force small ones).
+pub(crate) fn par_shuffle_planned<T: Send>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    plan: Plan,
+) {
+    if !plan.buckets(slice.len()) {
+        fisher_yates(slice, &mut RngDice::new(generator.build(seed)));
+        return;
+    }
+    let bits = plan.bits_for(slice.len());
+    let mut labels = vec![0u8; slice.len()];
+    labels
+        .par_chunks_mut(LABEL_CHUNK)
+        .enumerate()
+        .for_each(|(chunk, part)| task_dice(seed, generator, b"labels", chunk).roll_pow2_many(bits, part));
+    let ends = distribute(slice, &mut labels, 1 << bits);
+    split_buckets(slice, &mut labels, &ends)
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(bucket, (part, scratch))| {
+            let mut dice = task_dice(seed, generator, b"bucket", bucket);
+            shuffle_with_plan(part, scratch, plan.inner(), &mut dice);
+        });
+}
+
+/// The dice of one task: `generator` keyed by a hash of the phase, the seed and the index.
+fn task_dice(seed: &Seed, generator: Generator, phase: &[u8], index: usize) -> RngDice<AnyRng> {
+    let key = Sha256::new()
+        .chain_update(b"fairdeck/par_shuffle/")
+        .chain_update(phase)
+        .chain_update(seed.as_bytes())
+        .chain_update((index as u64).to_le_bytes())
+        .finalize();
+    RngDice::new(generator.build(&Seed::from_bytes(key.into())))
+}
