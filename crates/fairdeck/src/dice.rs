@@ -112,6 +112,7 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     fn roll(&mut self, n: u64) -> u64 {
         (**self).roll(n)
     }
+    #[inline(always)]
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
         (**self).roll_many(bounds, out)
     }
@@ -196,7 +197,9 @@ impl<R: Rng> Dice for RngDice<R> {
         bounded_u64(&mut self.rng, n)
     }
 
-    #[inline]
+    // Always inlined: callers pass fixed-size batches, and only inlining
+    // lets the compiler unroll the chain for that size.
+    #[inline(always)]
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
         batch::roll_batched(|| self.rng.next_u64(), bounds, out);
     }

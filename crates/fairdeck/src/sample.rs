@@ -1,7 +1,7 @@
 //! Sampling without replacement: k distinct values from a range, or k items
 //! from a stream of unknown length.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::dice::Dice;
@@ -12,17 +12,21 @@ use crate::shuffle::shuffle;
 ///
 /// This is the hash-table deal of seed 000 ("Osztás hasítótáblával"): the
 /// forward Fisher–Yates loop run on a *virtual* array `0, 1, …, n−1`, where
-/// only the positions that a swap has touched are stored in a hash map. Step
-/// `i` rolls `j` uniform in `[i, n)`, outputs the value at `j` and moves the
-/// value at `i` into `j`. Unlike the article we never store position `i`
-/// after step `i`: it is never read again.
+/// only the positions that a swap has touched are stored. Step `i` rolls `j`
+/// uniform in `[i, n)`, outputs the value at `j` and moves the value at `i`
+/// into `j`. Unlike the article we never store position `i` after step `i`
+/// (it is never read again), and we keep the first `k` positions in a plain
+/// array — only positions `≥ k` go into the hash map (FxHash: its keys are
+/// our own uniform draws, so no adversary can pick colliding ones) — so each
+/// step costs one hash operation at most.
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
 /// `k` rolls with bounds `n, n−1, …, n−k+1`.
 ///
 /// # Errors
 ///
-/// [`Error::SampleTooLarge`] if `k > n`.
+/// [`Error::SampleTooLarge`] if `k > n`, or if `k` does not fit in memory
+/// indices (`usize`).
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
@@ -42,15 +46,18 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
         return Err(Error::SampleTooLarge { k, n });
     }
     let capacity = usize::try_from(k).map_err(|_| Error::SampleTooLarge { k, n })?;
-    let mut moved: HashMap<u64, u64> = HashMap::with_capacity(capacity);
+    // Virtual array: `front[p]` for positions p < k, `moved` for the rest
+    // (a position absent from `moved` still holds its own index).
+    let mut front: Vec<u64> = (0..k).collect();
+    let mut moved: FxHashMap<u64, u64> = FxHashMap::default();
+    moved.reserve(capacity.min(1 << 20));
     let mut out = Vec::with_capacity(capacity);
-    for i in 0..k {
-        let j = i + dice.roll(n - i);
-        let at_i = moved.remove(&i).unwrap_or(i);
-        let at_j = if j == i {
-            at_i
-        } else {
-            moved.insert(j, at_i).unwrap_or(j)
+    for i in 0..capacity {
+        let at_i = front[i];
+        let j = i as u64 + dice.roll(n - i as u64);
+        let at_j = match usize::try_from(j) {
+            Ok(p) if p < capacity => std::mem::replace(&mut front[p], at_i),
+            _ => moved.insert(j, at_i).unwrap_or(j),
         };
         out.push(at_j);
     }

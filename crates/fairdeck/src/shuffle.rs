@@ -61,7 +61,7 @@ pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
 
 /// [`shuffle`] with explicit bucket thresholds (the tests force small ones).
 fn shuffle_planned<T, D: Dice + ?Sized>(slice: &mut [T], plan: Plan, dice: &mut D) {
-    if plan.buckets(slice.len()) {
+    if plan.starts(slice.len()) {
         let mut labels = vec![0u8; slice.len()];
         buckets::shuffle_with_plan(slice, &mut labels, plan, dice);
     } else {

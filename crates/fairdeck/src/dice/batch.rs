@@ -10,14 +10,20 @@
 //! Rejecting the `2^W mod P` words whose final low half is below that count
 //! therefore makes the digit tuple exactly uniform over all `P` tuples, which
 //! is the same as `k` independent uniform rolls. As in Lemire's scalar method
-//! the division for `2^W mod P` is only computed when the low half is below
-//! `P`, which happens with probability `P / 2^W`.
+//! the exact test is only needed when the low half is below `P`; we go one
+//! step cheaper and skip it whenever the low half is at least `2^s`, where
+//! `P < 2^s` is known cheaply (`s` is `k` times the bit length of the
+//! largest bound, or the sum of the bounds' bit lengths): no product and no
+//! division on the common path. The slow path runs with probability below
+//! `2^s / 2^W`.
 //!
 //! The code is generic over the word width so the tests can run the very
 //! same function on 8- and 16-bit words and check it against every word.
 
 /// Arithmetic on one random word: production uses `u64`, the tests small models.
 pub(crate) trait Word: Copy + Ord {
+    /// Width of the word in bits.
+    const BITS: u32;
     /// Zero.
     const ZERO: Self;
     /// The multiplicative identity.
@@ -28,11 +34,18 @@ pub(crate) trait Word: Copy + Ord {
     fn checked_times(self, n: Self) -> Option<Self>;
     /// `2^W mod self`: how many words Lemire's method rejects for bound `self`.
     fn rejected_count(self) -> Self;
+    /// Number of significant bits (`self < 2^bit_len`).
+    fn bit_len(self) -> u32;
+    /// Whether `self < 2^s` (always true when `s ≥ W`).
+    fn below_pow2(self, s: u32) -> bool;
+    /// Bitwise or.
+    fn or(self, other: Self) -> Self;
 }
 
 macro_rules! word {
     ($w:ty, $wide:ty) => {
         impl Word for $w {
+            const BITS: u32 = <$w>::BITS;
             const ZERO: Self = 0;
             const ONE: Self = 1;
             #[inline(always)]
@@ -48,6 +61,18 @@ macro_rules! word {
             fn rejected_count(self) -> Self {
                 self.wrapping_neg() % self
             }
+            #[inline(always)]
+            fn bit_len(self) -> u32 {
+                <$w>::BITS - self.leading_zeros()
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn below_pow2(self, s: u32) -> bool {
+                self.checked_shr(s).is_none_or(|high| high == 0)
+            }
         }
     };
 }
@@ -58,24 +83,37 @@ word!(u8, u16);
 #[cfg(test)]
 word!(u16, u32);
 
-/// Splits one word into one roll per bound; `product` must be the exact
-/// product of `bounds`. Returns `false` if the word must be rejected (then
-/// `out` holds garbage and the caller draws a fresh word for the whole batch).
+/// Splits one word into one roll per bound, where `bits ≥` the sum of the
+/// bounds' bit lengths (so their product `P < 2^bits`) and `P` fits in a
+/// word. Returns `false` if the word must be rejected (then `out` holds
+/// garbage and the caller draws a fresh word for the whole batch).
 #[inline(always)]
-pub(crate) fn split_word<W: Word>(word: W, bounds: &[W], product: W, out: &mut [W]) -> bool {
+pub(crate) fn split_word<W: Word>(word: W, bounds: &[W], bits: u32, out: &mut [W]) -> bool {
     let mut x = word;
     for (o, &b) in out.iter_mut().zip(bounds) {
         let (high, low) = x.mul_split(b);
         *o = high;
         x = low;
     }
-    // `x` is now the low half of `word · product`.
-    x >= product || x >= product.rejected_count()
+    // `x` is now the low half of `word · P`; reject iff `x < 2^W mod P`,
+    // which is below `P < 2^bits`.
+    !x.below_pow2(bits) || exact_accept(x, bounds)
 }
 
-/// Rolls once per bound from as few words as possible: bounds are grouped
-/// into consecutive runs whose product fits in a word, each run is one
-/// batch (redrawn as a whole on rejection).
+/// The exact rejection test, reached with probability below `2^bits / 2^W`.
+#[cold]
+#[inline(never)]
+fn exact_accept<W: Word>(low: W, bounds: &[W]) -> bool {
+    let product = bounds.iter().fold(W::ONE, |p, &b| {
+        p.checked_times(b).expect("batch product fits in a word")
+    });
+    assert!(product > W::ZERO, "dice rolled with bound 0");
+    low >= product.rejected_count()
+}
+
+/// Rolls once per bound from as few words as the grouping allows: runs of
+/// consecutive bounds whose bit lengths sum to at most `W` bits share one
+/// word, each run redrawn as a whole on rejection.
 ///
 /// # Panics
 ///
@@ -87,27 +125,48 @@ pub(crate) fn roll_batched<W: Word>(mut next: impl FnMut() -> W, bounds: &[W], o
         out.len(),
         "roll_many: slices differ in length"
     );
+    // Common case first: the whole request fits one word (the shuffles ask
+    // for exactly such batches); once inlined for a fixed batch size this
+    // path has no loops left.
+    // `P < 2^bits` with `bits = k · bit_len(b_1 | … | b_k)`: a bound on the
+    // product that costs one bit scan. (A zero bound makes the low half
+    // zero, so it reaches `exact_accept`, which panics.)
+    let any = bounds.iter().fold(W::ZERO, |acc, &b| acc.or(b));
+    let bits = (bounds.len() as u64).saturating_mul(u64::from(any.bit_len()));
+    if bits <= u64::from(W::BITS) {
+        while !split_word(next(), bounds, bits as u32, out) {}
+    } else {
+        roll_grouped(&mut next, bounds, out);
+    }
+}
+
+/// [`roll_batched`] for requests that need several words (or are invalid).
+#[cold]
+#[inline(never)]
+fn roll_grouped<W: Word>(next: &mut dyn FnMut() -> W, bounds: &[W], out: &mut [W]) {
     let mut start = 0;
     while start < bounds.len() {
-        let (len, product) = batch_prefix(&bounds[start..]);
+        let (len, bits) = batch_prefix(&bounds[start..]);
         let (b, o) = (&bounds[start..start + len], &mut out[start..start + len]);
-        while !split_word(next(), b, product, o) {}
+        while !split_word(next(), b, bits, o) {}
         start += len;
     }
 }
 
-/// The longest prefix of `bounds` (at least one) whose product fits, and that product.
+/// The longest prefix of `bounds` (at least one bound) whose bit lengths
+/// sum to at most `W` bits, and that sum.
 #[inline(always)]
-fn batch_prefix<W: Word>(bounds: &[W]) -> (usize, W) {
-    let mut product = W::ONE;
+fn batch_prefix<W: Word>(bounds: &[W]) -> (usize, u32) {
+    let mut bits = 0;
     for (i, &b) in bounds.iter().enumerate() {
         assert!(b > W::ZERO, "dice rolled with bound 0");
-        match product.checked_times(b) {
-            Some(p) => product = p,
-            None => return (i.max(1), if i == 0 { b } else { product }),
+        let more = bits + b.bit_len();
+        if more > W::BITS && i > 0 {
+            return (i, bits);
         }
+        bits = more;
     }
-    (bounds.len(), product)
+    (bounds.len(), bits)
 }
 
 #[cfg(test)]
@@ -121,7 +180,7 @@ mod tests {
         let mut counts = vec![0u32; product as usize];
         let mut out = vec![0u8; bounds.len()];
         for x in 0..=u8::MAX {
-            if split_word(x, bounds, product as u8, &mut out) {
+            if split_word(x, bounds, bit_sum(bounds), &mut out) {
                 let index = out.iter().zip(bounds).fold(0u32, |acc, (&d, &b)| {
                     assert!(d < b, "digit {d} out of range for bound {b}");
                     acc * u32::from(b) + u32::from(d)
@@ -130,6 +189,10 @@ mod tests {
             }
         }
         counts
+    }
+
+    fn bit_sum<W: Word>(bounds: &[W]) -> u32 {
+        bounds.iter().map(|b| b.bit_len()).sum()
     }
 
     fn assert_uniform(counts: &[u32], words: u32, what: &str) {
@@ -179,7 +242,7 @@ mod tests {
                             let mut counts = vec![0u32; p as usize];
                             let mut out = [0u16; 3];
                             for x in 0..=u16::MAX {
-                                if split_word(x, &bounds, p as u16, &mut out) {
+                                if split_word(x, &bounds, bit_sum(&bounds), &mut out) {
                                     let i = (u32::from(out[0]) * b + u32::from(out[1])) * c
                                         + u32::from(out[2]);
                                     counts[i as usize] += 1;
@@ -201,7 +264,7 @@ mod tests {
         let mut counts = vec![0u32; 15];
         let mut out = [0u8; 2];
         for x in 0..=u8::MAX {
-            split_word(x, &bounds, 15, &mut out);
+            let _accepted = split_word(x, &bounds, bit_sum(&bounds), &mut out); // ignored
             counts[usize::from(out[0] * 5 + out[1])] += 1;
         }
         assert!(counts.iter().any(|&c| c != counts[0]));
@@ -209,11 +272,14 @@ mod tests {
 
     #[test]
     fn grouping_splits_when_the_product_overflows() {
-        assert_eq!(batch_prefix(&[16u8, 16, 2]), (1, 16));
-        assert_eq!(batch_prefix(&[16u8, 15, 2]), (1 + 1, 240));
-        assert_eq!(batch_prefix(&[15u8, 17, 2]), (2, 255));
-        assert_eq!(batch_prefix(&[255u8, 255]), (1, 255));
-        assert_eq!(batch_prefix(&[1u64 << 32, 1 << 31, 3]), (2, 1 << 63));
+        assert_eq!(batch_prefix(&[16u8, 16, 2]), (1, 5));
+        assert_eq!(batch_prefix(&[16u8, 15, 2]), (1, 5));
+        assert_eq!(batch_prefix(&[8u8, 15, 2]), (2, 8));
+        assert_eq!(batch_prefix(&[15u8, 17, 2]), (1, 4));
+        assert_eq!(batch_prefix(&[255u8, 255]), (1, 8));
+        assert_eq!(batch_prefix(&[3u8, 3, 3, 3, 3]), (4, 8));
+        assert_eq!(batch_prefix(&[1u64 << 32, 1 << 30, 3]), (2, 64));
+        assert_eq!(batch_prefix(&[52u64, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42]), (10, 60));
     }
 
     #[test]

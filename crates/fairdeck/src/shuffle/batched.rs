@@ -10,19 +10,21 @@
 use crate::dice::Dice;
 
 /// How many consecutive rolls to batch when the largest bound is `bound`:
-/// `bound^k ≤ 2^56` (2^54 for k = 6), at most eight.
+/// as many as keep the sum of their bit lengths `s ≤ 56`, at most eight, so
+/// the dice's exact rejection test is needed with probability `2^(s−64) ≤ 2^−8`.
 #[inline]
 pub(crate) fn batch_len(bound: usize) -> usize {
-    match bound {
-        b if b > 1 << 28 => 1,
-        b if b > 1 << 18 => 2,
-        b if b > 1 << 14 => 3,
-        b if b > 1 << 11 => 4,
-        b if b > 1 << 9 => 5,
-        b if b > 1 << 8 => 6,
-        b if b > 1 << 7 => 7,
-        _ => 8,
-    }
+    const BY_BIT_LENGTH: [u8; 65] = {
+        let mut table = [1u8; 65];
+        let mut bits = 1;
+        while bits <= 64 {
+            let k = 56 / bits;
+            table[bits] = if k > 8 { 8 } else if k < 1 { 1 } else { k as u8 };
+            bits += 1;
+        }
+        table
+    };
+    usize::from(BY_BIT_LENGTH[(usize::BITS - bound.leading_zeros()) as usize])
 }
 
 /// Calls `$f::<K>(args)` for the runtime batch length `$k` in `1..=8`.
@@ -45,11 +47,34 @@ macro_rules! dispatch {
 /// `i − 1` with a position uniform in `[0, i)`. Rolls `n, n−1, …, 2`.
 pub(crate) fn fisher_yates<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
     let mut i = slice.len();
-    while i > 1 {
-        let k = batch_len(i).min(i - 1);
-        dispatch!(k, backward(slice, i, dice));
-        i -= k;
+    // One tight loop per batch size while the bounds are large enough for
+    // it, largest bounds (smallest batches) first.
+    i = backward_run::<1, _, _>(slice, i, dice);
+    i = backward_run::<2, _, _>(slice, i, dice);
+    i = backward_run::<3, _, _>(slice, i, dice);
+    i = backward_run::<4, _, _>(slice, i, dice);
+    i = backward_run::<5, _, _>(slice, i, dice);
+    i = backward_run::<6, _, _>(slice, i, dice);
+    i = backward_run::<7, _, _>(slice, i, dice);
+    i = backward_run::<8, _, _>(slice, i, dice);
+    if i > 1 {
+        dispatch!(i - 1, backward(slice, i, dice));
     }
+}
+
+/// Batches of `K` backward steps while `K` is the batch size for bound `i`
+/// and at least `K` steps remain; returns the next bound.
+#[inline(always)]
+fn backward_run<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    mut i: usize,
+    dice: &mut D,
+) -> usize {
+    while i > K && batch_len(i) == K {
+        backward::<K, T, D>(slice, i, dice);
+        i -= K;
+    }
+    i
 }
 
 /// One batch of `K` backward steps starting with bound `i` (requires `i > K`).
@@ -99,15 +124,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn batches_keep_the_product_below_2_to_56() {
+    fn batches_keep_their_bit_lengths_within_56() {
         // Checked at every threshold and one past it: 2^k and 2^k ± 1.
         for k in 1..=40u32 {
             for bound in [(1usize << k) - 1, 1 << k, (1 << k) + 1] {
                 let len = batch_len(bound);
-                let product = (0..len).fold(1u128, |p, t| p * (bound - t.min(bound - 1)) as u128);
-                assert!(len == 1 || product <= 1 << 56, "bound {bound}: {len}");
+                let bits = (usize::BITS - bound.leading_zeros()) as usize;
+                assert!(len == 1 || len * bits <= 56, "bound {bound}: {len}");
+                assert!(len == 8 || (len + 1) * bits > 56, "bound {bound}: {len}");
             }
         }
         assert_eq!(batch_len(52), 8);
+        assert_eq!(batch_len(1 << 20), 2);
+        assert_eq!(batch_len(usize::MAX), 1);
     }
 }

@@ -31,7 +31,9 @@ use crate::dice::Dice;
 /// The thresholds of the bucket shuffle; tests shrink them to force it on tiny inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plan {
-    /// Slices of at most this many elements get Fisher–Yates directly.
+    /// Whole slices of at most this many elements get Fisher–Yates directly.
+    pub start_len: usize,
+    /// Buckets of at most this many elements get Fisher–Yates directly.
     pub leaf_len: usize,
     /// How many more levels of bucketing are allowed (0: Fisher–Yates).
     pub levels: u32,
@@ -43,17 +45,29 @@ pub(crate) struct Plan {
 /// the labels and the other core's data.
 const LEAF_BYTES: usize = 256 << 10;
 
+/// Slices up to this many bytes are shuffled by Fisher–Yates directly:
+/// while a good part of the slice fits in the L3 cache (32 MiB here), its
+/// random swaps overlap well and beat the extra passes of the bucket method
+/// (measured with the `production` example of `fairdeck-bench`).
+const START_BYTES: usize = 8 << 20;
+
 impl Plan {
     /// The production plan for slices of `T`.
     pub(crate) fn for_type<T>() -> Self {
         Plan {
+            start_len: START_BYTES / size_of::<T>().max(1),
             leaf_len: (LEAF_BYTES / size_of::<T>().max(1)).max(1024),
             levels: 2,
             max_bits: 8,
         }
     }
 
-    /// Whether a slice of `len` elements is bucketed (else Fisher–Yates).
+    /// Whether a whole slice of `len` elements is bucketed (else Fisher–Yates).
+    pub(crate) fn starts(&self, len: usize) -> bool {
+        self.buckets(len) && len > self.start_len
+    }
+
+    /// Whether a bucket of `len` elements is bucketed again (else Fisher–Yates).
     pub(crate) fn buckets(&self, len: usize) -> bool {
         self.levels > 0 && len > self.leaf_len
     }
@@ -128,18 +142,22 @@ pub(crate) fn distribute<T>(slice: &mut [T], labels: &mut [u8], buckets: usize) 
     }
     let mut heads: Vec<usize> = std::iter::once(0).chain(ends[..buckets - 1].iter().copied()).collect();
     for b in 0..buckets {
-        let end = ends[b];
         let mut at = heads[b];
-        while at < end {
-            let label = usize::from(labels[at]);
-            if label == b {
-                at += 1;
-            } else {
+        while at < ends[b] {
+            // Follow the cycle through `at`, keeping the travelling label in
+            // a register: each step parks one element for good at the head
+            // of its bucket and brings back the one that was there.
+            let mut label = usize::from(labels[at]);
+            while label != b {
                 let dst = heads[label];
                 heads[label] = dst + 1;
+                let displaced = labels[dst];
+                labels[dst] = label as u8;
                 slice.swap(at, dst);
-                labels.swap(at, dst);
+                label = usize::from(displaced);
             }
+            labels[at] = b as u8;
+            at += 1;
         }
         heads[b] = at;
     }
@@ -151,7 +169,7 @@ mod tests {
     use super::*;
     use crate::dice::{Enumerator, RngDice};
     use crate::rng::{Generator, Seed};
-    use crate::shuffle::shuffle_planned;
+    use crate::shuffle::{shuffle, shuffle_planned};
     use std::collections::BTreeMap;
 
     fn gcd(a: u128, b: u128) -> u128 {
@@ -182,7 +200,7 @@ mod tests {
     }
 
     fn tiny(leaf_len: usize, levels: u32, max_bits: u32) -> Plan {
-        Plan { leaf_len, levels, max_bits }
+        Plan { start_len: leaf_len, leaf_len, levels, max_bits }
     }
 
     #[test]
@@ -277,6 +295,8 @@ mod tests {
         let plan = Plan::for_type::<u32>();
         assert!(!plan.buckets(65_536));
         assert!(plan.buckets(65_537));
+        assert!(!plan.starts(1_000_000));
+        assert!(plan.starts(2_100_000));
         assert_eq!(plan.bits_for(100_000_000), 8);
         assert_eq!(plan.inner().bits_for(100_000_000 >> 8), 3);
         assert_eq!(plan.inner().inner().levels, 0);
@@ -286,9 +306,13 @@ mod tests {
     fn large_slices_shuffle_to_permutations() {
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("big")));
         let mut v: Vec<u32> = (0..300_000).collect();
-        shuffle_planned(&mut v, Plan::for_type::<u32>(), &mut dice);
+        let plan = Plan { start_len: 0, ..Plan::for_type::<u32>() };
+        shuffle_planned(&mut v, plan, &mut dice);
         assert!(v.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 10);
         v.sort_unstable();
         assert!(v.iter().copied().eq(0..300_000));
+        let mut w: Vec<u32> = (0..2_100_000).collect();
+        shuffle(&mut w, &mut dice);
+        assert!(w.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 10);
     }
 }

@@ -51,7 +51,7 @@ pub(crate) fn par_shuffle_planned<T: Send>(
     generator: Generator,
     plan: Plan,
 ) {
-    if !plan.buckets(slice.len()) {
+    if !plan.starts(slice.len()) {
         fisher_yates(slice, &mut RngDice::new(generator.build(seed)));
         return;
     }
