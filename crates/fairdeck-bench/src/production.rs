@@ -150,7 +150,7 @@ fn best_ns_per_item(items: usize, budget: Duration, mut op: impl FnMut()) -> f64
     let warm = Instant::now();
     op();
     let once = warm.elapsed().max(Duration::from_nanos(1));
-    let per_batch = (Duration::from_millis(1).as_nanos() / once.as_nanos()).max(1) as u32;
+    let per_batch = (Duration::from_micros(200).as_nanos() / once.as_nanos()).max(1) as u32;
     let start = Instant::now();
     let mut best = f64::INFINITY;
     while best.is_infinite() || start.elapsed() < budget {

@@ -140,6 +140,30 @@ pub(crate) fn roll_batched<W: Word>(mut next: impl FnMut() -> W, bounds: &[W], o
     }
 }
 
+/// [`roll_batched`] for bounds the caller promises are all below `2^bits`:
+/// the promise is checked with shifts (no bit scans), and if it fails or the
+/// batch would not fit one word the request goes to [`roll_batched`].
+#[inline(always)]
+pub(crate) fn roll_batched_below<W: Word>(
+    mut next: impl FnMut() -> W,
+    bits: u32,
+    bounds: &[W],
+    out: &mut [W],
+) {
+    assert_eq!(
+        bounds.len(),
+        out.len(),
+        "roll_many: slices differ in length"
+    );
+    let any = bounds.iter().fold(W::ZERO, |acc, &b| acc.or(b));
+    let total = (bounds.len() as u64).saturating_mul(u64::from(bits));
+    if any.below_pow2(bits) && total <= u64::from(W::BITS) {
+        while !split_word(next(), bounds, total as u32, out) {}
+    } else {
+        roll_grouped(&mut next, bounds, out);
+    }
+}
+
 /// [`roll_batched`] for requests that need several words (or are invalid).
 #[cold]
 #[inline(never)]

@@ -47,45 +47,54 @@ macro_rules! dispatch {
 /// `i − 1` with a position uniform in `[0, i)`. Rolls `n, n−1, …, 2`.
 pub(crate) fn fisher_yates<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
     let mut i = slice.len();
-    // One tight loop per batch size while the bounds are large enough for
-    // it, largest bounds (smallest batches) first.
-    i = backward_run::<1, _, _>(slice, i, dice);
-    i = backward_run::<2, _, _>(slice, i, dice);
-    i = backward_run::<3, _, _>(slice, i, dice);
-    i = backward_run::<4, _, _>(slice, i, dice);
-    i = backward_run::<5, _, _>(slice, i, dice);
-    i = backward_run::<6, _, _>(slice, i, dice);
-    i = backward_run::<7, _, _>(slice, i, dice);
-    i = backward_run::<8, _, _>(slice, i, dice);
-    if i > 1 {
-        dispatch!(i - 1, backward(slice, i, dice));
+    while i > 1 {
+        // One tight loop per bit length of the bound: the batch size and the
+        // dice's hint are fixed inside it (bit scans are slow on some CPUs).
+        let bits = bit_len(i);
+        let k = batch_len(i).min(i - 1);
+        i = dispatch!(k, backward_run(slice, i, bits, dice));
     }
 }
 
-/// Batches of `K` backward steps while `K` is the batch size for bound `i`
-/// and at least `K` steps remain; returns the next bound.
+/// Batches of `K` backward steps while the bound `i` keeps its bit length
+/// `bits` and at least `K` steps remain; returns the next bound.
 #[inline(always)]
 fn backward_run<const K: usize, T, D: Dice + ?Sized>(
     slice: &mut [T],
     mut i: usize,
+    bits: u32,
     dice: &mut D,
 ) -> usize {
-    while i > K && batch_len(i) == K {
-        backward::<K, T, D>(slice, i, dice);
+    let floor = (1usize << (bits - 1)).max(K + 1);
+    loop {
+        backward::<K, T, D>(slice, i, bits, dice);
         i -= K;
+        if i < floor {
+            return i;
+        }
     }
-    i
+}
+
+/// Number of significant bits of `x`.
+#[inline]
+fn bit_len(x: usize) -> u32 {
+    usize::BITS - x.leading_zeros()
 }
 
 /// One batch of `K` backward steps starting with bound `i` (requires `i > K`).
 #[inline(always)]
-fn backward<const K: usize, T, D: Dice + ?Sized>(slice: &mut [T], i: usize, dice: &mut D) {
+fn backward<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    i: usize,
+    bits: u32,
+    dice: &mut D,
+) {
     let mut bounds = [0u64; K];
     for (t, b) in bounds.iter_mut().enumerate() {
         *b = (i - t) as u64;
     }
     let mut out = [0u64; K];
-    dice.roll_many(&bounds, &mut out);
+    dice.roll_many_below(bits, &bounds, &mut out);
     for (t, &j) in out.iter().enumerate() {
         slice.swap(i - 1 - t, j as usize);
     }
@@ -98,22 +107,49 @@ pub(crate) fn forward_steps<T, D: Dice + ?Sized>(slice: &mut [T], steps: usize, 
     debug_assert!(steps < n.max(1));
     let mut i = 0;
     while i < steps {
+        let bits = bit_len(n - i);
         let k = batch_len(n - i).min(steps - i);
-        dispatch!(k, forward(slice, i, dice));
-        i += k;
+        i = dispatch!(k, forward_run(slice, i, steps, bits, dice));
+    }
+}
+
+/// Batches of `K` forward steps while the bound `n − i` keeps its bit
+/// length `bits` and at least `K` of the `steps` remain; returns the next `i`.
+#[inline(always)]
+fn forward_run<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    mut i: usize,
+    steps: usize,
+    bits: u32,
+    dice: &mut D,
+) -> usize {
+    let n = slice.len();
+    // Continue while n − i ≥ 2^(bits−1), i.e. i ≤ n − 2^(bits−1), and i + K ≤ steps.
+    let last = (n - (1usize << (bits - 1))).min(steps - K);
+    loop {
+        forward::<K, T, D>(slice, i, bits, dice);
+        i += K;
+        if i > last {
+            return i;
+        }
     }
 }
 
 /// One batch of `K` forward steps starting at position `i`.
 #[inline(always)]
-fn forward<const K: usize, T, D: Dice + ?Sized>(slice: &mut [T], i: usize, dice: &mut D) {
+fn forward<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    i: usize,
+    bits: u32,
+    dice: &mut D,
+) {
     let n = slice.len();
     let mut bounds = [0u64; K];
     for (t, b) in bounds.iter_mut().enumerate() {
         *b = (n - i - t) as u64;
     }
     let mut out = [0u64; K];
-    dice.roll_many(&bounds, &mut out);
+    dice.roll_many_below(bits, &bounds, &mut out);
     for (t, &j) in out.iter().enumerate() {
         slice.swap(i + t, i + t + j as usize);
     }
