@@ -1,7 +1,7 @@
 //! Sampling without replacement: k distinct values from a range, or k items
 //! from a stream of unknown length.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::Error;
 use crate::dice::Dice;
@@ -9,6 +9,12 @@ use crate::shuffle::shuffle;
 
 /// Picks `k` distinct values from `[0, n)`, uniformly over all
 /// n!/(n−k)! sequences, in selection order.
+///
+/// When `k ≤ n / 1024` the values are drawn by rejection instead: roll
+/// uniform in `[0, n)` and redraw a value already chosen. Each new value is
+/// then uniform over the ones not yet chosen — the same distribution as the
+/// shuffle below, with one 8-byte hash-set entry per value and a redraw
+/// probability below 1/1024. Otherwise:
 ///
 /// This is the hash-table deal of seed 000 ("Osztás hasítótáblával"): the
 /// forward Fisher–Yates loop run on a *virtual* array `0, 1, …, n−1`, where
@@ -21,7 +27,8 @@ use crate::shuffle::shuffle;
 /// step costs one hash operation at most.
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
-/// `k` rolls with bounds `n, n−1, …, n−k+1`.
+/// `k` rolls with bounds `n, n−1, …, n−k+1` (by rejection: about `k` rolls
+/// with bound `n`).
 ///
 /// # Errors
 ///
@@ -46,6 +53,9 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
         return Err(Error::SampleTooLarge { k, n });
     }
     let capacity = usize::try_from(k).map_err(|_| Error::SampleTooLarge { k, n })?;
+    if k <= n >> REJECTION_SHIFT {
+        return Ok(sample_by_rejection(capacity, n, dice));
+    }
     // Virtual array: `front[p]` for positions p < k, `moved` for the rest
     // (a position absent from `moved` still holds its own index).
     let mut front: Vec<u64> = (0..k).collect();
@@ -62,6 +72,24 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
         out.push(at_j);
     }
     Ok(out)
+}
+
+/// `sample` draws by rejection when `k ≤ n >> REJECTION_SHIFT`.
+const REJECTION_SHIFT: u32 = 10;
+
+/// `k` distinct values of `[0, n)` in selection order, each new one by
+/// redrawing until it is new. Stops early if the dice is exhausted.
+fn sample_by_rejection<D: Dice + ?Sized>(k: usize, n: u64, dice: &mut D) -> Vec<u64> {
+    let mut chosen: FxHashSet<u64> = FxHashSet::default();
+    chosen.reserve(k);
+    let mut out = Vec::with_capacity(k);
+    while out.len() < k && !dice.exhausted() {
+        let x = dice.roll(n);
+        if chosen.insert(x) {
+            out.push(x);
+        }
+    }
+    out
 }
 
 /// Picks `k` items from an iterator of unknown length, each `k`-subset
@@ -110,6 +138,7 @@ mod tests {
     use crate::rng::{Generator, Seed};
     use crate::testing::{assert_all_equal, enumerate, factorial};
     use proptest::prelude::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn sample_is_exactly_uniform_for_small_n() {
@@ -125,6 +154,91 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The enumerator with a depth limit: paths longer than `limit` rolls
+    /// are cut (the algorithm sees `exhausted()` and stops early).
+    struct Limited {
+        inner: crate::dice::Enumerator,
+        limit: usize,
+    }
+    impl Dice for Limited {
+        fn roll(&mut self, n: u64) -> u64 {
+            self.inner.roll(n)
+        }
+        fn exhausted(&self) -> bool {
+            self.inner.depth() >= self.limit
+        }
+    }
+
+    /// Exact probability mass (in units of 1/6^limit) of each complete
+    /// outcome of `f` over all paths of at most `limit` rolls with bound 6.
+    fn masses(limit: usize, mut f: impl FnMut(&mut Limited) -> Vec<u64>) -> BTreeMap<Vec<u64>, u64> {
+        let mut dice = Limited { inner: crate::dice::Enumerator::new(), limit };
+        let mut mass = BTreeMap::new();
+        loop {
+            let out = f(&mut dice);
+            let depth = dice.inner.depth() as u32;
+            if out.len() == 2 {
+                *mass.entry(out).or_insert(0) += 6u64.pow(limit as u32 - depth);
+            }
+            if !dice.inner.next_path() {
+                return mass;
+            }
+        }
+    }
+
+    #[test]
+    fn rejection_sampling_is_exact_on_every_resolved_path() {
+        // All paths of up to 6 rolls: every ordered pair of 6 values must
+        // have the same mass; the unresolved rest shrinks like (1/6)^depth.
+        let mass = masses(6, |d| sample_by_rejection(2, 6, d));
+        assert_eq!(mass.len(), 30);
+        let first = *mass.values().next().unwrap();
+        assert!(mass.values().all(|&m| m == first), "{mass:?}");
+        // Negative control: "take the next free value" instead of redrawing.
+        let biased = masses(6, |d| {
+            let a = d.roll(6);
+            let b = d.roll(6);
+            vec![a, if b == a { (a + 1) % 6 } else { b }]
+        });
+        assert!(biased.values().any(|&m| m != first));
+    }
+
+    #[test]
+    fn rejection_sampling_passes_a_chi_square_test() {
+        // χ² of the 30 ordered pairs of sample(2, 6) by rejection, 60 000
+        // draws, df = 29; bound 81 is the 1 − 10^−6 quantile (Wilson–Hilferty),
+        // so a correct sampler fails with probability 10^−6 (fixed seed).
+        let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("rej")));
+        let chi = |draw: &mut dyn FnMut() -> Vec<u64>| {
+            let mut counts = BTreeMap::new();
+            for _ in 0..60_000 {
+                *counts.entry(draw()).or_insert(0u32) += 1;
+            }
+            let e = 2_000.0;
+            let missing = 30 - counts.len();
+            counts.values().map(|&c| (f64::from(c) - e).powi(2) / e).sum::<f64>() + missing as f64 * e
+        };
+        let fair = chi(&mut || sample_by_rejection(2, 6, &mut dice));
+        assert!(fair < 81.0, "χ² = {fair}");
+        let biased = chi(&mut || {
+            let a = dice.roll(6);
+            let b = dice.roll(6);
+            vec![a, if b == a { (a + 1) % 6 } else { b }]
+        });
+        assert!(biased > 81.0, "negative control χ² = {biased}");
+    }
+
+    #[test]
+    fn sample_uses_rejection_only_for_sparse_samples() {
+        let seed = Seed::parse("sparse");
+        let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
+        let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
+        assert_eq!(sample(1000, 1 << 40, &mut a).unwrap(), sample_by_rejection(1000, 1 << 40, &mut b));
+        let v = sample(100_000, u64::MAX, &mut a).unwrap();
+        let distinct: std::collections::HashSet<_> = v.iter().collect();
+        assert_eq!(distinct.len(), 100_000);
     }
 
     #[test]

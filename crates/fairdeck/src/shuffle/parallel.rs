@@ -81,3 +81,80 @@ fn task_dice(seed: &Seed, generator: Generator, phase: &[u8], index: usize) -> R
         .finalize();
     RngDice::new(generator.build(&Seed::from_bytes(key.into())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shuffle::shuffle;
+
+    fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool")
+            .install(f)
+    }
+
+    fn forced() -> Plan {
+        Plan { start_len: 1000, leaf_len: 1000, levels: 2, max_bits: 4 }
+    }
+
+    #[test]
+    fn one_and_two_threads_give_the_same_order() {
+        let seed = Seed::parse("threads");
+        for generator in Generator::ALL {
+            for n in [0, 1, 999, 1001, 70_000, 300_001] {
+                let run = |threads| {
+                    on_threads(threads, || {
+                        let mut v: Vec<u32> = (0..n).collect();
+                        par_shuffle_planned(&mut v, &seed, generator, forced());
+                        v
+                    })
+                };
+                let (one, two) = (run(1), run(2));
+                assert_eq!(one, two, "{generator}, n = {n}");
+                let mut sorted = one.clone();
+                sorted.sort_unstable();
+                assert!(sorted.iter().copied().eq(0..n));
+                if n > 1000 {
+                    assert!(one.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn production_plan_is_thread_independent_beyond_the_threshold() {
+        let seed = Seed::parse("big");
+        let n = 2_200_000u32;
+        let run = |threads| {
+            on_threads(threads, || {
+                let mut v: Vec<u32> = (0..n).collect();
+                par_shuffle(&mut v, &seed, Generator::Xoshiro256PlusPlus);
+                v
+            })
+        };
+        let one = run(1);
+        assert_eq!(one, run(2));
+        assert!(one.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
+    }
+
+    #[test]
+    fn small_slices_match_the_sequential_shuffle() {
+        let seed = Seed::parse("small");
+        let mut a: Vec<u8> = (0..52).collect();
+        let mut b = a.clone();
+        par_shuffle(&mut a, &seed, Generator::ChaCha20);
+        shuffle(&mut b, &mut RngDice::new(Generator::ChaCha20.build(&seed)));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn different_seeds_give_different_orders() {
+        let mut a: Vec<u32> = (0..5000).collect();
+        let mut b = a.clone();
+        par_shuffle_planned(&mut a, &Seed::parse("a"), Generator::ChaCha20, forced());
+        par_shuffle_planned(&mut b, &Seed::parse("b"), Generator::ChaCha20, forced());
+        assert_ne!(a, b);
+    }
+}
