@@ -13,7 +13,10 @@ fn main() -> ExitCode {
         Ok((options, json)) => {
             let report = run(&options);
             if json {
-                println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("report serializes")
+                );
             } else {
                 print!("{}", report.to_text());
             }
@@ -48,6 +51,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<(Options, bool), Stri
 
 fn list(text: &str) -> Result<Vec<usize>, String> {
     text.split(',')
-        .map(|s| s.trim().parse().map_err(|_| format!("{s:?} is not a number")))
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| format!("{s:?} is not a number"))
+        })
         .collect()
 }

@@ -85,7 +85,8 @@ pub fn run(options: &Options) -> Report {
                     if implementation == Implementation::Rand && threads != 1 {
                         continue;
                     }
-                    let Some(ns) = time_shuffle(implementation, family, threads, &mut buffer, options)
+                    let Some(ns) =
+                        time_shuffle(implementation, family, threads, &mut buffer, options)
                     else {
                         continue;
                     };
@@ -119,7 +120,10 @@ fn time_shuffle(
     } else {
         par_shuffler(family)
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()?;
     let n = buffer.len().max(1);
     Some(pool.install(|| best_ns_per_item(n, options.max_time, || op(buffer))))
 }
@@ -168,13 +172,18 @@ impl Report {
     /// The rand time a fairdeck row is compared with: same op, family and n, one thread.
     pub fn baseline(&self, row: &Measurement) -> Option<&Measurement> {
         self.results.iter().find(|r| {
-            r.implementation == "rand" && r.op == row.op && r.n == row.n && same_family(r.rng, row.rng)
+            r.implementation == "rand"
+                && r.op == row.op
+                && r.n == row.n
+                && same_family(r.rng, row.rng)
         })
     }
 
     /// A table of every fairdeck row with its speed-up over rand.
     pub fn to_text(&self) -> String {
-        let mut out = String::from("op       impl      rng               n          threads  ns/elem   vs rand\n");
+        let mut out = String::from(
+            "op       impl      rng               n          threads  ns/elem   vs rand\n",
+        );
         for row in &self.results {
             let ratio = match self.baseline(row) {
                 Some(base) if row.implementation == "fairdeck" => {

@@ -91,7 +91,10 @@ pub trait Dice {
     ///
     /// Panics unless `1 ≤ bits ≤ 8`.
     fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
-        assert!((1..=8).contains(&bits), "roll_pow2_many: bits must be 1..=8");
+        assert!(
+            (1..=8).contains(&bits),
+            "roll_pow2_many: bits must be 1..=8"
+        );
         for o in out {
             *o = self.roll(1 << bits) as u8;
         }
@@ -230,7 +233,10 @@ impl<R: Rng> Dice for RngDice<R> {
 
     #[inline]
     fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
-        assert!((1..=8).contains(&bits), "roll_pow2_many: bits must be 1..=8");
+        assert!(
+            (1..=8).contains(&bits),
+            "roll_pow2_many: bits must be 1..=8"
+        );
         let per_word = (64 / bits) as usize;
         let mask = (1u64 << bits) - 1;
         for chunk in out.chunks_mut(per_word) {
@@ -478,7 +484,10 @@ mod tests {
         let mut dice = RngDice::new(Words(vec![0x0123_4567_89ab_cdef, 0xff]));
         let mut out = [0u8; 17];
         dice.roll_pow2_many(4, &mut out);
-        assert_eq!(out[..16], [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+        assert_eq!(
+            out[..16],
+            [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+        );
         assert_eq!(out[16], 15);
         let mut e = Enumerator::new();
         e.roll_pow2_many(3, &mut out[..2]);

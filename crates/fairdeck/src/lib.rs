@@ -27,7 +27,8 @@
 //!
 //! * [`dice`] — the randomness seam, the exact production dice, the enumerator;
 //! * [`rng`] — seeds and named generators;
-//! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal);
+//! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal), batched
+//!   dice, cache-aware buckets for large slices, `par_shuffle` on all cores;
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets.
 //!

@@ -173,8 +173,14 @@ mod tests {
 
     /// Exact probability mass (in units of 1/6^limit) of each complete
     /// outcome of `f` over all paths of at most `limit` rolls with bound 6.
-    fn masses(limit: usize, mut f: impl FnMut(&mut Limited) -> Vec<u64>) -> BTreeMap<Vec<u64>, u64> {
-        let mut dice = Limited { inner: crate::dice::Enumerator::new(), limit };
+    fn masses(
+        limit: usize,
+        mut f: impl FnMut(&mut Limited) -> Vec<u64>,
+    ) -> BTreeMap<Vec<u64>, u64> {
+        let mut dice = Limited {
+            inner: crate::dice::Enumerator::new(),
+            limit,
+        };
         let mut mass = BTreeMap::new();
         loop {
             let out = f(&mut dice);
@@ -218,7 +224,11 @@ mod tests {
             }
             let e = 2_000.0;
             let missing = 30 - counts.len();
-            counts.values().map(|&c| (f64::from(c) - e).powi(2) / e).sum::<f64>() + missing as f64 * e
+            counts
+                .values()
+                .map(|&c| (f64::from(c) - e).powi(2) / e)
+                .sum::<f64>()
+                + missing as f64 * e
         };
         let fair = chi(&mut || sample_by_rejection(2, 6, &mut dice));
         assert!(fair < 81.0, "χ² = {fair}");
@@ -235,7 +245,10 @@ mod tests {
         let seed = Seed::parse("sparse");
         let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
         let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
-        assert_eq!(sample(1000, 1 << 40, &mut a).unwrap(), sample_by_rejection(1000, 1 << 40, &mut b));
+        assert_eq!(
+            sample(1000, 1 << 40, &mut a).unwrap(),
+            sample_by_rejection(1000, 1 << 40, &mut b)
+        );
         let v = sample(100_000, u64::MAX, &mut a).unwrap();
         let distinct: std::collections::HashSet<_> = v.iter().collect();
         assert_eq!(distinct.len(), 100_000);

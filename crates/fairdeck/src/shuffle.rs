@@ -32,15 +32,16 @@ use buckets::Plan;
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///
-/// Up to a quarter of the L2 cache (65536 `u32`s) this is Durstenfeld's
-/// backward loop: for `i` from `n−1` down to `1`, swap element `i` with
-/// element `j`, `j` uniform in `[0, i]` — exactly `n−1` rolls with bounds
-/// `n, n−1, …, 2`, asked for in batches of up to eight. Larger slices get
-/// one uniform bucket label per element (one byte of extra memory per
-/// element), are moved into their buckets in place and each bucket is
-/// shuffled the same way; the result is again exactly uniform.
+/// Up to 8 MiB of elements (2²¹ `u32`s) this is Durstenfeld's backward
+/// loop: for `i` from `n−1` down to `1`, swap element `i` with element `j`,
+/// `j` uniform in `[0, i]` — exactly `n−1` rolls with bounds `n, n−1, …, 2`,
+/// asked for in batches of up to eight. Larger slices get one uniform
+/// bucket label per element (one byte of extra memory per element), are
+/// moved into up to 256 buckets in place and each bucket is shuffled the
+/// same way; the result is again exactly uniform (Sanders 1998, "Random
+/// permutations on distributed, external and hierarchical memory").
 ///
-/// O(n) time; O(1) extra space up to the cache size, n bytes beyond.
+/// O(n) time; O(1) extra space up to 8 MiB, n bytes beyond.
 /// Reproducible: the same dice answers give the same order on every platform.
 ///
 /// ```

@@ -285,7 +285,7 @@ mod tests {
         // Negative control: accepting every word is biased whenever P does
         // not divide 2^W; the exactness check above must notice.
         let bounds = [3u8, 5];
-        let mut counts = vec![0u32; 15];
+        let mut counts = [0u32; 15];
         let mut out = [0u8; 2];
         for x in 0..=u8::MAX {
             let _accepted = split_word(x, &bounds, bit_sum(&bounds), &mut out); // ignored
@@ -303,7 +303,10 @@ mod tests {
         assert_eq!(batch_prefix(&[255u8, 255]), (1, 8));
         assert_eq!(batch_prefix(&[3u8, 3, 3, 3, 3]), (4, 8));
         assert_eq!(batch_prefix(&[1u64 << 32, 1 << 30, 3]), (2, 64));
-        assert_eq!(batch_prefix(&[52u64, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42]), (10, 60));
+        assert_eq!(
+            batch_prefix(&[52u64, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42]),
+            (10, 60)
+        );
     }
 
     #[test]

@@ -19,7 +19,13 @@ pub(crate) fn batch_len(bound: usize) -> usize {
         let mut bits = 1;
         while bits <= 64 {
             let k = 56 / bits;
-            table[bits] = if k > 8 { 8 } else if k < 1 { 1 } else { k as u8 };
+            table[bits] = if k > 8 {
+                8
+            } else if k < 1 {
+                1
+            } else {
+                k as u8
+            };
             bits += 1;
         }
         table

@@ -77,7 +77,10 @@ impl Plan {
     /// Label bits for a slice of `len` elements: enough buckets for each to
     /// be about a leaf, capped at `max_bits`.
     pub(crate) fn bits_for(&self, len: usize) -> u32 {
-        let wanted = len.div_ceil(self.leaf_len).next_power_of_two().trailing_zeros();
+        let wanted = len
+            .div_ceil(self.leaf_len)
+            .next_power_of_two()
+            .trailing_zeros();
         wanted.clamp(1, self.max_bits)
     }
 
@@ -170,7 +173,9 @@ pub(crate) fn distribute<T>(slice: &mut [T], labels: &mut [u8], buckets: usize) 
         total += *e;
         *e = total;
     }
-    let mut heads: Vec<usize> = std::iter::once(0).chain(ends[..buckets - 1].iter().copied()).collect();
+    let mut heads: Vec<usize> = std::iter::once(0)
+        .chain(ends[..buckets - 1].iter().copied())
+        .collect();
     for b in 0..buckets {
         let mut at = heads[b];
         while at < ends[b] {
@@ -235,7 +240,12 @@ mod tests {
     }
 
     fn tiny(leaf_len: usize, levels: u32, max_bits: u32) -> Plan {
-        Plan { start_len: leaf_len, leaf_len, levels, max_bits }
+        Plan {
+            start_len: leaf_len,
+            leaf_len,
+            levels,
+            max_bits,
+        }
     }
 
     #[test]
@@ -250,7 +260,10 @@ mod tests {
                 });
                 let orders: u128 = (1..=n as u128).product();
                 assert_eq!(mass.len() as u128, orders, "{plan:?}, n = {n}");
-                assert!(mass.values().all(|&m| m * orders == total), "{plan:?}, n = {n}: {mass:?}");
+                assert!(
+                    mass.values().all(|&m| m * orders == total),
+                    "{plan:?}, n = {n}: {mass:?}"
+                );
             }
         }
     }
@@ -265,7 +278,12 @@ mod tests {
             distribute(&mut v, &mut labels, 2);
             v
         });
-        assert!(mass.len() < 24 || mass.values().any(|&m| m != mass.values().next().copied().unwrap()));
+        assert!(
+            mass.len() < 24
+                || mass
+                    .values()
+                    .any(|&m| m != mass.values().next().copied().unwrap())
+        );
     }
 
     #[test]
@@ -298,7 +316,10 @@ mod tests {
             }
         }
         let expected = trials as f64 / n as f64;
-        counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum()
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
     }
 
     #[test]
@@ -340,7 +361,10 @@ mod tests {
     fn large_slices_shuffle_to_permutations() {
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("big")));
         let mut v: Vec<u32> = (0..300_000).collect();
-        let plan = Plan { start_len: 0, ..Plan::for_type::<u32>() };
+        let plan = Plan {
+            start_len: 0,
+            ..Plan::for_type::<u32>()
+        };
         shuffle_planned(&mut v, plan, &mut dice);
         assert!(v.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 10);
         v.sort_unstable();

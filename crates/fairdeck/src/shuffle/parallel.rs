@@ -16,7 +16,7 @@ const LABEL_CHUNK: usize = 1 << 16;
 /// the current rayon pool, with output fixed by `seed` and `generator` alone
 /// — one thread or many give the same order.
 ///
-/// Slices up to the cache size (see [`shuffle`](super::shuffle)) are simply
+/// Slices up to 8 MiB (see [`shuffle`](super::shuffle)) are simply
 /// shuffled with `generator` keyed by `seed`, so for them
 /// `par_shuffle(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
 /// Larger slices run the bucket shuffle: labels are drawn in chunks of 65536
@@ -60,7 +60,9 @@ pub(crate) fn par_shuffle_planned<T: Send>(
     labels
         .par_chunks_mut(LABEL_CHUNK)
         .enumerate()
-        .for_each(|(chunk, part)| task_dice(seed, generator, b"labels", chunk).roll_pow2_many(bits, part));
+        .for_each(|(chunk, part)| {
+            task_dice(seed, generator, b"labels", chunk).roll_pow2_many(bits, part)
+        });
     let ends = distribute(slice, &mut labels, 1 << bits);
     split_buckets(slice, &mut labels, &ends)
         .into_par_iter()
@@ -96,7 +98,12 @@ mod tests {
     }
 
     fn forced() -> Plan {
-        Plan { start_len: 1000, leaf_len: 1000, levels: 2, max_bits: 4 }
+        Plan {
+            start_len: 1000,
+            leaf_len: 1000,
+            levels: 2,
+            max_bits: 4,
+        }
     }
 
     #[test]
