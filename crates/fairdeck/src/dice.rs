@@ -455,7 +455,7 @@ mod tests {
             dice.roll_many_below(bits, &[3, 5], &mut out);
             assert_eq!(out, [2, 4], "hint {bits}");
         }
-        // 1/2 + 1/3 of the word: digits (1, 0) for bounds (2, 3)… then 1/4.
+        // The word is 5/8 of 2^64: 5/8 · 2 = 1.25 gives 1, then 0.25 · 4 = 1.
         let mut dice = RngDice::new(Words(vec![(1 << 63) + (1 << 61)]));
         dice.roll_many(&[2, 4], &mut out);
         assert_eq!(out, [1, 1]);
