@@ -107,28 +107,9 @@ pub(crate) fn shuffle_with_plan<T, D: Dice + ?Sized>(
     }
     let bits = plan.bits_for(slice.len());
     dice.roll_pow2_many(bits, labels);
-    let ends = distribute(slice, labels, 1 << bits);
-    for (part, scratch) in split_buckets(slice, labels, &ends) {
-        shuffle_with_plan(part, scratch, plan.inner(), dice);
-    }
-}
-
-/// Splits the slice (and its label scratch) into the buckets ending at `ends`.
-pub(crate) fn split_buckets<'a, T>(
-    mut slice: &'a mut [T],
-    mut labels: &'a mut [u8],
-    ends: &[usize],
-) -> Vec<(&'a mut [T], &'a mut [u8])> {
-    let mut parts = Vec::with_capacity(ends.len());
-    let mut start = 0;
-    for &end in ends {
-        let (part, rest) = slice.split_at_mut(end - start);
-        let (scratch, rest_labels) = labels.split_at_mut(end - start);
-        parts.push((part, scratch));
-        (slice, labels) = (rest, rest_labels);
-        start = end;
-    }
-    parts
+    distribute_then(slice, labels, 1 << bits, |_, part, scratch| {
+        shuffle_with_plan(part, scratch, plan.inner(), dice)
+    });
 }
 
 /// How many slots ahead of a bucket's head to prefetch: one cache line of labels.
@@ -161,8 +142,27 @@ fn prefetch<T>(slice: &[T], index: usize) {
 
 /// Moves every element into the segment of its label (American-flag
 /// distribution, in place, carrying the labels along). Returns the end of
-/// each bucket's segment.
+/// each bucket's segment. (The shuffles use [`distribute_then`].)
+#[cfg(test)]
 pub(crate) fn distribute<T>(slice: &mut [T], labels: &mut [u8], buckets: usize) -> Vec<usize> {
+    let mut ends = Vec::with_capacity(buckets);
+    let mut total = 0;
+    distribute_then(slice, labels, buckets, |_, part, _| {
+        total += part.len();
+        ends.push(total);
+    });
+    ends
+}
+
+/// [`distribute`], handing each bucket (and its labels) to `done` as soon as
+/// it is complete, in bucket order — `par_shuffle` starts shuffling bucket 0
+/// on another core while the distribution goes on.
+pub(crate) fn distribute_then<'a, T>(
+    slice: &'a mut [T],
+    labels: &'a mut [u8],
+    buckets: usize,
+    mut done: impl FnMut(usize, &'a mut [T], &'a mut [u8]),
+) {
     debug_assert_eq!(slice.len(), labels.len());
     let mut ends = vec![0usize; buckets];
     for &l in labels.iter() {
@@ -176,32 +176,37 @@ pub(crate) fn distribute<T>(slice: &mut [T], labels: &mut [u8], buckets: usize) 
     let mut heads: Vec<usize> = std::iter::once(0)
         .chain(ends[..buckets - 1].iter().copied())
         .collect();
+    // `rest` is the not yet completed tail of the slice, starting at `base`.
+    let (mut rest, mut rest_labels, mut base) = (slice, labels, 0);
     for b in 0..buckets {
         let mut at = heads[b];
         while at < ends[b] {
             // Follow the cycle through `at`, keeping the travelling label in
             // a register: each step parks one element for good at the head
             // of its bucket and brings back the one that was there.
-            let mut label = usize::from(labels[at]);
+            let mut label = usize::from(rest_labels[at - base]);
             while label != b {
-                let dst = heads[label];
-                heads[label] = dst + 1;
+                let dst = heads[label] - base;
+                heads[label] += 1;
                 // The heads are 2^bits streams, too many for the hardware
                 // prefetcher; without the hint every new cache line of the
                 // labels stalls this (serial) cycle for a memory round trip.
-                prefetch(labels, dst + PREFETCH_AHEAD);
-                prefetch(slice, dst + PREFETCH_AHEAD);
-                let displaced = labels[dst];
-                labels[dst] = label as u8;
-                slice.swap(at, dst);
+                prefetch(rest_labels, dst + PREFETCH_AHEAD);
+                prefetch(rest, dst + PREFETCH_AHEAD);
+                let displaced = rest_labels[dst];
+                rest_labels[dst] = label as u8;
+                rest.swap(at - base, dst);
                 label = usize::from(displaced);
             }
-            labels[at] = b as u8;
+            rest_labels[at - base] = b as u8;
             at += 1;
         }
-        heads[b] = at;
+        let len = ends[b] - base;
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        let (part_labels, tail_labels) = std::mem::take(&mut rest_labels).split_at_mut(len);
+        (rest, rest_labels, base) = (tail, tail_labels, ends[b]);
+        done(b, part, part_labels);
     }
-    ends
 }
 
 #[cfg(test)]
@@ -336,12 +341,11 @@ mod tests {
         let biased = position_chi_square(12, 60_000, |v| {
             let mut labels = vec![0u8; v.len()];
             dice.roll_pow2_many(1, &mut labels);
-            let ends = distribute(v, &mut labels, 2);
-            for (i, (part, _)) in split_buckets(v, &mut labels, &ends).into_iter().enumerate() {
+            distribute_then(v, &mut labels, 2, |i, part, _| {
                 if i > 0 {
                     fisher_yates(part, &mut dice);
                 }
-            }
+            });
         });
         assert!(biased > 210.0, "negative control χ² = {biased}");
     }

@@ -4,7 +4,7 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::batched::fisher_yates;
-use super::buckets::{Plan, distribute, shuffle_with_plan, split_buckets};
+use super::buckets::{Plan, distribute_then, shuffle_with_plan};
 use crate::dice::{Dice, RngDice};
 use crate::rng::{AnyRng, Generator, Seed};
 
@@ -25,7 +25,8 @@ const LABEL_CHUNK: usize = 1 << 16;
 /// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index). The tasks'
 /// streams are thus independent keys derived from one seed; each task's
 /// draws are exact, so the uniformity argument of the bucket shuffle holds.
-/// Moving the elements into their buckets is one sequential pass.
+/// Moving the elements into their buckets is one sequential pass; each
+/// bucket's shuffle starts on another thread as soon as it is complete.
 ///
 /// O(n) work, n bytes of extra memory for large slices. Needs the cargo
 /// feature `rayon` (on by default).
@@ -63,14 +64,15 @@ pub(crate) fn par_shuffle_planned<T: Send>(
         .for_each(|(chunk, part)| {
             task_dice(seed, generator, b"labels", chunk).roll_pow2_many(bits, part)
         });
-    let ends = distribute(slice, &mut labels, 1 << bits);
-    split_buckets(slice, &mut labels, &ends)
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(bucket, (part, scratch))| {
-            let mut dice = task_dice(seed, generator, b"bucket", bucket);
-            shuffle_with_plan(part, scratch, plan.inner(), &mut dice);
+    let (seed, inner) = (*seed, plan.inner());
+    rayon::scope(|scope| {
+        distribute_then(slice, &mut labels, 1 << bits, |bucket, part, scratch| {
+            scope.spawn(move |_| {
+                let mut dice = task_dice(&seed, generator, b"bucket", bucket);
+                shuffle_with_plan(part, scratch, inner, &mut dice);
+            });
         });
+    });
 }
 
 /// The dice of one task: `generator` keyed by a hash of the phase, the seed and the index.
