@@ -33,6 +33,8 @@
 
 use rand_core::Rng;
 
+mod batch;
+
 /// A source of uniform bounded integers: the only randomness an algorithm may use.
 ///
 /// See the [module documentation](self) for the contract.
@@ -60,6 +62,41 @@ pub trait Dice {
         );
         for (o, &b) in out.iter_mut().zip(bounds) {
             *o = self.roll(b);
+        }
+    }
+
+    /// [`Dice::roll_many`] with a hint: every bound is below `2^bits`.
+    ///
+    /// The answers must be the same independent uniform rolls as
+    /// `roll_many`'s; the hint only saves the production dice from measuring
+    /// the bounds (a bit scan per bound, slow on some CPUs). A wrong hint
+    /// costs speed, never exactness: such requests go to `roll_many`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the slices differ in length or a bound is zero.
+    fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
+        let _ = bits;
+        self.roll_many(bounds, out);
+    }
+
+    /// Rolls `out.len()` dice with the power-of-two bound `2^bits`, as bytes.
+    ///
+    /// Equivalent to `*o = self.roll(1 << bits) as u8` for each element in
+    /// order; the production dice cuts each 64-bit word into `64 / bits`
+    /// fields instead (exact: every field of a uniform word is uniform and
+    /// independent of the others).
+    ///
+    /// # Panics
+    ///
+    /// Panics unless `1 ≤ bits ≤ 8`.
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        assert!(
+            (1..=8).contains(&bits),
+            "roll_pow2_many: bits must be 1..=8"
+        );
+        for o in out {
+            *o = self.roll(1 << bits) as u8;
         }
     }
 
@@ -93,8 +130,16 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     fn roll(&mut self, n: u64) -> u64 {
         (**self).roll(n)
     }
+    #[inline(always)]
     fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
         (**self).roll_many(bounds, out)
+    }
+    #[inline(always)]
+    fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
+        (**self).roll_many_below(bits, bounds, out)
+    }
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        (**self).roll_pow2_many(bits, out)
     }
     fn exhausted(&self) -> bool {
         (**self).exhausted()
@@ -110,6 +155,16 @@ impl<D: Dice + ?Sized> Dice for &mut D {
 /// Generation in an Interval", ACM TOMACS 29(1)). The expensive `%` is only
 /// computed when the low half is below `n`, which happens with probability
 /// `n / 2^64`.
+///
+/// [`Dice::roll_many`] is answered in batches: consecutive bounds whose
+/// product fits in 64 bits share one word (Brackett-Rozinsky & Lemire 2024,
+/// "Batched Ranged Random Integer Generation", Software: Practice and
+/// Experience): the word is multiplied by each bound in turn, the high halves
+/// are the rolls, and the word is rejected and redrawn only when the final
+/// low half is below `2^64 mod P`, `P` the product of the batch. That is
+/// Lemire's exact draw below `P` read as mixed-radix digits, so the answers
+/// are exactly independent and uniform; the rejection test costs a division
+/// only with probability `P / 2^64`.
 ///
 /// Reproducibility: for a given generator state the answers are fixed by this
 /// algorithm and are pinned by value-stability tests.
@@ -162,6 +217,35 @@ impl<R: Rng> Dice for RngDice<R> {
     #[inline]
     fn roll(&mut self, n: u64) -> u64 {
         bounded_u64(&mut self.rng, n)
+    }
+
+    // Always inlined: callers pass fixed-size batches, and only inlining
+    // lets the compiler unroll the chain for that size.
+    #[inline(always)]
+    fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
+        batch::roll_batched(|| self.rng.next_u64(), bounds, out);
+    }
+
+    #[inline(always)]
+    fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
+        batch::roll_batched_below(|| self.rng.next_u64(), bits, bounds, out);
+    }
+
+    #[inline]
+    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
+        assert!(
+            (1..=8).contains(&bits),
+            "roll_pow2_many: bits must be 1..=8"
+        );
+        let per_word = (64 / bits) as usize;
+        let mask = (1u64 << bits) - 1;
+        for chunk in out.chunks_mut(per_word) {
+            let mut word = self.rng.next_u64();
+            for o in chunk {
+                *o = (word & mask) as u8;
+                word >>= bits;
+            }
+        }
     }
 }
 
@@ -354,6 +438,60 @@ mod tests {
         assert!(w.0.is_empty());
         let mut w = Words(vec![1 << 63]);
         assert_eq!(bounded_u64(&mut w, 2), 1);
+    }
+
+    #[test]
+    fn batched_rolls_reject_and_redraw_the_whole_batch() {
+        // Bounds 3 and 5 (P = 15, 2^64 mod 15 = 1): the word 0 leaves low
+        // half 0 < 1 and is rejected; u64::MAX gives the top answers.
+        let mut dice = RngDice::new(Words(vec![0, u64::MAX]));
+        let mut out = [9; 2];
+        dice.roll_many(&[3, 5], &mut out);
+        assert_eq!(out, [2, 4]);
+        assert!(dice.rng.0.is_empty());
+        // The same through the hinted path, with a right and a wrong hint.
+        for bits in [3, 1] {
+            let mut dice = RngDice::new(Words(vec![0, u64::MAX]));
+            dice.roll_many_below(bits, &[3, 5], &mut out);
+            assert_eq!(out, [2, 4], "hint {bits}");
+        }
+        // The word is 5/8 of 2^64: 5/8 · 2 = 1.25 gives 1, then 0.25 · 4 = 1.
+        let mut dice = RngDice::new(Words(vec![(1 << 63) + (1 << 61)]));
+        dice.roll_many(&[2, 4], &mut out);
+        assert_eq!(out, [1, 1]);
+    }
+
+    #[test]
+    fn batched_rolls_split_requests_that_overflow_a_word() {
+        // Three bounds of 2^31 (32 bits each) cannot share one word: the
+        // first two do, the third takes the next word.
+        let mut dice = RngDice::new(Words(vec![u64::MAX, 1 << 63, 5 << 60]));
+        let mut out = [0; 3];
+        dice.roll_many(&[1 << 31, 1 << 31, 1 << 31], &mut out);
+        assert_eq!(out, [(1 << 31) - 1, (1 << 31) - 1, 1 << 30]);
+        assert_eq!(dice.rng.0, vec![5 << 60]);
+    }
+
+    #[test]
+    #[should_panic(expected = "bound 0")]
+    fn batched_zero_bound_panics() {
+        let mut dice = RngDice::new(Words(vec![7, 7, 7]));
+        dice.roll_many_below(4, &[3, 0], &mut [0, 0]);
+    }
+
+    #[test]
+    fn power_of_two_rolls_cut_words_into_fields() {
+        let mut dice = RngDice::new(Words(vec![0x0123_4567_89ab_cdef, 0xff]));
+        let mut out = [0u8; 17];
+        dice.roll_pow2_many(4, &mut out);
+        assert_eq!(
+            out[..16],
+            [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(out[16], 15);
+        let mut e = Enumerator::new();
+        e.roll_pow2_many(3, &mut out[..2]);
+        assert_eq!(e.path_bounds().collect::<Vec<_>>(), vec![8, 8]);
     }
 
     #[test]

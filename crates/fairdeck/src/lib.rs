@@ -27,7 +27,8 @@
 //!
 //! * [`dice`] — the randomness seam, the exact production dice, the enumerator;
 //! * [`rng`] — seeds and named generators;
-//! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal);
+//! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal), batched
+//!   dice, cache-aware buckets for large slices, `par_shuffle` on all cores;
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
 //! * [`algorithms`] — the catalogue: every shuffle of the seed articles, fair or flawed.
@@ -37,7 +38,7 @@
 //! The library never reads the clock, the operating system's entropy or any
 //! global state: the caller brings the seed.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // one audited exception: the prefetch hint in shuffle/buckets.rs
 #![warn(missing_docs)]
 
 pub mod algorithms;

@@ -1,7 +1,7 @@
 //! Sampling without replacement: k distinct values from a range, or k items
 //! from a stream of unknown length.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::dice::Dice;
@@ -10,19 +10,31 @@ use crate::shuffle::shuffle;
 /// Picks `k` distinct values from `[0, n)`, uniformly over all
 /// n!/(n−k)! sequences, in selection order.
 ///
+/// When `k ≤ n / 1024` the values are drawn by rejection instead: roll
+/// uniform in `[0, n)` and redraw a value already chosen. Each new value is
+/// then uniform over the ones not yet chosen — the same distribution as the
+/// shuffle below, with a redraw probability below 1/1024 and a plain
+/// open-addressing set (a power-of-two table at most half full: 16 to 32
+/// bytes per value). Otherwise:
+///
 /// This is the hash-table deal of seed 000 ("Osztás hasítótáblával"): the
 /// forward Fisher–Yates loop run on a *virtual* array `0, 1, …, n−1`, where
-/// only the positions that a swap has touched are stored in a hash map. Step
-/// `i` rolls `j` uniform in `[i, n)`, outputs the value at `j` and moves the
-/// value at `i` into `j`. Unlike the article we never store position `i`
-/// after step `i`: it is never read again.
+/// only the positions that a swap has touched are stored. Step `i` rolls `j`
+/// uniform in `[i, n)`, outputs the value at `j` and moves the value at `i`
+/// into `j`. Unlike the article we never store position `i` after step `i`
+/// (it is never read again), and we keep the first `k` positions in a plain
+/// array — only positions `≥ k` go into the hash map (FxHash: its keys are
+/// our own uniform draws, so no adversary can pick colliding ones) — so each
+/// step costs one hash operation at most.
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
-/// `k` rolls with bounds `n, n−1, …, n−k+1`.
+/// `k` rolls with bounds `n, n−1, …, n−k+1` (by rejection: about `k` rolls
+/// with bound `n`).
 ///
 /// # Errors
 ///
-/// [`Error::SampleTooLarge`] if `k > n`.
+/// [`Error::SampleTooLarge`] if `k > n`, or if `k` does not fit in memory
+/// indices (`usize`).
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
@@ -42,19 +54,82 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
         return Err(Error::SampleTooLarge { k, n });
     }
     let capacity = usize::try_from(k).map_err(|_| Error::SampleTooLarge { k, n })?;
-    let mut moved: HashMap<u64, u64> = HashMap::with_capacity(capacity);
+    if k <= n >> REJECTION_SHIFT {
+        return Ok(sample_by_rejection(capacity, n, dice));
+    }
+    // Virtual array: `front[p]` for positions p < k, `moved` for the rest
+    // (a position absent from `moved` still holds its own index).
+    let mut front: Vec<u64> = (0..k).collect();
+    let mut moved: FxHashMap<u64, u64> = FxHashMap::default();
+    moved.reserve(capacity.min(1 << 20));
     let mut out = Vec::with_capacity(capacity);
-    for i in 0..k {
-        let j = i + dice.roll(n - i);
-        let at_i = moved.remove(&i).unwrap_or(i);
-        let at_j = if j == i {
-            at_i
-        } else {
-            moved.insert(j, at_i).unwrap_or(j)
+    for i in 0..capacity {
+        let at_i = front[i];
+        let j = i as u64 + dice.roll(n - i as u64);
+        let at_j = match usize::try_from(j) {
+            Ok(p) if p < capacity => std::mem::replace(&mut front[p], at_i),
+            _ => moved.insert(j, at_i).unwrap_or(j),
         };
         out.push(at_j);
     }
     Ok(out)
+}
+
+/// `sample` draws by rejection when `k ≤ n >> REJECTION_SHIFT`.
+const REJECTION_SHIFT: u32 = 10;
+
+/// `k` distinct values of `[0, n)` in selection order, each new one by
+/// redrawing until it is new. Stops early if the dice is exhausted.
+fn sample_by_rejection<D: Dice + ?Sized>(k: usize, n: u64, dice: &mut D) -> Vec<u64> {
+    let mut chosen = DrawnSet::with_capacity(k);
+    let mut out = Vec::with_capacity(k);
+    while out.len() < k && !dice.exhausted() {
+        let x = dice.roll(n);
+        if chosen.insert(x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// A set of values below `u64::MAX`: open addressing with linear probing,
+/// at most half full, `u64::MAX` marking empty slots (no value can be
+/// `u64::MAX`: every value is below `n ≤ u64::MAX`). Its keys are our own
+/// uniform draws, so the high bits of a multiplicative hash spread them well
+/// and no adversary can choose colliding keys. Bare 8-byte slots, no
+/// control bytes: fewer cache misses than a general hash set.
+struct DrawnSet {
+    slots: Vec<u64>,
+    shift: u32,
+}
+
+impl DrawnSet {
+    const EMPTY: u64 = u64::MAX;
+
+    fn with_capacity(k: usize) -> Self {
+        let size = (2 * k).next_power_of_two().max(16);
+        DrawnSet {
+            slots: vec![Self::EMPTY; size],
+            shift: u64::BITS - size.trailing_zeros(),
+        }
+    }
+
+    /// Adds `x`; returns whether it was new.
+    fn insert(&mut self, x: u64) -> bool {
+        debug_assert_ne!(x, Self::EMPTY);
+        let mask = self.slots.len() - 1;
+        let mut at = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            match self.slots[at] {
+                Self::EMPTY => {
+                    self.slots[at] = x;
+                    return true;
+                }
+                y if y == x => return false,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
 }
 
 /// Picks `k` items from an iterator of unknown length, each `k`-subset
@@ -103,6 +178,7 @@ mod tests {
     use crate::rng::{Generator, Seed};
     use crate::testing::{assert_all_equal, enumerate, factorial};
     use proptest::prelude::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn sample_is_exactly_uniform_for_small_n() {
@@ -118,6 +194,123 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The enumerator with a depth limit: paths longer than `limit` rolls
+    /// are cut (the algorithm sees `exhausted()` and stops early).
+    struct Limited {
+        inner: crate::dice::Enumerator,
+        limit: usize,
+    }
+    impl Dice for Limited {
+        fn roll(&mut self, n: u64) -> u64 {
+            self.inner.roll(n)
+        }
+        fn exhausted(&self) -> bool {
+            self.inner.depth() >= self.limit
+        }
+    }
+
+    /// Exact probability mass (in units of 1/6^limit) of each complete
+    /// outcome of `f` over all paths of at most `limit` rolls with bound 6.
+    fn masses(
+        limit: usize,
+        mut f: impl FnMut(&mut Limited) -> Vec<u64>,
+    ) -> BTreeMap<Vec<u64>, u64> {
+        let mut dice = Limited {
+            inner: crate::dice::Enumerator::new(),
+            limit,
+        };
+        let mut mass = BTreeMap::new();
+        loop {
+            let out = f(&mut dice);
+            let depth = dice.inner.depth() as u32;
+            if out.len() == 2 {
+                *mass.entry(out).or_insert(0) += 6u64.pow(limit as u32 - depth);
+            }
+            if !dice.inner.next_path() {
+                return mass;
+            }
+        }
+    }
+
+    #[test]
+    fn rejection_sampling_is_exact_on_every_resolved_path() {
+        // All paths of up to 6 rolls: every ordered pair of 6 values must
+        // have the same mass; the unresolved rest shrinks like (1/6)^depth.
+        let mass = masses(6, |d| sample_by_rejection(2, 6, d));
+        assert_eq!(mass.len(), 30);
+        let first = *mass.values().next().unwrap();
+        assert!(mass.values().all(|&m| m == first), "{mass:?}");
+        // Negative control: "take the next free value" instead of redrawing.
+        let biased = masses(6, |d| {
+            let a = d.roll(6);
+            let b = d.roll(6);
+            vec![a, if b == a { (a + 1) % 6 } else { b }]
+        });
+        assert!(biased.values().any(|&m| m != first));
+    }
+
+    #[test]
+    fn rejection_sampling_passes_a_chi_square_test() {
+        // χ² of the 30 ordered pairs of sample(2, 6) by rejection, 60 000
+        // draws, df = 29; bound 81 is the 1 − 10^−6 quantile (Wilson–Hilferty),
+        // so a correct sampler fails with probability 10^−6 (fixed seed).
+        let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("rej")));
+        let chi = |draw: &mut dyn FnMut() -> Vec<u64>| {
+            let mut counts = BTreeMap::new();
+            for _ in 0..60_000 {
+                *counts.entry(draw()).or_insert(0u32) += 1;
+            }
+            let e = 2_000.0;
+            let missing = 30 - counts.len();
+            counts
+                .values()
+                .map(|&c| (f64::from(c) - e).powi(2) / e)
+                .sum::<f64>()
+                + missing as f64 * e
+        };
+        let fair = chi(&mut || sample_by_rejection(2, 6, &mut dice));
+        assert!(fair < 81.0, "χ² = {fair}");
+        let biased = chi(&mut || {
+            let a = dice.roll(6);
+            let b = dice.roll(6);
+            vec![a, if b == a { (a + 1) % 6 } else { b }]
+        });
+        assert!(biased > 81.0, "negative control χ² = {biased}");
+    }
+
+    #[test]
+    fn drawn_set_finds_repeats_across_collisions() {
+        let mut set = DrawnSet::with_capacity(4); // 16 slots
+        // Eight values (the most the set is meant to hold, and more) in 16
+        // slots: repeats must be found even behind collisions.
+        for x in 0..8u64 {
+            assert!(set.insert(x << 60));
+        }
+        for x in 0..8u64 {
+            assert!(!set.insert(x << 60));
+        }
+        assert_eq!(
+            set.slots.iter().filter(|&&s| s != DrawnSet::EMPTY).count(),
+            8
+        );
+        assert!(set.insert(u64::MAX - 1));
+        assert!(!set.insert(u64::MAX - 1));
+    }
+
+    #[test]
+    fn sample_uses_rejection_only_for_sparse_samples() {
+        let seed = Seed::parse("sparse");
+        let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
+        let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
+        assert_eq!(
+            sample(1000, 1 << 40, &mut a).unwrap(),
+            sample_by_rejection(1000, 1 << 40, &mut b)
+        );
+        let v = sample(100_000, u64::MAX, &mut a).unwrap();
+        let distinct: std::collections::HashSet<_> = v.iter().collect();
+        assert_eq!(distinct.len(), 100_000);
     }
 
     #[test]

@@ -1,0 +1,183 @@
+//! Fisher–Yates with batched dice: up to eight rolls per 64-bit word.
+//!
+//! The swaps are exactly those of the scalar loop; only the way the rolls
+//! are asked for changes: consecutive bounds go to [`Dice::roll_many`] in
+//! groups whose product stays below about 2^56, so the production dice
+//! answers each group from one word (Brackett-Rozinsky & Lemire 2024) and the
+//! division of its rejection test runs with probability below 2^-8. Any other
+//! dice (the enumerator, counting) sees the same bounds in the same order.
+
+use crate::dice::Dice;
+
+/// How many consecutive rolls to batch when the largest bound is `bound`:
+/// as many as keep the sum of their bit lengths `s ≤ 56`, at most eight, so
+/// the dice's exact rejection test is needed with probability `2^(s−64) ≤ 2^−8`.
+#[inline]
+pub(crate) fn batch_len(bound: usize) -> usize {
+    const BY_BIT_LENGTH: [u8; 65] = {
+        let mut table = [1u8; 65];
+        let mut bits = 1;
+        while bits <= 64 {
+            let k = 56 / bits;
+            table[bits] = if k > 8 {
+                8
+            } else if k < 1 {
+                1
+            } else {
+                k as u8
+            };
+            bits += 1;
+        }
+        table
+    };
+    usize::from(BY_BIT_LENGTH[(usize::BITS - bound.leading_zeros()) as usize])
+}
+
+/// Calls `$f::<K>(args)` for the runtime batch length `$k` in `1..=8`.
+macro_rules! dispatch {
+    ($k:expr, $f:ident($($arg:expr),*)) => {
+        match $k {
+            1 => $f::<1, _, _>($($arg),*),
+            2 => $f::<2, _, _>($($arg),*),
+            3 => $f::<3, _, _>($($arg),*),
+            4 => $f::<4, _, _>($($arg),*),
+            5 => $f::<5, _, _>($($arg),*),
+            6 => $f::<6, _, _>($($arg),*),
+            7 => $f::<7, _, _>($($arg),*),
+            _ => $f::<8, _, _>($($arg),*),
+        }
+    };
+}
+
+/// Durstenfeld's backward loop: for `i` from `n` down to 2, swap position
+/// `i − 1` with a position uniform in `[0, i)`. Rolls `n, n−1, …, 2`.
+pub(crate) fn fisher_yates<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+    let mut i = slice.len();
+    while i > 1 {
+        // One tight loop per bit length of the bound: the batch size and the
+        // dice's hint are fixed inside it (bit scans are slow on some CPUs).
+        let bits = bit_len(i);
+        let k = batch_len(i).min(i - 1);
+        i = dispatch!(k, backward_run(slice, i, bits, dice));
+    }
+}
+
+/// Batches of `K` backward steps while the bound `i` keeps its bit length
+/// `bits` and at least `K` steps remain; returns the next bound.
+#[inline(always)]
+fn backward_run<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    mut i: usize,
+    bits: u32,
+    dice: &mut D,
+) -> usize {
+    let floor = (1usize << (bits - 1)).max(K + 1);
+    loop {
+        backward::<K, T, D>(slice, i, bits, dice);
+        i -= K;
+        if i < floor {
+            return i;
+        }
+    }
+}
+
+/// Number of significant bits of `x`.
+#[inline]
+fn bit_len(x: usize) -> u32 {
+    usize::BITS - x.leading_zeros()
+}
+
+/// One batch of `K` backward steps starting with bound `i` (requires `i > K`).
+#[inline(always)]
+fn backward<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    i: usize,
+    bits: u32,
+    dice: &mut D,
+) {
+    let mut bounds = [0u64; K];
+    for (t, b) in bounds.iter_mut().enumerate() {
+        *b = (i - t) as u64;
+    }
+    let mut out = [0u64; K];
+    dice.roll_many_below(bits, &bounds, &mut out);
+    for (t, &j) in out.iter().enumerate() {
+        slice.swap(i - 1 - t, j as usize);
+    }
+}
+
+/// The forward loop stopped after `steps` steps: step `i` swaps position `i`
+/// with a position uniform in `[i, n)`. Rolls `n, n−1, …, n−steps+1`.
+pub(crate) fn forward_steps<T, D: Dice + ?Sized>(slice: &mut [T], steps: usize, dice: &mut D) {
+    let n = slice.len();
+    debug_assert!(steps < n.max(1));
+    let mut i = 0;
+    while i < steps {
+        let bits = bit_len(n - i);
+        let k = batch_len(n - i).min(steps - i);
+        i = dispatch!(k, forward_run(slice, i, steps, bits, dice));
+    }
+}
+
+/// Batches of `K` forward steps while the bound `n − i` keeps its bit
+/// length `bits` and at least `K` of the `steps` remain; returns the next `i`.
+#[inline(always)]
+fn forward_run<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    mut i: usize,
+    steps: usize,
+    bits: u32,
+    dice: &mut D,
+) -> usize {
+    let n = slice.len();
+    // Continue while n − i ≥ 2^(bits−1), i.e. i ≤ n − 2^(bits−1), and i + K ≤ steps.
+    let last = (n - (1usize << (bits - 1))).min(steps - K);
+    loop {
+        forward::<K, T, D>(slice, i, bits, dice);
+        i += K;
+        if i > last {
+            return i;
+        }
+    }
+}
+
+/// One batch of `K` forward steps starting at position `i`.
+#[inline(always)]
+fn forward<const K: usize, T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    i: usize,
+    bits: u32,
+    dice: &mut D,
+) {
+    let n = slice.len();
+    let mut bounds = [0u64; K];
+    for (t, b) in bounds.iter_mut().enumerate() {
+        *b = (n - i - t) as u64;
+    }
+    let mut out = [0u64; K];
+    dice.roll_many_below(bits, &bounds, &mut out);
+    for (t, &j) in out.iter().enumerate() {
+        slice.swap(i + t, i + t + j as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_keep_their_bit_lengths_within_56() {
+        // Checked at every threshold and one past it: 2^k and 2^k ± 1.
+        for k in 1..=40u32 {
+            for bound in [(1usize << k) - 1, 1 << k, (1 << k) + 1] {
+                let len = batch_len(bound);
+                let bits = (usize::BITS - bound.leading_zeros()) as usize;
+                assert!(len == 1 || len * bits <= 56, "bound {bound}: {len}");
+                assert!(len == 8 || (len + 1) * bits > 56, "bound {bound}: {len}");
+            }
+        }
+        assert_eq!(batch_len(52), 8);
+        assert_eq!(batch_len(1 << 20), 2);
+        assert_eq!(batch_len(usize::MAX), 1);
+    }
+}
