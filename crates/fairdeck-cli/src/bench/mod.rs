@@ -5,6 +5,7 @@
 
 pub mod fit;
 pub mod plot;
+pub mod production;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::bench::fit::{Fit, growth_exponent};
-use crate::bench::{Measurement, Plan, Series, measure_series, plot};
+use crate::bench::{Measurement, Plan, Series, measure_series, plot, production};
 use crate::failure::usage;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
@@ -43,6 +43,11 @@ pub struct Args {
     /// Also draw a log-log chart (FILE.svg or FILE.png).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+
+    /// Compare the production shuffle and sample with the `rand` crate instead
+    /// (sizes default to 52, 1e4, 1e6, 1e8; --budget is then seconds per case).
+    #[arg(long, conflicts_with_all = ["algorithms", "plot"])]
+    pub production: bool,
 
     #[command(flatten)]
     pub random: RandomArgs,
@@ -94,8 +99,11 @@ struct Skipped {
 
 /// Runs `fairdeck bench`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let algorithms = chosen(args)?;
     let plan = plan(args)?;
+    if args.production {
+        return production::run(&args.sizes, plan.budget, out);
+    }
+    let algorithms = chosen(args)?;
     if let Some(path) = &args.plot {
         plot::Kind::of(path)?;
     }
