@@ -26,8 +26,7 @@ pub fn run(sizes: &[usize], per_case: Duration, out: &mut Output) -> anyhow::Res
             let w = out.stdout();
             writeln!(
                 w,
-                "fairdeck vs rand {}, best time per element over {seconds} s per case",
-                "0.10"
+                "fairdeck vs rand 0.10, best time per element over {seconds} s per case"
             )?;
             write!(w, "{}", report.to_text())?;
             writeln!(
