@@ -1,11 +1,8 @@
 //! Integration tests of `fairdeck algorithms`, running the real binary.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
+use common::{parse, run, usage_error};
 
 const NAMES: [&str; 17] = [
     "fisher-yates",
@@ -29,12 +26,9 @@ const NAMES: [&str; 17] = [
 
 #[test]
 fn json_lists_every_algorithm_with_its_fields() {
-    let out = fairdeck()
-        .args(["algorithms", "--format", "json"])
-        .output()
-        .unwrap();
+    let out = run(&["algorithms", "--format", "json"]);
     assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&out);
     let list = v.as_array().unwrap();
     let names: Vec<&str> = list.iter().map(|e| e["name"].as_str().unwrap()).collect();
     assert_eq!(names, NAMES);
@@ -53,23 +47,19 @@ fn json_lists_every_algorithm_with_its_fields() {
 
 #[test]
 fn the_python_snippet_bug_is_documented() {
-    let out = fairdeck()
-        .args(["algorithms", "fisher-yates", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&run(&["algorithms", "fisher-yates", "--format", "json"]));
     let note = v[0]["notes"][0].as_str().unwrap();
     assert!(
         note.contains("IndexError") && note.contains("randint"),
         "{note}"
     );
-    let text = fairdeck().arg("algorithms").output().unwrap();
+    let text = run(&["algorithms"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("IndexError"));
 }
 
 #[test]
 fn text_table_has_one_line_per_algorithm() {
-    let out = fairdeck().arg("algorithms").output().unwrap();
+    let out = run(&["algorithms"]);
     let text = String::from_utf8(out.stdout).unwrap();
     for name in NAMES {
         assert!(
@@ -81,7 +71,7 @@ fn text_table_has_one_line_per_algorithm() {
 
 #[test]
 fn one_algorithm_is_described_in_full() {
-    let out = fairdeck().args(["algorithms", "Sattolo"]).output().unwrap();
+    let out = run(&["algorithms", "Sattolo"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("sattolo\n"));
@@ -90,11 +80,7 @@ fn one_algorithm_is_described_in_full() {
 
 #[test]
 fn an_unknown_algorithm_is_a_usage_error_on_one_line() {
-    let out = fairdeck()
-        .args(["algorithms", "bogosort"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = usage_error(&["algorithms", "bogosort"]);
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("unknown algorithm \"bogosort\""), "{err}");

@@ -8,26 +8,13 @@
 //! the negative controls, each with trials enough that its bias drives a
 //! p-value far below the threshold (printed by `--nocapture`).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{assert_success, fairdeck, json_of, parse, usage_error};
 use serde_json::Value;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
-
 fn audit(args: &[&str]) -> Value {
-    let out = fairdeck()
-        .arg("audit")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of("audit", args)
 }
 
 fn verdict(alg: &str, trials: u64) -> (String, Vec<String>) {
@@ -109,7 +96,7 @@ fn json_lists_tests_with_p_values_and_alpha() {
 
 #[test]
 fn same_seed_same_report() {
-    let a = audit(&[
+    let args = [
         "naive-swap",
         "-n",
         "10",
@@ -117,16 +104,9 @@ fn same_seed_same_report() {
         "3000",
         "--seed",
         "again",
-    ]);
-    let b = audit(&[
-        "naive-swap",
-        "-n",
-        "10",
-        "--trials",
-        "3000",
-        "--seed",
-        "again",
-    ]);
+    ];
+    let a = audit(&args);
+    let b = audit(&args);
     assert_eq!(a, b);
 }
 
@@ -158,7 +138,7 @@ fn too_few_permutations_are_inconclusive() {
         .write_stdin("0 1 2\n2 1 0\n")
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&out);
     assert_eq!(v["verdict"], "inconclusive");
 }
 
@@ -171,11 +151,7 @@ fn stdin_input_and_plot() {
         .write_stdin("0 1\n1 0\n".repeat(10))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<rect"));
 }
 
@@ -206,7 +182,6 @@ fn bad_input_gets_one_clear_line() {
         vec!["audit", "fisher-yates", "-n", "5", "--plot", "x.png"],
         vec!["audit"],
     ] {
-        let out = fairdeck().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        usage_error(&args);
     }
 }

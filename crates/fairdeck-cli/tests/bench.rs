@@ -1,12 +1,9 @@
 //! Integration tests of `fairdeck bench`: tiny sizes and budgets; they check
 //! the structure of the output, never the speed.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
+use common::{assert_success, fairdeck, parse, usage_error, with};
 
 const QUICK: [&str; 6] = [
     "--sizes",
@@ -34,16 +31,12 @@ fn json_has_results_and_fits_and_writes_an_svg_plot() {
         .arg(&svg)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(
         out.stderr.is_empty(),
         "no progress bar when stderr is not a terminal"
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&out);
     let results = v["results"].as_array().unwrap();
     assert!(results.len() >= 2);
     for r in results {
@@ -71,11 +64,7 @@ fn png_plots_need_no_system_fonts() {
         .arg(&png)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }
@@ -117,8 +106,7 @@ fn bad_flags_are_usage_errors() {
         &["--plot", "chart.pdf"],
     ];
     for args in cases {
-        let out = fairdeck().arg("bench").args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let out = usage_error(&with("bench", args));
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
 }

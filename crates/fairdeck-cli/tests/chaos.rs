@@ -1,32 +1,18 @@
 //! Integration tests of `fairdeck chaos`, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{run, usage_error, with};
 use serde_json::Value;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
-
+/// `fairdeck --format json chaos ARGS`, which must succeed.
 fn json(args: &[&str]) -> Value {
-    let out = fairdeck()
-        .args(["--format", "json", "chaos"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::json(&with("chaos", args))
 }
 
 #[test]
 fn the_article_example_is_two() {
-    let out = fairdeck()
-        .args(["chaos", "1", "4", "2", "3", "5"])
-        .output()
-        .unwrap();
+    let out = run(&["chaos", "1", "4", "2", "3", "5"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().next(),
         Some("2")
@@ -94,8 +80,7 @@ fn bad_input_is_refused() {
         vec!["chaos", "--max", "20", "--method", "enumeration"],
         vec!["chaos", "--max", "5", "--method", "guess"],
     ] {
-        let out = fairdeck().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let out = usage_error(&args);
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     }
 }

@@ -1,33 +1,20 @@
 //! Integration tests of `fairdeck deal`, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fairdeck, run, run_json, strings, usage_error};
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn fairdeck() -> Command {
-    let mut cmd = Command::cargo_bin("fairdeck").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
+/// `fairdeck ARGS --format json`, which must succeed.
 fn json(args: &[&str]) -> Value {
-    let out = fairdeck()
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    run_json(fairdeck().args(args).args(["--format", "json"]), args)
 }
 
 #[test]
 fn default_deal_is_bridge_and_replays_from_its_seed() {
-    let a = fairdeck().args(["deal", "--seed", "x"]).output().unwrap();
-    let b = fairdeck().args(["deal", "--seed", "x"]).output().unwrap();
+    let a = run(&["deal", "--seed", "x"]);
+    let b = run(&["deal", "--seed", "x"]);
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
     let text = String::from_utf8(a.stdout).unwrap();
@@ -56,12 +43,7 @@ fn value_stability_of_a_seeded_deal() {
     // Pinned: changing this breaks replay of published deals (CHANGELOG.md).
     let v = json(&["deal", "--seed", "fairdeck"]);
     assert_eq!(v["hands"][0]["name"], "North");
-    let north: Vec<&str> = v["hands"][0]["cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let north = strings(&v["hands"][0]["cards"]);
     assert_eq!(north.join(" "), PINNED_NORTH);
 }
 
@@ -142,9 +124,8 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["deal", "--frobnicate"],
     ];
     for args in cases {
-        let out = fairdeck().args(*args).output().unwrap();
+        let out = usage_error(args);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(
             !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),

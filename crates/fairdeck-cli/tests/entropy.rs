@@ -1,14 +1,9 @@
 //! Integration tests of the entropy report, `--strict` and `--entropy`.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
-use serde_json::Value;
+mod common;
 
-fn fairdeck() -> Command {
-    let mut cmd = Command::cargo_bin("fairdeck").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
+use common::{assert_success, fairdeck, parse, run};
+use predicates::prelude::*;
 
 /// `count` d6 faces from a fixed linear congruential sequence (test data only).
 fn rolls(count: usize) -> String {
@@ -76,11 +71,7 @@ fn full_keys_pass_strict_for_one_deck_but_not_for_a_shoe() {
 
 #[test]
 fn json_reports_the_entropy() {
-    let out = fairdeck()
-        .args(["deal", "--seed", "friday", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&run(&["deal", "--seed", "friday", "--format", "json"]));
     assert!((v["entropy_needed_bits"].as_f64().unwrap() - 225.58).abs() < 0.01);
     assert!((v["entropy_key_bits"].as_f64().unwrap() - 6.0 * 26f64.log2()).abs() < 1e-9);
     assert_eq!(v["entropy_source"], "seed-text");
@@ -93,17 +84,13 @@ fn dice_mode_deals_from_rolls_and_reports_them() {
         .write_stdin(format!("{}\n{}\n", &rolls(200)[..100], &rolls(200)[100..]))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("needs 88 d6 rolls (log_6 52! = 87.27)"),
         "{err}"
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&out);
     assert_eq!(v["rolls_needed"], 88);
     let used = v["rolls_used"].as_u64().unwrap();
     assert!((88..=100).contains(&used), "{used}");

@@ -1,22 +1,12 @@
 //! Integration tests of `fairdeck exact`, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_of, usage_error, with};
 use serde_json::Value;
 
 fn exact(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("fairdeck")
-        .unwrap()
-        .arg("exact")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of("exact", args)
 }
 
 fn probabilities(v: &Value) -> Vec<String> {
@@ -92,13 +82,7 @@ fn refusals_are_clear() {
         (vec!["fisher-yates", "-n", "40"], "-n must be"),
         (vec!["nope", "-n", "3"], "unknown algorithm"),
     ] {
-        let out = Command::cargo_bin("fairdeck")
-            .unwrap()
-            .arg("exact")
-            .args(&args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let out = usage_error(&with("exact", &args));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle) && err.lines().count() == 1, "{err}");
     }

@@ -1,35 +1,17 @@
 //! Integration tests of `fairdeck fair`: commit → deal → verify, tampering,
 //! and the test vectors of docs/fair-dealing.md.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{fairdeck, json, parse, strings};
 use predicates::prelude::*;
-use serde_json::Value;
 
 const SECRET: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const COMMITMENT: &str = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd";
 /// Test vector 1 of docs/fair-dealing.md: client seed "alice", nonce 0.
 const DECK_ALICE_0: &str = "5D QS 3C AC 7C 2C 7D 9S 6S KH 4C 5S 3S QD 9D AD 4S 7S JS KD KS 5C \
 8C 5H 6D 8D AH QC QH TH 3H TS AS 2D 9H JH 4H 9C 6C JD 3D 2H TD 7H 6H 8S KC 8H 2S TC JC 4D";
-
-fn fairdeck() -> Command {
-    let mut cmd = Command::cargo_bin("fairdeck").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = fairdeck()
-        .args(["--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 fn verify(commitment: &str, secret: &str, seed: &str, nonce: &str, deal: &str) -> Command {
     let mut cmd = fairdeck();
@@ -58,12 +40,7 @@ fn test_vectors_of_the_spec() {
         "0",
     ]);
     assert_eq!(v["commitment"], COMMITMENT);
-    let cards: Vec<&str> = v["cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let cards = strings(&v["cards"]);
     assert_eq!(cards.join(" "), DECK_ALICE_0);
     let v = json(&[
         "fair",
@@ -108,12 +85,7 @@ fn commit_deal_verify_round_trip() {
             nonce,
         ]);
         assert_eq!(d["commitment"], commitment);
-        let cards: Vec<&str> = d["cards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_str().unwrap())
-            .collect();
+        let cards = strings(&d["cards"]);
         fairdeck()
             .args([
                 "fair",
@@ -203,7 +175,7 @@ fn tampering_fails_with_a_precise_message() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&out);
     assert_eq!(
         (v["valid"].as_bool(), v["mismatch"].as_str()),
         (Some(false), Some("order"))

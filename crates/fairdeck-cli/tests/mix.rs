@@ -1,22 +1,12 @@
 //! Integration tests of `fairdeck mix`, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_of, usage_error};
 use serde_json::Value;
 
 fn mix(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("fairdeck")
-        .unwrap()
-        .arg("mix")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_of("mix", args)
 }
 
 #[test]
@@ -92,11 +82,6 @@ fn plot_and_refusals() {
         vec!["mix", "riffle", "-n", "1"],
         vec!["mix", "riffle", "--plot", "x.png"],
     ] {
-        let out = Command::cargo_bin("fairdeck")
-            .unwrap()
-            .args(&args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        usage_error(&args);
     }
 }

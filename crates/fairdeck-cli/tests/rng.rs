@@ -1,22 +1,16 @@
 //! Integration tests of `fairdeck rng`: exact byte counts, replay, closed
 //! pipes, and the `ent` check a testing laboratory would run.
 
-use std::io::{Read, Write};
+mod common;
+
+use std::io::Write;
 use std::process::{Command as Process, Stdio};
 
-use assert_cmd::Command;
-
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
+use common::{assert_success, fairdeck, hang_up_after, run, with};
 
 fn bytes(args: &[&str]) -> Vec<u8> {
-    let out = fairdeck().arg("rng").args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run(&with("rng", args));
+    assert_success(&out);
     out.stdout
 }
 
@@ -36,10 +30,7 @@ fn writes_exactly_n_bytes_and_replays() {
 
 #[test]
 fn prints_the_seed_on_stderr_and_rejects_json() {
-    let out = fairdeck()
-        .args(["rng", "-n", "1", "--seed", "x"])
-        .output()
-        .unwrap();
+    let out = run(&["rng", "-n", "1", "--seed", "x"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "fairdeck: seed 2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881 \
@@ -58,21 +49,8 @@ fn prints_the_seed_on_stderr_and_rejects_json() {
 
 #[test]
 fn unbounded_stream_stops_quietly_when_the_reader_leaves() {
-    let mut child = Process::new(assert_cmd::cargo::cargo_bin("fairdeck"))
-        .args(["rng", "--seed", "pipe"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut head = vec![0u8; 5 << 20];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut head)
-        .unwrap();
-    drop(child.stdout.take());
-    assert!(child.wait().unwrap().success());
+    let out = hang_up_after(&["rng", "--seed", "pipe"], 5 << 20);
+    assert!(out.status.success());
 }
 
 /// What `ent` says about a byte stream.

@@ -1,31 +1,12 @@
 //! Integration tests of `fairdeck sample`, running the real binary.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
+use common::{json_of, run, usage_error, with};
 
+/// The `numbers` of `fairdeck sample ARGS --format json`, which must succeed.
 fn numbers(args: &[&str]) -> Vec<u64> {
-    let out = fairdeck()
-        .arg("sample")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["numbers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
+    common::numbers(&json_of("sample", args)["numbers"])
 }
 
 #[test]
@@ -58,10 +39,7 @@ fn seeded_draws_replay_and_sorted_sorts() {
 
 #[test]
 fn text_output_is_numbers_then_seed() {
-    let out = fairdeck()
-        .args(["sample", "2", "2", "--seed", "s"])
-        .output()
-        .unwrap();
+    let out = run(&["sample", "2", "2", "--seed", "s"]);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
@@ -82,12 +60,11 @@ fn bad_input_exits_2_with_one_line() {
         &["5"],
     ];
     for args in cases {
-        let out = fairdeck().arg("sample").args(*args).output().unwrap();
+        let out = usage_error(&with("sample", args));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let out = fairdeck().args(["sample", "10", "5"]).output().unwrap();
+    let out = run(&["sample", "10", "5"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "fairdeck: cannot draw 10 distinct numbers from 1..5\n"

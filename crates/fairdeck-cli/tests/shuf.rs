@@ -2,18 +2,21 @@
 //! (coreutils) wherever the behaviour is deterministic: exit codes, error
 //! messages, the output multiset, counts, `-n` bounds, `-r` counts.
 
+mod common;
+
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use assert_cmd::cargo::cargo_bin;
+use common::{hang_up_after, with};
 
+/// `fairdeck shuf ARGS` in the C locale, fed `stdin`.
 fn fairdeck(args: &[&str], stdin: &[u8]) -> Output {
-    Command::cargo_bin("fairdeck")
-        .unwrap()
+    common::fairdeck()
         .arg("shuf")
         .args(args)
         .env("LC_ALL", "C")
@@ -233,8 +236,7 @@ fn output_file_is_opened_after_the_input_is_read() {
     // No temporary file is left next to it.
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     // The same through standard input: `-o F < F`.
-    let ours = Command::cargo_bin("fairdeck")
-        .unwrap()
+    let ours = common::fairdeck()
         .args(["shuf", "-o", f])
         .pipe_stdin(&file)
         .unwrap()
@@ -258,22 +260,7 @@ fn endless_repeat_stops_cleanly_on_a_closed_pipe() {
         &["-r", "-e", "a", "b"][..],
         &["-r", "-i", "0-18446744073709551615"],
     ] {
-        let mut child = StdCommand::new(cargo_bin("fairdeck"))
-            .arg("shuf")
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut head = [0u8; 100_000];
-        child
-            .stdout
-            .as_mut()
-            .unwrap()
-            .read_exact(&mut head)
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = hang_up_after(&with("shuf", args), 100_000);
         assert!(out.status.success(), "{args:?}: {:?}", out.status);
         assert!(
             out.stderr.is_empty(),
@@ -431,8 +418,7 @@ fn a_full_disk_fails_cleanly_and_leaves_the_input_alone() {
     fs::write(&file, &input).unwrap();
     let f = file.to_str().unwrap();
     let t = scratch.path().to_str().unwrap();
-    let out = Command::cargo_bin("fairdeck")
-        .unwrap()
+    let out = common::fairdeck()
         .args([
             "shuf",
             "--memory",

@@ -1,41 +1,16 @@
 //! Integration tests of `fairdeck shuffle ALG -n N`, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_of, numbers, parse, run, usage_error, with};
 use serde_json::Value;
 
-fn fairdeck() -> Command {
-    Command::cargo_bin("fairdeck").unwrap()
-}
-
 fn json(args: &[&str]) -> Value {
-    let out = fairdeck()
-        .arg("shuffle")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn numbers(v: &Value) -> Vec<u64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
+    json_of("shuffle", args)
 }
 
 fn names() -> Vec<String> {
-    let out = fairdeck()
-        .args(["algorithms", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse(&run(&["algorithms", "--format", "json"]));
     v.as_array()
         .unwrap()
         .iter()
@@ -112,10 +87,7 @@ fn two_sequence_steps_move_cards_from_deck_to_pile() {
 
 #[test]
 fn text_steps_are_a_table_then_the_result_and_seed() {
-    let out = fairdeck()
-        .args(["shuffle", "inside-out", "-n", "4", "--steps", "--seed", "t"])
-        .output()
-        .unwrap();
+    let out = run(&["shuffle", "inside-out", "-n", "4", "--steps", "--seed", "t"]);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].trim_start().starts_with("0  start"), "{text}");
@@ -170,8 +142,7 @@ fn bad_input_is_one_line_and_exit_2() {
         &["fisher-yates", "-n", "-3"],
     ];
     for args in cases {
-        let out = fairdeck().arg("shuffle").args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let out = usage_error(&with("shuffle", args));
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         if args[0] != "fisher-yates" || args[2] != "-3" {
