@@ -5,7 +5,7 @@
 use chacha20::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::dice::{bounded_u64, Dice};
+use crate::dice::{Dice, bounded_u64};
 
 /// The dice of a fair deal: exact bounded draws from the ChaCha20 keystream
 /// of a deal key, one 64-bit word per attempt.
