@@ -127,7 +127,7 @@ pub(crate) fn inside_out_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{factorial, orders};
 
     type Shuffle = fn(&mut [usize], &mut crate::dice::Enumerator);
 
@@ -140,11 +140,7 @@ mod tests {
         ];
         for (name, f) in shuffles {
             for n in 0..=5usize {
-                let counts = enumerate(|e| {
-                    let mut v: Vec<usize> = (0..n).collect();
-                    f(&mut v, e);
-                    v
-                });
+                let counts = orders(n, f);
                 assert_eq!(counts.len() as u64, factorial(n as u64), "{name} n = {n}");
                 assert!(counts.values().all(|&c| c == 1), "{name} n = {n}");
             }

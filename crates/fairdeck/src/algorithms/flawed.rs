@@ -181,7 +181,7 @@ mod tests {
     use super::*;
     use crate::algorithms::scripted::Tired;
     use crate::dice::Enumerator;
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{enumerate, factorial, orders};
 
     #[test]
     fn naive_swap_at_three_cards_has_27_paths_split_four_and_five() {
@@ -199,11 +199,7 @@ mod tests {
     #[test]
     fn sattolo_makes_each_single_cycle_once() {
         for n in 2..=6usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                sattolo(&mut v, e);
-                v
-            });
+            let counts = orders(n, sattolo);
             assert_eq!(counts.len() as u64, factorial(n as u64 - 1), "n = {n}");
             assert!(counts.values().all(|&c| c == 1));
             assert!(counts.keys().all(|p| cycle_length(p, 0) == n), "n = {n}");

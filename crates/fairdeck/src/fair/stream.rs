@@ -89,7 +89,7 @@ pub fn durstenfeld<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_all_equal, enumerate, factorial};
+    use crate::testing::{assert_all_equal, factorial, orders};
 
     #[test]
     fn keystream_is_rfc_8439_chacha20() {
@@ -112,11 +112,7 @@ mod tests {
     #[test]
     fn durstenfeld_is_exactly_uniform_for_small_n() {
         for n in 0..=6usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                durstenfeld(&mut v, e);
-                v
-            });
+            let counts = orders(n, durstenfeld);
             assert_eq!(
                 assert_all_equal(&counts, "durstenfeld"),
                 factorial(n as u64)
