@@ -1,12 +1,12 @@
 //! The walking dice: answers every roll so that repeated runs of an
 //! algorithm visit every branch of its choice tree, down to a depth limit.
 
-use fairdeck::dice::Dice;
+use fairdeck::dice::{Dice, Enumerator};
 
 /// A dice that enumerates an algorithm's choice tree depth-first, one path
 /// per run, cutting every path after `depth` rolls.
 ///
-/// Unlike [`fairdeck::dice::Enumerator`] it has a depth limit: past it,
+/// It is an [`Enumerator`] with a depth limit: past it,
 /// [`Dice::exhausted`] turns `true` and rolls answer 0 without branching, so an
 /// unbounded algorithm (a rejection loop) returns early and the walker counts
 /// the path's probability as unresolved. O(depth) memory.
@@ -26,8 +26,8 @@ use fairdeck::dice::Dice;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Walker {
-    path: Vec<(u64, u64)>,
-    pos: usize,
+    /// The path advancing and replay, shared with the core crate.
+    walk: Enumerator,
     depth: usize,
     cut: bool,
 }
@@ -36,8 +36,7 @@ impl Walker {
     /// A fresh walk on the first (all-zero) path, cutting paths after `depth` rolls.
     pub fn new(depth: usize) -> Self {
         Self {
-            path: Vec::new(),
-            pos: 0,
+            walk: Enumerator::new(),
             depth,
             cut: false,
         }
@@ -50,47 +49,24 @@ impl Walker {
 
     /// The bounds of the rolls made on the path just run (before any cut).
     pub fn bounds(&self) -> impl Iterator<Item = u64> + '_ {
-        self.path[..self.pos].iter().map(|&(_, b)| b)
+        self.walk.path_bounds()
     }
 
     /// Moves to the next path; `false` when the whole tree has been walked.
     pub fn next_path(&mut self) -> bool {
-        self.path.truncate(self.pos);
-        self.pos = 0;
         self.cut = false;
-        while let Some(last) = self.path.last_mut() {
-            if last.0 + 1 < last.1 {
-                last.0 += 1;
-                return true;
-            }
-            self.path.pop();
-        }
-        false
+        self.walk.next_path()
     }
 }
 
 impl Dice for Walker {
     fn roll(&mut self, n: u64) -> u64 {
         assert!(n > 0, "dice rolled with bound 0");
-        if self.cut || self.pos >= self.depth {
+        if self.cut || self.walk.depth() >= self.depth {
             self.cut = true;
             return 0;
         }
-        let answer = match self.path.get(self.pos) {
-            Some(&(answer, bound)) => {
-                assert_eq!(
-                    bound, n,
-                    "walked algorithm is not deterministic given its answers"
-                );
-                answer
-            }
-            None => {
-                self.path.push((0, n));
-                0
-            }
-        };
-        self.pos += 1;
-        answer
+        self.walk.roll(n)
     }
 
     fn exhausted(&self) -> bool {

@@ -194,6 +194,10 @@ impl<R: Rng> RngDice<R> {
 ///
 /// O(1) expected time: the rejection probability is below `n / 2^64`.
 ///
+/// The fair-dealing [`KeyStream`](crate::fair::KeyStream) draws with it, and
+/// `docs/fair-dealing.md` (section 2.4) freezes its rule: one word per
+/// attempt, the same answers for the same words. Do not change them.
+///
 /// # Panics
 ///
 /// Panics if `n == 0`.
@@ -413,7 +417,8 @@ mod tests {
     fn lemire_is_exact_on_a_small_word_model() {
         // Model: words of 8 bits instead of 64. Count how often each answer
         // comes out over all 256 words after rejection; all counts must match.
-        for n in 1u32..=40 {
+        // (Up to 64: the fair-dealing spec's bounds, 52 cards and more.)
+        for n in 1u32..=64 {
             let threshold = (256 - n) % n;
             let mut counts = vec![0u32; n as usize];
             for x in 0u32..256 {

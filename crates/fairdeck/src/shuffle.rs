@@ -108,17 +108,13 @@ mod tests {
     use super::*;
     use crate::dice::RngDice;
     use crate::rng::{Generator, Seed};
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{enumerate, factorial, orders};
     use proptest::prelude::*;
 
     #[test]
     fn shuffle_is_exactly_uniform_for_small_n() {
         for n in 0..=6usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                shuffle(&mut v, e);
-                v
-            });
+            let counts = orders(n, shuffle);
             assert_eq!(counts.len() as u64, factorial(n as u64), "n = {n}");
             assert!(counts.values().all(|&c| c == 1), "n = {n}");
         }

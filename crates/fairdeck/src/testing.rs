@@ -22,6 +22,19 @@ pub fn enumerate<T: Ord>(mut f: impl FnMut(&mut Enumerator) -> T) -> BTreeMap<T,
     }
 }
 
+/// [`enumerate`] for an in-place shuffle: counts the orders `shuffle` makes
+/// of the cards `0..n` over every path.
+pub fn orders(
+    n: usize,
+    mut shuffle: impl FnMut(&mut [usize], &mut Enumerator),
+) -> BTreeMap<Vec<usize>, u64> {
+    enumerate(|e| {
+        let mut v: Vec<usize> = (0..n).collect();
+        shuffle(&mut v, e);
+        v
+    })
+}
+
 /// n! for small n.
 pub fn factorial(n: u64) -> u64 {
     (1..=n).product()

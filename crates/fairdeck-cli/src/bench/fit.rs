@@ -70,16 +70,7 @@ pub fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn m(n: usize, secs: f64) -> Measurement {
-        Measurement {
-            algorithm: "x".into(),
-            n,
-            runs: 1,
-            seconds_per_run: secs,
-            ns_per_element: 0.0,
-        }
-    }
+    use crate::bench::tests::m;
 
     #[test]
     fn exact_power_laws_give_their_exponent() {

@@ -46,6 +46,20 @@ pub struct Measurement {
     pub ns_per_element: f64,
 }
 
+impl Measurement {
+    /// `runs` runs of `algorithm` on `n` cards, `seconds_per_run` each; the
+    /// time per card is derived (divided by 1 for `n = 0`).
+    pub fn new(algorithm: &str, n: usize, runs: u64, seconds_per_run: f64) -> Self {
+        Self {
+            algorithm: algorithm.to_string(),
+            n,
+            runs,
+            seconds_per_run,
+            ns_per_element: seconds_per_run * 1e9 / n.max(1) as f64,
+        }
+    }
+}
+
 /// The measurements of one subject, and the sizes the budget did not allow.
 #[derive(Debug, Clone, Default)]
 pub struct Series {
@@ -77,13 +91,9 @@ pub fn measure_series<R>(
         }
         let (runs, elapsed) = time_runs(&mut run, n, plan.target());
         let seconds_per_run = elapsed.as_secs_f64() / runs as f64;
-        series.measured.push(Measurement {
-            algorithm: name.to_string(),
-            n,
-            runs,
-            seconds_per_run,
-            ns_per_element: seconds_per_run * 1e9 / n.max(1) as f64,
-        });
+        series
+            .measured
+            .push(Measurement::new(name, n, runs, seconds_per_run));
         tick();
     }
     series
@@ -134,14 +144,9 @@ fn predict(measured: &[Measurement], n: usize) -> Duration {
 mod tests {
     use super::*;
 
-    fn m(n: usize, secs: f64) -> Measurement {
-        Measurement {
-            algorithm: "x".into(),
-            n,
-            runs: 1,
-            seconds_per_run: secs,
-            ns_per_element: secs * 1e9 / n as f64,
-        }
+    /// One run of subject "x" on `n` cards taking `secs` (also for `fit`'s tests).
+    pub(super) fn m(n: usize, secs: f64) -> Measurement {
+        Measurement::new("x", n, 1, secs)
     }
 
     #[test]

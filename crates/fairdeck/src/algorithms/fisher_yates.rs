@@ -6,7 +6,7 @@
 //! pin the article's order of rolls, so `fairdeck shuffle --steps` and the
 //! exact enumeration show the article's own permutation tree.
 
-use super::trace::{Action, Observer, Silent};
+use super::trace::{Observer, Silent, swap_pass};
 use crate::dice::Dice;
 
 /// Durstenfeld's backward Fisher–Yates: for `i` from `n−1` down to `1`, swap
@@ -41,11 +41,13 @@ pub(crate) fn fisher_yates_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     dice: &mut D,
     obs: &mut O,
 ) {
-    for i in (1..items.len()).rev() {
-        let j = dice.roll(i as u64 + 1) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    let n = items.len();
+    swap_pass(
+        items,
+        (1..n).rev(),
+        |i| dice.roll(i as u64 + 1) as usize,
+        obs,
+    );
 }
 
 /// Knuth's shuffle run forward: for `i` from `0` to `n−2`, swap card `i` with
@@ -79,11 +81,13 @@ pub(crate) fn knuth_forward_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     obs: &mut O,
 ) {
     let n = items.len();
-    for i in 0..n.saturating_sub(1) {
-        let j = i + dice.roll((n - i) as u64) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    let last = n.saturating_sub(1);
+    swap_pass(
+        items,
+        0..last,
+        |i| i + dice.roll((n - i) as u64) as usize,
+        obs,
+    );
 }
 
 /// Grows a shuffled prefix: for `i` from `0` to `n−1`, swap card `i` with
@@ -116,17 +120,14 @@ pub(crate) fn inside_out_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     dice: &mut D,
     obs: &mut O,
 ) {
-    for i in 0..items.len() {
-        let j = dice.roll(i as u64 + 1) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    let n = items.len();
+    swap_pass(items, 0..n, |i| dice.roll(i as u64 + 1) as usize, obs);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{factorial, orders};
 
     type Shuffle = fn(&mut [usize], &mut crate::dice::Enumerator);
 
@@ -139,11 +140,7 @@ mod tests {
         ];
         for (name, f) in shuffles {
             for n in 0..=5usize {
-                let counts = enumerate(|e| {
-                    let mut v: Vec<usize> = (0..n).collect();
-                    f(&mut v, e);
-                    v
-                });
+                let counts = orders(n, f);
                 assert_eq!(counts.len() as u64, factorial(n as u64), "{name} n = {n}");
                 assert!(counts.values().all(|&c| c == 1), "{name} n = {n}");
             }

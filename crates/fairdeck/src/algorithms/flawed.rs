@@ -1,7 +1,7 @@
 //! Shuffles with a flaw the seed articles (or history) warn about: wrong
 //! index ranges, too few random swaps, and the 1999 online-poker shuffle.
 
-use super::trace::{Action, Observer, Silent};
+use super::trace::{Action, Observer, Silent, swap_pass};
 use crate::dice::Dice;
 
 /// The "natural" mistake: for `i` from `0` to `n−1`, swap card `i` with card
@@ -35,11 +35,7 @@ pub(crate) fn naive_swap_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     obs: &mut O,
 ) {
     let n = items.len();
-    for i in 0..n {
-        let j = dice.roll(n as u64) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    swap_pass(items, 0..n, |_| dice.roll(n as u64) as usize, obs);
 }
 
 /// Sattolo's algorithm: for `i` from `0` to `n−2`, swap card `i` with card
@@ -73,11 +69,13 @@ pub(crate) fn sattolo_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     obs: &mut O,
 ) {
     let n = items.len();
-    for i in 0..n.saturating_sub(1) {
-        let j = i + 1 + dice.roll((n - i - 1) as u64) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    let last = n.saturating_sub(1);
+    swap_pass(
+        items,
+        0..last,
+        |i| i + 1 + dice.roll((n - i - 1) as u64) as usize,
+        obs,
+    );
 }
 
 /// The shuffle of ASF Software's online poker (1999), generalised from 52 to
@@ -120,11 +118,7 @@ pub(crate) fn asf_poker_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     if n < 2 {
         return;
     }
-    for i in 0..n {
-        let j = dice.roll(n as u64 - 1) as usize;
-        items.swap(i, j);
-        obs.observe(Action::Swap { i, j }, items, &[]);
-    }
+    swap_pass(items, 0..n, |_| dice.roll(n as u64 - 1) as usize, obs);
 }
 
 /// Seed 003's `mess`: n times, draw two positions uniformly from the whole
@@ -187,7 +181,7 @@ mod tests {
     use super::*;
     use crate::algorithms::scripted::Tired;
     use crate::dice::Enumerator;
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{enumerate, factorial, orders};
 
     #[test]
     fn naive_swap_at_three_cards_has_27_paths_split_four_and_five() {
@@ -205,11 +199,7 @@ mod tests {
     #[test]
     fn sattolo_makes_each_single_cycle_once() {
         for n in 2..=6usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                sattolo(&mut v, e);
-                v
-            });
+            let counts = orders(n, sattolo);
             assert_eq!(counts.len() as u64, factorial(n as u64 - 1), "n = {n}");
             assert!(counts.values().all(|&c| c == 1));
             assert!(counts.keys().all(|p| cycle_length(p, 0) == n), "n = {n}");

@@ -176,7 +176,7 @@ mod tests {
     use super::*;
     use crate::algorithms::scripted::{Replay, Tired};
     use crate::dice::Enumerator;
-    use crate::testing::{enumerate, factorial};
+    use crate::testing::{enumerate, factorial, orders};
 
     #[test]
     fn one_insertion_is_the_articles_beszur() {
@@ -253,11 +253,7 @@ mod tests {
     #[test]
     fn reverse_insertion_is_exactly_uniform_up_to_five_cards() {
         for n in 0..=5usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                reverse_insertion(&mut v, e);
-                v
-            });
+            let counts = orders(n, reverse_insertion);
             assert_eq!(counts.len() as u64, factorial(n as u64));
             assert!(counts.values().all(|&c| c == 1));
         }

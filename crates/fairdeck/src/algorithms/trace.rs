@@ -105,6 +105,26 @@ impl Observer<usize> for Recorder {
     }
 }
 
+/// Swaps card `i` with card `target(i)` for each `i` of `positions`, in
+/// order, and reports each swap: the loop every swap shuffle of the
+/// catalogue shares, which differ only in the positions they visit and the
+/// range they draw from (`target` makes the roll).
+///
+/// O(number of positions) steps, each one `target` call and one swap.
+#[inline(always)]
+pub(crate) fn swap_pass<T, O: Observer<T>>(
+    items: &mut [T],
+    positions: impl Iterator<Item = usize>,
+    mut target: impl FnMut(usize) -> usize,
+    obs: &mut O,
+) {
+    for i in positions {
+        let j = target(i);
+        items.swap(i, j);
+        obs.observe(Action::Swap { i, j }, items, &[]);
+    }
+}
+
 /// Rearranges `items` so that afterwards `items[p]` is the element that was
 /// at `order[p]`, in place, by following the permutation's cycles.
 ///

@@ -5,7 +5,7 @@
 use chacha20::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::dice::Dice;
+use crate::dice::{Dice, bounded_u64};
 
 /// The dice of a fair deal: exact bounded draws from the ChaCha20 keystream
 /// of a deal key, one 64-bit word per attempt.
@@ -16,13 +16,12 @@ use crate::dice::Dice;
 /// * Bounded draw of `j` in `[0, s)`: Lemire's multiply-and-reject with one
 ///   word per attempt (Lemire 2019, "Fast Random Integer Generation in an
 ///   Interval", ACM TOMACS 29(1)): `m = x · s` as a 128-bit product; reject
-///   while `m mod 2^64 < (2^64 − s) mod s`; the answer is `m >> 64`. We
-///   compute the threshold on every draw (the paper skips it when it cannot
-///   matter); the answers are the same.
+///   while `m mod 2^64 < (2^64 − s) mod s`; the answer is `m >> 64`. This
+///   is [`bounded_u64`], whose rule the specification freezes.
 ///
-/// This is deliberately a separate, frozen copy of the method rather than
-/// the production [`RngDice`](crate::dice::RngDice): a published deal must
-/// stay verifiable even if the production dice gets faster.
+/// This is deliberately a separate dice rather than the production
+/// [`RngDice`](crate::dice::RngDice): a published deal must stay verifiable
+/// even if the production dice gets faster (batched draws, other generators).
 ///
 /// O(1) expected time per roll (rejection probability below `s / 2^64`).
 ///
@@ -55,16 +54,12 @@ impl KeyStream {
 
 impl Dice for KeyStream {
     fn roll(&mut self, s: u64) -> u64 {
-        assert!(s > 0, "dice rolled with bound 0");
-        // (2^64 − s) mod s: how many words must be rejected so that every
-        // answer is hit by exactly floor(2^64 / s) words.
-        let threshold = s.wrapping_neg() % s;
-        loop {
-            let m = u128::from(self.next_word()) * u128::from(s);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
-            }
-        }
+        // Section 2.4 of the specification pins this draw: one word per
+        // attempt, reject while `m mod 2^64 < (2^64 − s) mod s`. The shared
+        // `bounded_u64` is exactly that rule (it only skips computing the
+        // threshold when `m mod 2^64 ≥ s`, where no word is rejected); the
+        // fair test vectors fail if it ever draws differently.
+        bounded_u64(&mut self.rng, s)
     }
 }
 
@@ -94,7 +89,7 @@ pub fn durstenfeld<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{assert_all_equal, enumerate, factorial};
+    use crate::testing::{assert_all_equal, factorial, orders};
 
     #[test]
     fn keystream_is_rfc_8439_chacha20() {
@@ -115,29 +110,9 @@ mod tests {
     }
 
     #[test]
-    fn lemire_threshold_is_exact_on_an_8_bit_model() {
-        // The same rule with 8-bit words: every answer is hit equally often.
-        for s in 1u32..=64 {
-            let threshold = (256 - s) % s;
-            let mut counts = vec![0u32; s as usize];
-            for x in 0u32..256 {
-                let m = x * s;
-                if (m & 0xff) >= threshold {
-                    counts[(m >> 8) as usize] += 1;
-                }
-            }
-            assert!(counts.iter().all(|&c| c == counts[0]), "s = {s}");
-        }
-    }
-
-    #[test]
     fn durstenfeld_is_exactly_uniform_for_small_n() {
         for n in 0..=6usize {
-            let counts = enumerate(|e| {
-                let mut v: Vec<usize> = (0..n).collect();
-                durstenfeld(&mut v, e);
-                v
-            });
+            let counts = orders(n, durstenfeld);
             assert_eq!(
                 assert_all_equal(&counts, "durstenfeld"),
                 factorial(n as u64)
