@@ -348,6 +348,38 @@ export async function verify({ commitment: published, serverSecret, clientSeed, 
   };
 }
 
+const PARSED = Symbol('parsed deal');
+
+/**
+ * Reads the text printed by `fairdeck fair deal` (without --format json): its `deck:`,
+ * `commitment:` and `client seed: "…", nonce: N` lines, the game and deck of its heading, in the shape of parseDealJson
+ * and the number of "Player N" hands (the hands themselves are not read: the text shows them
+ * with suit symbols). Returns null when there is no `deck:` line.
+ */
+export function parseDealText(text) {
+  const deck = /^deck:[ \t]*(.*)$/m.exec(text);
+  if (!deck) return null;
+  const commitmentLine = /^commitment:[ \t]*([0-9a-fA-F]+)[ \t]*$/m.exec(text);
+  const heading = /^(bridge|holdem|draw|skat|scopa), (\S+) deck$/m.exec(text);
+  const seedLine = /^client seed: ("(?:[^"\\]|\\.)*"), nonce: (\d+)[ \t]*$/m.exec(text);
+  let clientSeed;
+  try {
+    clientSeed = seedLine ? JSON.parse(seedLine[1]) : undefined;
+  } catch {
+    clientSeed = undefined; // an escape JSON does not share with the CLI's quoting: type the seed
+  }
+  return {
+    [PARSED]: true,
+    commitment: commitmentLine?.[1],
+    clientSeed,
+    nonce: seedLine ? parseNonce(seedLine[2]).toString() : undefined,
+    game: heading?.[1],
+    deck: heading?.[2],
+    players: text.match(/^Player \d+\b/gm)?.length,
+    cards: parseCards(deck[1]),
+  };
+}
+
 /**
  * Reads the JSON printed by `fairdeck fair deal --format json` (text or an already parsed
  * object): { commitment, clientSeed, nonce (decimal text, exact even above 2^53), game, deck,
@@ -366,7 +398,7 @@ export function parseDealJson(input) {
     }
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('the deal JSON must be an object, as printed by fairdeck fair deal --format json');
-  if (obj.clientSeed !== undefined && obj.client_seed === undefined) return obj; // already parsed
+  if (obj[PARSED]) return obj;
   if (!Array.isArray(obj.cards)) throw new Error('the deal JSON has no "cards" list (the deck, top card first)');
   const text = (v, what) => {
     if (v !== undefined && v !== null && typeof v !== 'string') throw new Error(`the deal JSON's "${what}" must be text`);
@@ -374,6 +406,7 @@ export function parseDealJson(input) {
   };
   const hands = obj.hands === undefined ? undefined : parseHandsField(obj.hands);
   return {
+    [PARSED]: true,
     commitment: text(obj.commitment, 'commitment'),
     clientSeed: text(obj.client_seed, 'client_seed'),
     nonce: obj.nonce === undefined ? undefined : parseNonce(obj.nonce).toString(),

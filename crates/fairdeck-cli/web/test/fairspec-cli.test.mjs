@@ -67,6 +67,16 @@ test(`fair deal: JS and the CLI give the same JSON on ${CASES} random cases`, { 
   }
 });
 
+test('fair deal text output: parseDealText reads back what the CLI printed', { skip }, async () => {
+  for (let i = 0; i < 6; i++) {
+    const c = randomCase();
+    const text = execFileSync(BIN, ['fair', 'deal', ...inputsArgs(c)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const p = spec.parseDealText(text);
+    const js = await spec.deal({ serverSecret: c.secret, clientSeed: c.seed, nonce: c.nonce, game: c.game, deck: c.deck });
+    assert.deepEqual([p.cards, p.commitment, p.clientSeed, p.nonce, p.game, p.deck], [js.cards, js.commitment, c.seed, c.nonce, js.game, js.deck], JSON.stringify(c));
+  }
+});
+
 /** Ways to tamper with an honest deck, each with the mismatch the CLI reports. */
 const TAMPERS = [
   ['swap two cards', (d) => { const t = [...d]; const [i, j] = [randomInt(d.length), (randomInt(d.length - 1) + 1)]; const k = (i + j) % d.length; [t[i], t[k]] = [t[k], t[i]]; return t; }],

@@ -187,6 +187,15 @@ test('parseDealJson keeps a nonce above 2^53 exact and normalises cards', () => 
   assert.deepEqual(p.cards, ['AS', 'TH']);
 });
 
+test('parseDealText reads the deck, commitment, client seed and nonce lines of the text output', async () => {
+  const text = `North  5♦ 7♣\ndeck: 5D QS 3C\ncommitment: ${VECTORS[0].commitment}\nclient seed: "a \\"quoted\\" seed", nonce: 18446744073709551615\nentropy: …`;
+  const p = spec.parseDealText(text);
+  assert.deepEqual([p.cards, p.commitment, p.clientSeed, p.nonce], [['5D', 'QS', '3C'], VECTORS[0].commitment, 'a "quoted" seed', '18446744073709551615']);
+  assert.equal(spec.parseDealText('5D QS'), null);
+  const r = await check(spec.parseDealText(`deck: ${(await honest()).cards.join(' ')}`));
+  assert.equal(r.valid, true);
+});
+
 test('bad input: one clear error naming the field', async () => {
   const cases = [
     [() => spec.commitment('00'.repeat(31)), /server secret must be 64 hex digits, got 62 digits/],

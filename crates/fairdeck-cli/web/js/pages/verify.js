@@ -56,7 +56,7 @@ function buildForm(query) {
   const deckInput = el('input', { id: 'verify-deck', name: 'deck', value: query.get('deck') ?? '', list: 'verify-decks', placeholder: "the game's deck", spellcheck: 'false' });
   const deal = el('textarea', {
     id: 'verify-deal', name: 'deal', rows: 6, spellcheck: 'false',
-    placeholder: 'The claimed deck, top card first (5D QS 3C …), or paste the whole JSON printed by\nfairdeck fair deal --format json',
+    placeholder: 'The claimed deck, top card first (5D QS 3C …), or paste all that fairdeck fair deal printed\n(its --format json document, or its text with the deck: line)',
   });
   deal.value = query.get('deal') ?? '';
   return el('form', { class: 'verify-form', novalidate: true },
@@ -76,7 +76,7 @@ function buildForm(query) {
 function readForm(form) {
   const v = Object.fromEntries(['commitment', 'secret', 'seed', 'nonce', 'game', 'deck', 'players', 'deal']
     .map((k) => [k, form.elements[k].value]));
-  const json = v.deal.trim().startsWith('{') ? spec.parseDealJson(v.deal) : null;
+  const json = v.deal.trim().startsWith('{') ? spec.parseDealJson(v.deal) : spec.parseDealText(v.deal);
   const pick = (typed, fromJson) => (typed.trim() === '' && fromJson !== undefined ? String(fromJson) : typed);
   return {
     raw: v,
