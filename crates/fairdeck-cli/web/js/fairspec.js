@@ -298,6 +298,14 @@ function compareHands(derived, claimedHands, claimedStock) {
 
 const MAX_LISTED_PLACES = 60;
 
+/** One line per differing place, at most MAX_LISTED_PLACES and a count of the rest. */
+function placeLines(places, claimed, expected) {
+  const lines = places.slice(0, MAX_LISTED_PLACES)
+    .map((i) => `card ${i + 1}: ${claimed[i]} where the derivation gives ${expected[i]}`);
+  const rest = places.length - MAX_LISTED_PLACES;
+  return rest > 0 ? [...lines, `… and ${rest} more places`] : lines;
+}
+
 /**
  * Verifies a revealed deal: SHA-256(secret) against the published commitment, then the
  * claimed deck (and, when given, its hands and stock) against the recomputed deal.
@@ -328,11 +336,7 @@ export async function verify({ commitment: published, serverSecret, clientSeed, 
   const deckDiff = compareDeck(kind, expected.cards, claim.cards);
   if (deckDiff) {
     first ??= deckDiff;
-    differences.push(deckDiff.message);
-    for (const i of deckDiff.places.slice(0, MAX_LISTED_PLACES)) {
-      differences.push(`card ${i + 1}: ${claim.cards[i]} where the derivation gives ${expected.cards[i]}`);
-    }
-    if (deckDiff.places.length > MAX_LISTED_PLACES) differences.push(`… and ${deckDiff.places.length - MAX_LISTED_PLACES} more places`);
+    differences.push(deckDiff.message, ...placeLines(deckDiff.places, claim.cards, expected.cards));
   } else if (claim.hands || claim.stock) {
     const handDiffs = compareHands(expected, claim.hands, claim.stock);
     if (handDiffs.length) first ??= { mismatch: 'hands', message: `the deck is right but the hands are not dealt from it: ${handDiffs[0]}` };

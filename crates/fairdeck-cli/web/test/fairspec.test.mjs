@@ -170,6 +170,15 @@ test('tampered deals: the first difference named as fairdeck fair verify names i
   assert.match(r.differences[0], /the server secret does not match the commitment: its SHA-256 is af9613760f72/);
 });
 
+test('a long list of differing places is capped at 60 lines and counts the rest', async () => {
+  const shoe = await spec.shuffledDeck(SECRET, 'alice', 1, 'shoe:2');
+  const r = await check(shoe, { deck: 'shoe:2', game: 'draw' });
+  const places = Number(/at (\d+) of 104 places/.exec(r.message)[1]);
+  assert.ok(places > 60, `${places}`);
+  assert.equal(r.differences.length, 1 + 60 + 1);
+  assert.equal(r.differences.at(-1), `… and ${places - 60} more places`);
+});
+
 test('a pasted JSON deal: a hand edited without its deck is named by hand and place', async () => {
   const d = await honest();
   d.hands[2].cards[5] = d.hands[1].cards[5];

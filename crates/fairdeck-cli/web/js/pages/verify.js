@@ -197,6 +197,23 @@ async function demo(form, ctx, note) {
   return true;
 }
 
+/** Verifies what the form holds and shows the result (or the input error) in `out`/`error`. */
+async function verifyForm(form, ctx, out, error, updateUrl) {
+  error.textContent = '';
+  out.replaceChildren();
+  try {
+    const inputs = readForm(form);
+    const result = await spec.verify(inputs);
+    inputs.keyHex = spec.toHex(await spec.dealKey(inputs.serverSecret, inputs.clientSeed, inputs.nonce));
+    const claimed = Array.isArray(inputs.deal.cards) ? inputs.deal.cards : spec.parseCards(inputs.deal);
+    out.append(resultView(result, inputs, claimed, ctx));
+    form.elements['verify-tamper'].disabled = false;
+    if (updateUrl) ctx.setQuery(Object.fromEntries(Object.entries(inputs.raw).filter(([, v]) => v !== '')));
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
 /** Fills `root` with the Verify page; verifies at once when the query holds a complete case. */
 export async function render(root, query, ctx) {
   root.replaceChildren();
@@ -208,21 +225,7 @@ export async function render(root, query, ctx) {
   root.append(el('style', { text: STYLE }), el('h2', { text: 'Verify a deal' }),
     el('p', { class: 'verify-why', text: WHY }), form, note, error, out);
 
-  const run = async (updateUrl) => {
-    error.textContent = '';
-    out.replaceChildren();
-    try {
-      const inputs = readForm(form);
-      const result = await spec.verify(inputs);
-      inputs.keyHex = spec.toHex(await spec.dealKey(inputs.serverSecret, inputs.clientSeed, inputs.nonce));
-      const claimed = Array.isArray(inputs.deal.cards) ? inputs.deal.cards : spec.parseCards(inputs.deal);
-      out.append(resultView(result, inputs, claimed, ctx));
-      form.elements['verify-tamper'].disabled = false;
-      if (updateUrl) ctx.setQuery(Object.fromEntries(Object.entries(inputs.raw).filter(([, v]) => v !== '')));
-    } catch (e) {
-      error.textContent = e.message;
-    }
-  };
+  const run = (updateUrl) => verifyForm(form, ctx, out, error, updateUrl);
   form.addEventListener('submit', (ev) => { ev.preventDefault(); run(true); });
   form.elements['verify-demo'].addEventListener('click', async () => { if (await demo(form, ctx, note)) await run(true); });
   form.elements['verify-tamper'].addEventListener('click', async () => {
