@@ -23,11 +23,18 @@
 //! # Ok::<(), fairdeck::Error>(())
 //! ```
 
+mod board;
 mod deal;
 mod deck;
+mod game;
+pub mod number;
+pub mod pbn;
 
-pub use deal::{Deal, DealPlan, Game, Pile, PileRole};
+pub use board::{Board, Seat, Vulnerability, high_card_points};
+pub use deal::{Deal, DealPlan, Pile, PileRole};
 pub use deck::DeckKind;
+pub use game::Game;
+pub use number::DealShape;
 
 use core::fmt;
 use core::str::FromStr;
