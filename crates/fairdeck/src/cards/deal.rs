@@ -7,6 +7,11 @@ use crate::shuffle::shuffle;
 
 /// What a pile of dealt cards is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum PileRole {
     /// A player's hand.
     Player,
@@ -32,6 +37,7 @@ impl PileRole {
 
 /// One named pile of a deal.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pile {
     /// Display name ("North", "Player 1", "Board", …).
     pub name: String,
@@ -43,6 +49,7 @@ pub struct Pile {
 
 /// A finished deal: the piles and the undealt stock (top card first).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deal {
     /// The piles, in the plan's order.
     pub piles: Vec<Pile>,

@@ -29,6 +29,8 @@ mod deck;
 mod game;
 pub mod number;
 pub mod pbn;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use board::{Board, Seat, Vulnerability, high_card_points};
 pub use deal::{Deal, DealPlan, Pile, PileRole};
@@ -43,6 +45,7 @@ use crate::Error;
 
 /// The four French suits, in the order of their byte code (1–4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Suit {
     /// ♥, byte code 1.
     Hearts = 1,
@@ -100,6 +103,7 @@ impl Suit {
 
 /// The thirteen ranks, ace low, with their byte code (1–13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[allow(missing_docs)]
 pub enum Rank {
     Ace = 1,
