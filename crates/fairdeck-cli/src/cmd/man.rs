@@ -12,8 +12,10 @@ use crate::output::Output;
 
 /// Flags of `fairdeck man`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Install: fairdeck man > ~/.local/share/man/man1/fairdeck.1\n         \
-fairdeck man deal > ~/.local/share/man/man1/fairdeck-deal.1")]
+#[command(
+    after_help = "Install: fairdeck man > ~/.local/share/man/man1/fairdeck.1\n         \
+fairdeck man deal > ~/.local/share/man/man1/fairdeck-deal.1"
+)]
 pub struct Args {
     /// A subcommand's own page (fairdeck-SUBCOMMAND(1)) instead of fairdeck(1).
     #[arg(value_name = "SUBCOMMAND")]

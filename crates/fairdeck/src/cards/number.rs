@@ -45,6 +45,8 @@ pub struct DealShape {
     group_of: Vec<usize>,
     /// How the deal is numbered.
     mode: Mode,
+    /// Whether a stock's order is part of the deal (set by `for_game`).
+    ordered_stock: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +95,7 @@ impl DealShape {
             cards,
             group_of,
             mode,
+            ordered_stock: false,
         })
     }
 
@@ -136,7 +139,9 @@ impl DealShape {
             };
             group_of.push(g);
         }
-        DealShape::new(deck.cards(), group_of)
+        let mut shape = DealShape::new(deck.cards(), group_of)?;
+        shape.ordered_stock = drawn && n > needed;
+        Ok(shape)
     }
 
     /// D: how many distinct deals there are. O(n²) word operations.
@@ -149,12 +154,38 @@ impl DealShape {
         log2(&self.count())
     }
 
-    /// Whether the numbering counts the order of the whole deck (a shoe's
-    /// faces, or a stock dealt later), rather than unordered hands only.
+    /// Whether the numbering counts an order beyond the unordered hands:
+    /// a shoe's distinguishable orders, or a stock that is dealt later.
     pub fn keeps_order(&self) -> bool {
-        match &self.mode {
-            Mode::Faces { .. } => true,
-            Mode::Groups { sizes } => sizes.iter().filter(|&&s| s == 1).count() > 1,
+        self.ordered_stock || matches!(self.mode, Mode::Faces { .. })
+    }
+
+    /// D as a formula people can check: `52!/(13!)^4`, `312!/(6!)^52`,
+    /// `52!/((2!)^6·3!·35!)` (groups of one card are left out).
+    pub fn formula(&self) -> String {
+        let mut factors: Vec<(u64, usize)> = Vec::new();
+        for &c in self.counts().iter().filter(|&&c| c > 1) {
+            match factors.iter_mut().find(|(s, _)| *s == c) {
+                Some((_, k)) => *k += 1,
+                None => factors.push((c, 1)),
+            }
+        }
+        factors.sort_unstable();
+        let parts: Vec<String> = factors
+            .iter()
+            .map(|&(s, k)| {
+                if k > 1 {
+                    format!("({s}!)^{k}")
+                } else {
+                    format!("{s}!")
+                }
+            })
+            .collect();
+        let n = self.cards.len();
+        match parts.len() {
+            0 => format!("{n}!"),
+            1 => format!("{n}!/{}", parts[0]),
+            _ => format!("{n}!/({})", parts.join("·")),
         }
     }
 

@@ -148,7 +148,16 @@ fn parse_hand(text: &str) -> Result<Vec<Card>, String> {
 /// A PBN 2.1 file (import format) of `boards`: one game per board,
 /// separated by blank lines. O(total cards).
 pub fn write(boards: &[PbnBoard]) -> String {
+    write_with_notes(boards, &[])
+}
+
+/// [`write`] with `notes` as `%` comment lines after the header (e.g. the
+/// commitment of a verifiable session). Line breaks in a note are dropped.
+pub fn write_with_notes(boards: &[PbnBoard], notes: &[String]) -> String {
     let mut out = String::from("% PBN 2.1\n% Portable Bridge Notation, written by fairdeck\n");
+    for note in notes {
+        out.push_str(&format!("% {}\n", note.replace(['\n', '\r'], " ")));
+    }
     for b in boards {
         let mut tag = |name: &str, value: &str| {
             out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));

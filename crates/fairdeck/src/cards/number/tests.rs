@@ -54,6 +54,9 @@ fn every_preset_counts_the_multinomial() {
         }
     }
     assert!((shape(Game::Bridge, 4).bits() - 95.437).abs() < 0.001);
+    assert_eq!(shape(Game::Bridge, 4).formula(), "52!/(13!)^4");
+    assert_eq!(shape(Game::Holdem, 6).formula(), "52!/((2!)^6·3!·35!)");
+    assert_eq!(shape(Game::Draw, 4).formula(), "52!/(5!)^4");
     assert!((shape(Game::Holdem, 6).bits() - 84.072).abs() < 0.001);
 }
 
