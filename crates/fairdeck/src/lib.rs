@@ -31,7 +31,7 @@
 //!   dice, cache-aware buckets for large slices, `par_shuffle` on all cores;
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
-//! * [`algorithms`] — the catalogue: every shuffle of the seed articles, fair or flawed.
+//! * [`algorithms`] — the catalogue: every shuffle of the source articles, fair or flawed.
 //! * [`fair`] — commit–reveal deals anyone can verify, with a byte-exact spec;
 //! * [`entropy`] — shuffles from physical dice, coins or hex digits.
 //!

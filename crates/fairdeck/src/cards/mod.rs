@@ -1,7 +1,7 @@
 //! Playing cards: suits, ranks, cards, decks and deals.
 //!
 //! A [`Card`] is a suited card or a joker. It converts both ways to
-//! * the byte encoding of seed 002 — high nibble the suit (1 ♥, 2 ♦, 3 ♣,
+//! * the byte encoding of “洗牌算法_最简单的洗牌方法” (2023) — high nibble the suit (1 ♥, 2 ♦, 3 ♣,
 //!   4 ♠; the article fixes only "suit 1 is hearts"), low nibble the rank
 //!   (1 = ace … 13 = king), so 0x11 is the ace of hearts and 0x4D the king of
 //!   spades; jokers are 0x51 (red) and 0x52 (black);
@@ -185,7 +185,7 @@ impl Card {
         Card::Suited(rank, suit)
     }
 
-    /// The seed-002 byte: suit in the high nibble, rank in the low nibble.
+    /// The byte code of “洗牌算法_最简单的洗牌方法” (2023): suit in the high nibble, rank in the low nibble.
     pub fn to_byte(self) -> u8 {
         match self {
             Card::Suited(r, s) => (s as u8) << 4 | r.code(),
@@ -194,7 +194,7 @@ impl Card {
         }
     }
 
-    /// Reads a seed-002 byte.
+    /// Reads the byte code of “洗牌算法_最简单的洗牌方法” (2023).
     ///
     /// # Errors
     ///
