@@ -151,7 +151,7 @@ pub fn write(boards: &[PbnBoard]) -> String {
     write_with_notes(boards, &[])
 }
 
-/// [`write`] with `notes` as `%` comment lines after the header (e.g. the
+/// [`write()`] with `notes` as `%` comment lines after the header (e.g. the
 /// commitment of a verifiable session). Line breaks in a note are dropped.
 pub fn write_with_notes(boards: &[PbnBoard], notes: &[String]) -> String {
     let mut out = String::from("% PBN 2.1\n% Portable Bridge Notation, written by fairdeck\n");

@@ -85,7 +85,7 @@ pub struct Args {
     #[arg(long)]
     pub show_number: bool,
 
-    /// The PBN [Event] tag.
+    /// The event name of the PBN file (its Event tag).
     #[arg(long, value_name = "TEXT", default_value = "fairdeck board set")]
     pub event: String,
 

@@ -95,7 +95,7 @@ pub struct DealArgs {
     #[arg(long, value_name = "RANGE", conflicts_with_all = ["nonce", "game", "deck", "players"])]
     pub boards: Option<String>,
 
-    /// The PBN [Event] tag of a session.
+    /// The event name of the PBN file (its Event tag).
     #[arg(long, value_name = "TEXT", default_value = "fairdeck fair session")]
     pub event: String,
 }
