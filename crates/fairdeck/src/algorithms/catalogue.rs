@@ -40,7 +40,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "knuth-forward",
         sources: &[S000, S002],
         description: "Knuth's shuffle run forward: for i from 0 to n-2, swap card i with card \
-            j, j uniform in [i, n-1]. It walks Juhász’s “Keverjük a kártyát” permutation tree one branch at a time; \
+            j, j uniform in [i, n-1]. It walks the permutation tree of Juhász’s “Keverjük a kártyát” one branch at a time; \
             exactly uniform.",
         time: "O(n)",
         space: "O(1)",
@@ -94,7 +94,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "random-insertion",
         sources: &[S000],
         description: "Take the top card and insert it after a uniformly chosen card (1..n), k \
-            times; Juhász, “Keverjük a kártyát” derives k = ceil(n*H(n)) (130 rounds for 32 cards, 236 for 52). \
+            times; Juhász (“Keverjük a kártyát”) derives k = ceil(n*H(n)) (130 rounds for 32 cards, 236 for 52). \
             Only approximately uniform: n^k paths cannot split evenly over n! orders.",
         time: "O(n^2 log n)",
         space: "O(1)",
@@ -104,7 +104,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "random-insertion-stopping",
         sources: &[S000],
-        description: "Random insertion stopped by Juhász’s “Keverjük a kártyát” own argument, made exact: insert \
+        description: "Random insertion stopped by the argument of Juhász’s “Keverjük a kártyát”, made exact: insert \
             until the original bottom card reaches the top, then once more. A strong uniform \
             time (Aldous-Diaconis 1986): exactly uniform, with an unbounded number of rolls \
             (n*H(n) on average).",
@@ -117,7 +117,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "sort-keys",
         sources: &[S000],
         description: "Give each card a random priority in [1, n^3], then sort cards and \
-            priorities together by minimum selection, as Juhász, “Keverjük a kártyát” does. Priorities differ with \
+            priorities together by minimum selection, as Juhász’s “Keverjük a kártyát” does. Priorities differ with \
             probability >= 1 - 1/n; ties are settled by the unstable selection sort's swaps, \
             so the result is not exactly uniform.",
         time: "O(n^2)",
@@ -161,7 +161,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "naive-swap",
         sources: &[S000],
-        description: "Knuth's loop with the natural mistake Juhász, “Keverjük a kártyát” warns about: for i from 0 \
+        description: "Knuth's loop with the natural mistake that Juhász’s “Keverjük a kártyát” warns about: for i from 0 \
             to n-1, swap card i with card j drawn from the whole [0, n-1]. n^n equally likely \
             paths, which n! does not divide for n >= 3 (27 paths over 6 orders): biased.",
         time: "O(n)",
@@ -173,7 +173,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "sattolo",
         sources: &[S000],
         description: "Knuth's loop with [i+1, n-1] instead of [i, n-1], so every card moves \
-            (Sattolo 1986). Juhász, “Keverjük a kártyát”: the first card never stays in place. It makes only the \
+            (Sattolo 1986). As Juhász’s “Keverjük a kártyát” notes, the first card never stays in place. It makes only the \
             (n-1)! single-cycle orders, each equally likely: a uniform cyclic permutation, not \
             a shuffle.",
         time: "O(n)",

@@ -6,7 +6,7 @@
 use super::trace::{Action, Observer, Silent};
 use crate::dice::Dice;
 
-/// The number of rounds Juhász, “Keverjük a kártyát” derives for random insertion:
+/// The number of rounds Juhász’s “Keverjük a kártyát” derives for random insertion:
 /// ⌈n·H(n)⌉ = ⌈n·(1 + 1/2 + … + 1/n)⌉, the expected number of insertions
 /// until the original bottom card has risen to the top and been inserted.
 ///
@@ -80,7 +80,7 @@ fn insert_top<T, D: Dice + ?Sized, O: Observer<T>>(
     j
 }
 
-/// Random insertion with Juhász’s “Keverjük a kártyát” own argument made exact: insert until the
+/// Random insertion with the argument of Juhász’s “Keverjük a kártyát” made exact: insert until the
 /// original bottom card has reached the top, then insert once more (that card
 /// itself) and stop. Returns the number of insertions made.
 ///
