@@ -8,7 +8,7 @@
 //! within (a hand, the flop, the skat), while the groups themselves are told
 //! apart (North's hand is not East's). Then D is the multinomial
 //! n!/(g₁!·g₂!·…), and every deal has one number in `[0, D)`. Big Deal
-//! (Hans van Staveren, 2000) numbers bridge deals the same way.
+//! (Hans van Staveren, 2000) also works with such deal numbers.
 //!
 //! The numbering ranks the sequence "which group each card of the unshuffled
 //! deck goes to" among all such sequences (a multiset permutation) in
