@@ -1,4 +1,4 @@
-//! The degree of chaos of seed article 003 (Florian, "关于如何评价洗牌质量的猜想"):
+//! The degree of chaos of Florian, “关于如何评价洗牌质量的猜想”:
 //! the least number of swaps of two items that sorts a sequence ascending or
 //! descending, its maximum Ch(N) over all orders, and its law under a uniform
 //! shuffle.
@@ -116,7 +116,7 @@ pub fn selection_sort_swaps<T: Ord + Clone>(values: &[T], descending: bool) -> u
 ///
 /// ```
 /// let table: Vec<u64> = (3..=11).map(fairdeck_audit::chaos::max_chaos).collect();
-/// assert_eq!(table, [1, 3, 4, 4, 5, 7, 8, 8, 9]); // seed article 003
+/// assert_eq!(table, [1, 3, 4, 4, 5, 7, 8, 8, 9]); // Florian, “关于如何评价洗牌质量的猜想”
 /// ```
 pub fn max_chaos(n: u64) -> u64 {
     match n {

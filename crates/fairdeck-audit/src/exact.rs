@@ -4,7 +4,7 @@
 //! its dice; the probability of a path is the product of `1/bound` over its
 //! rolls, and the probability of an output is the sum over the paths that
 //! produce it — an exact rational number. This is the "permutation tree" of
-//! seed article 000 (Juhász, "Keverjük a kártyát"), walked by machine.
+//! Juhász, “Keverjük a kártyát”, walked by machine.
 //!
 //! Unbounded algorithms (rejection and redraw loops) have infinite trees. The
 //! walk deepens one roll at a time while the number of paths stays within

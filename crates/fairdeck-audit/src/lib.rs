@@ -6,7 +6,7 @@
 //!   walking its whole choice tree with a [`walk::Walker`] dice;
 //! * [`stats`] — a statistical audit of many shuffles (or of permutations
 //!   read from any program) with p-values and a family-wise verdict;
-//! * [`chaos`] — the degree of chaos of seed article 003: least swaps to sort
+//! * [`chaos`] — the degree of chaos of Florian, “关于如何评价洗牌质量的猜想”: least swaps to sort
 //!   ascending or descending, its maximum Ch(N) and its distribution;
 //! * [`mix`] — how many hand shuffles (riffle, top-to-random, overhand) make a
 //!   deck random, in total variation distance;

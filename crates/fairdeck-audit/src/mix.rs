@@ -8,7 +8,7 @@
 //!   1992, "Trailing the dovetail shuffle to its lair", Ann. Appl. Probab. 2),
 //!   and A(n, r) orders (Eulerian numbers) have r rising sequences, so the
 //!   distance is an exact finite sum: [`riffle_total_variation`].
-//! * **top-to-random** — seed article 000's first shuffle: the top card goes to
+//! * **top-to-random** — Juhász’s “Keverjük a kártyát” first shuffle: the top card goes to
 //!   a uniformly random place among the n.
 //! * **overhand** — Pemantle's model (1989, "An analysis of overhand
 //!   shuffles", J. Theoret. Probab. 2): each of the n − 1 gaps between cards is

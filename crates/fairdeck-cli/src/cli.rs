@@ -3,15 +3,16 @@
 use clap::{Parser, Subcommand};
 
 use crate::cmd;
-use crate::output::Format;
+use crate::output::FormatChoice;
 
 /// Shuffle, deal and sample with exactly uniform randomness, and prove it.
 #[derive(Debug, Parser)]
 #[command(name = "fairdeck", version, about, propagate_version = true)]
 pub struct Cli {
-    /// Output format: human-readable text, or one JSON document on stdout.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: human-readable text, one JSON document on stdout, or
+    /// PBN (Portable Bridge Notation, for `deal` and `fair deal` of bridge).
+    #[arg(long, global = true, value_enum, default_value_t = FormatChoice::Text)]
+    pub format: FormatChoice,
 
     #[command(subcommand)]
     pub command: Command,
@@ -45,4 +46,8 @@ pub enum Command {
     Chaos(cmd::chaos::Args),
     /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.
     Mix(cmd::mix::Args),
+    /// Print a shell completion script: bash, zsh or fish.
+    Completions(cmd::completions::Args),
+    /// Print the manual page (roff), e.g. `fairdeck man > fairdeck.1`.
+    Man(cmd::man::Args),
 }

@@ -4,8 +4,10 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 
 use serde::Serialize;
 
-/// The output format chosen with `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// The kind of document a subcommand writes: text or JSON. (`--format pbn`
+/// is a text document that only `deal` and `fair deal` can write; see
+/// [`FormatChoice`] and [`Output::pbn`].)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Human-readable text.
     Text,
@@ -13,19 +15,36 @@ pub enum Format {
     Json,
 }
 
+/// The output format chosen with the global `--format` flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatChoice {
+    /// Human-readable text.
+    Text,
+    /// One JSON document on stdout.
+    Json,
+    /// Portable Bridge Notation 2.1 (bridge boards: `deal`, `fair deal`).
+    Pbn,
+}
+
 /// The printer every subcommand writes through.
 pub struct Output {
     format: Format,
+    pbn: bool,
     color: bool,
     stdout: BufWriter<io::Stdout>,
 }
 
 impl Output {
     /// Text goes to a buffered stdout; colour only on a terminal without `NO_COLOR`.
-    pub fn new(format: Format) -> Self {
+    pub fn new(choice: FormatChoice) -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let format = match choice {
+            FormatChoice::Json => Format::Json,
+            FormatChoice::Text | FormatChoice::Pbn => Format::Text,
+        };
         Self {
             format,
+            pbn: choice == FormatChoice::Pbn,
             color: !no_color && io::stdout().is_terminal(),
             stdout: BufWriter::new(io::stdout()),
         }
@@ -34,6 +53,11 @@ impl Output {
     /// The chosen format.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// Whether `--format pbn` was chosen (then [`Output::format`] is text).
+    pub fn pbn(&self) -> bool {
+        self.pbn
     }
 
     /// Whether text may use ANSI colours.

@@ -41,8 +41,11 @@ fn json_lists_every_algorithm_with_its_fields() {
     }
     let naive = &list[12];
     assert_eq!(naive["intended_uniform"], false);
-    assert_eq!(naive["sources"][0], "000_d872db0c4b9f5b66.txt");
-    assert_eq!(list[14]["sources"][0], "outside the seeds");
+    assert_eq!(naive["sources"][0], "Juhász, “Keverjük a kártyát” (n.d.)");
+    assert_eq!(
+        list[14]["sources"][0],
+        "other literature (docs/references.md)"
+    );
 }
 
 #[test]

@@ -93,7 +93,10 @@ fn text_is_a_table_with_one_row_per_algorithm() {
     ] {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name}: {text}");
     }
-    assert!(text.contains("seed 001 at n = 1e6"), "{text}");
+    assert!(
+        text.contains("“Shuffling a deck of cards” (2014) at n = 1e6"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -25,10 +25,10 @@ fn short_seed_text_warns_and_strict_refuses() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "entropy: the deck needs 225.6 bits, the key holds at most 6.6",
+            "entropy: a bridge deal needs 95.4 bits (52!/(13!)^4 deals), the key holds at most 6.6",
         ))
         .stderr(predicate::str::starts_with(
-            "fairdeck: warning: the seed text holds at most 6.6 bits but a standard deck needs 225.6",
+            "fairdeck: warning: the seed text holds at most 6.6 bits but a bridge deal needs 95.4",
         ));
     fairdeck()
         .args(["deal", "--seed", "42", "--strict"])
@@ -66,13 +66,19 @@ fn full_keys_pass_strict_for_one_deck_but_not_for_a_shoe() {
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("a shoe:6 deck needs 1646.8 bits"));
+        .stderr(predicate::str::contains(
+            "a deal from a shoe:6 deck needs 1646.8 bits",
+        ));
 }
 
 #[test]
 fn json_reports_the_entropy() {
     let v = parse(&run(&["deal", "--seed", "friday", "--format", "json"]));
-    assert!((v["entropy_needed_bits"].as_f64().unwrap() - 225.58).abs() < 0.01);
+    // What a key must cover is the deal (95.44 bits for bridge), not the
+    // deck order (225.58), which is reported alongside.
+    assert!((v["entropy_needed_bits"].as_f64().unwrap() - 95.44).abs() < 0.01);
+    assert!((v["entropy_order_bits"].as_f64().unwrap() - 225.58).abs() < 0.01);
+    assert_eq!(v["entropy_deals"], "52!/(13!)^4");
     assert!((v["entropy_key_bits"].as_f64().unwrap() - 6.0 * 26f64.log2()).abs() < 1e-9);
     assert_eq!(v["entropy_source"], "seed-text");
 }
@@ -87,13 +93,13 @@ fn dice_mode_deals_from_rolls_and_reports_them() {
     assert_success(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("needs 88 d6 rolls (log_6 52! = 87.27)"),
+        err.contains("a bridge deal needs 37 d6 rolls (log_6 of 52!/(13!)^4 = 36.92)"),
         "{err}"
     );
     let v = parse(&out);
-    assert_eq!(v["rolls_needed"], 88);
+    assert_eq!(v["rolls_needed"], 37);
     let used = v["rolls_used"].as_u64().unwrap();
-    assert!((88..=100).contains(&used), "{used}");
+    assert!((37..=45).contains(&used), "{used}");
     assert!(v["seed"].is_null());
     let mut cards: Vec<String> = v["hands"]
         .as_array()
@@ -121,7 +127,7 @@ fn coins_and_hex_work_too() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "coin flips used (118 needed up front)",
+            "coin flips used (52 needed up front)",
         ));
     fairdeck()
         .args(["deal", "--entropy", "hex"])
@@ -129,7 +135,7 @@ fn coins_and_hex_work_too() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "hex digits used (57 needed up front)",
+            "hex digits used (24 needed up front)",
         ));
 }
 
@@ -137,12 +143,12 @@ fn coins_and_hex_work_too() {
 fn running_out_or_bad_rolls_fail_cleanly() {
     fairdeck()
         .args(["deal", "--entropy", "dice"])
-        .write_stdin(rolls(50))
+        .write_stdin(rolls(30))
         .assert()
         .code(1)
         .stdout("")
         .stderr(predicate::str::ends_with(
-            "fairdeck: the input ended after 50 d6 rolls; a standard deck needs at least 88\n",
+            "fairdeck: the input ended after 30 d6 rolls; a bridge deal needs at least 37\n",
         ));
     fairdeck()
         .args(["deal", "--entropy", "dice"])

@@ -300,6 +300,34 @@ impl<I: Iterator<Item = Result<u8, Error>>> SymbolDice<I> {
         }
     }
 
+    /// An exact uniform draw below a big `bound`, e.g. a deal number below
+    /// D = 52!/(13!)⁴: [`SymbolDice::reserve`], then the state's value
+    /// modulo `bound`, keeping the quotient as leftover state. About
+    /// log_b(`bound`) symbols (37 d6 rolls for a bridge deal).
+    ///
+    /// ```
+    /// use fairdeck::entropy::{BigUint, SymbolDice, SymbolKind};
+    ///
+    /// let rolls = SymbolKind::D6.parse_text("6 6");
+    /// let mut dice = SymbolDice::new(SymbolKind::D6, rolls.into_iter());
+    /// assert_eq!(dice.draw_below(&BigUint::from(36u8))?, BigUint::from(35u8));
+    /// # Ok::<(), fairdeck::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`SymbolDice::reserve`]; [`Error::InvalidDeal`] for a zero bound.
+    pub fn draw_below(&mut self, bound: &BigUint) -> Result<BigUint, Error> {
+        if *bound == BigUint::from(0u8) {
+            return Err(Error::InvalidDeal("nothing to draw from".into()));
+        }
+        self.reserve(bound)?;
+        let answer = &self.c % bound;
+        self.c /= bound;
+        self.v /= bound;
+        Ok(answer)
+    }
+
     /// Reads one symbol into the state; records an error if there is none.
     fn pull(&mut self) {
         match self.symbols.next() {

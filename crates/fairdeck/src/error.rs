@@ -40,6 +40,13 @@ pub enum Error {
     /// A symbol of physical randomness (a die face, a coin side, a hex
     /// digit) that could not be read.
     InvalidSymbol(String),
+    /// A Portable Bridge Notation file that could not be read.
+    InvalidPbn {
+        /// The 1-based line the problem is on.
+        line: usize,
+        /// What is wrong there.
+        why: String,
+    },
     /// The physical randomness ran out before the shuffle was done.
     EntropyExhausted {
         /// Symbols read before the input ended.
@@ -78,6 +85,7 @@ impl fmt::Display for Error {
             ),
             Error::InvalidHex(why) => write!(f, "invalid hex: {why}"),
             Error::InvalidSymbol(why) => write!(f, "invalid symbol: {why}"),
+            Error::InvalidPbn { line, why } => write!(f, "line {line}: {why}"),
             Error::EntropyExhausted { used } => {
                 write!(f, "the input ended after {used} symbols")
             }

@@ -31,9 +31,15 @@
 //!   dice, cache-aware buckets for large slices, `par_shuffle` on all cores;
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
-//! * [`algorithms`] — the catalogue: every shuffle of the seed articles, fair or flawed.
+//!   deal numbers (an exact bijection between `[0, D)` and a game's distinct
+//!   deals), bridge boards and Portable Bridge Notation;
+//! * [`algorithms`] — the catalogue: every shuffle of the source articles, fair or flawed.
 //! * [`fair`] — commit–reveal deals anyone can verify, with a byte-exact spec;
 //! * [`entropy`] — shuffles from physical dice, coins or hex digits.
+//!
+//! Cargo features: `rayon` (default: `par_shuffle` on all cores) and `serde`
+//! (`Serialize`/`Deserialize` for [`Card`](cards::Card) — as text, `"AS"` —,
+//! [`DeckKind`](cards::DeckKind), [`Game`](cards::Game), [`Deal`](cards::Deal)).
 //!
 //! The library never reads the clock, the operating system's entropy or any
 //! global state: the caller brings the seed.

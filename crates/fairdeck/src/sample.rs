@@ -17,7 +17,7 @@ use crate::shuffle::shuffle;
 /// open-addressing set (a power-of-two table at most half full: 16 to 32
 /// bytes per value). Otherwise:
 ///
-/// This is the hash-table deal of seed 000 ("Osztás hasítótáblával"): the
+/// This is the hash-table deal of Juhász, “Keverjük a kártyát” ("Osztás hasítótáblával"): the
 /// forward Fisher–Yates loop run on a *virtual* array `0, 1, …, n−1`, where
 /// only the positions that a swap has touched are stored. Step `i` rolls `j`
 /// uniform in `[i, n)`, outputs the value at `j` and moves the value at `i`

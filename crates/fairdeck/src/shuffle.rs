@@ -3,7 +3,7 @@
 //! Both functions are the Fisher–Yates shuffle in Durstenfeld's in-place form
 //! (Durstenfeld 1964, CACM Algorithm 235; Knuth, TAOCP vol. 2, Algorithm P):
 //! each of the n! orders of a slice comes out with probability exactly 1/n!
-//! when the dice is fair. Seed 002 derives why each card lands in each place
+//! when the dice is fair. “洗牌算法_最简单的洗牌方法” (2023) derives why each card lands in each place
 //! with probability 1/n; the enumeration tests below check the whole
 //! distribution, not just the marginals.
 //!
@@ -75,7 +75,7 @@ fn shuffle_planned<T, D: Dice + ?Sized>(slice: &mut [T], plan: Plan, dice: &mut 
 /// one of the n!/(n−k)! arrangements equally likely), and `slice[k..]` holds
 /// the rest in an unspecified order. Returns `(chosen, rest)`.
 ///
-/// This is the Knuth deal of seed 000 ("Knuth-osztás"): the forward
+/// This is the Knuth deal of Juhász, “Keverjük a kártyát” ("Knuth-osztás"): the forward
 /// Fisher–Yates loop stopped after `k` steps. A `k` larger than the slice is
 /// treated as the slice's length.
 ///

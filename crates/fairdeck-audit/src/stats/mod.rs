@@ -8,8 +8,8 @@
 //! probability at most `alpha`, up to the chi-square approximation).
 //!
 //! The tests:
-//! * `positions` — card × position counts (the experiment of seed article
-//!   002 done for every card). For a uniform permutation the n² indicators
+//! * `positions` — card × position counts (the experiment of
+//!   “洗牌算法_最简单的洗牌方法” (2023) done for every card). For a uniform permutation the n² indicators
 //!   have covariance P/(n−1), P the projection on doubly-centred matrices, so
 //!   Pearson's X² is (n/(n−1))·χ²((n−1)²); we report X²·(n−1)/n with
 //!   (n−1)² degrees of freedom. Needs T/n ≥ 5.

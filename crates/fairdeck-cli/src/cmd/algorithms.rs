@@ -105,7 +105,7 @@ fn fraction(text: &str) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-/// Extra remarks: seed 004's Python snippet belongs with the shuffle it tried to be.
+/// Extra remarks: the “Mischiamo le carte” article’s Python snippet belongs with the shuffle it tried to be.
 fn notes(alg: Algorithm) -> Vec<&'static str> {
     match alg {
         Algorithm::FisherYates => vec![PYTHON_SNIPPET_BUG],
@@ -128,7 +128,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The whole catalogue, one line each, then the note on seed 004.
+/// The whole catalogue, one line each, then the note on “Mischiamo le carte”.
 fn table(w: &mut impl Write, entries: &[Entry]) -> anyhow::Result<()> {
     writeln!(
         w,
@@ -152,7 +152,10 @@ fn table(w: &mut impl Write, entries: &[Entry]) -> anyhow::Result<()> {
     writeln!(w)?;
     writeln!(
         w,
-        "Seeds are the articles in shared/seeds/ (000 = 000_*.txt)."
+        "Sources: Juhász = Juhász, “Keverjük a kártyát” (Hungarian, n.d.); anon-2014 = \
+         “Shuffling a deck of cards” (Chinese, 2014);\nanon-2023 = “洗牌算法_最简单的洗牌方法” \
+         (Chinese, 2023); Florian = Florian, “关于如何评价洗牌质量的猜想” (Chinese, n.d.);\n\
+         anon-it = “Mischiamo le carte” (Italian, n.d.); other = docs/references.md."
     )?;
     writeln!(
         w,
@@ -202,12 +205,18 @@ fn describe(w: &mut impl Write, e: &Entry) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// "000" for "000_d872db0c4b9f5b66.txt"; other sources as they are.
+/// The table's short name of a source (explained under the table).
 fn short_source(s: &str) -> &str {
-    match s.split_once('_') {
-        Some((num, _)) if num.len() == 3 && num.bytes().all(|b| b.is_ascii_digit()) => num,
-        _ => s,
-    }
+    [
+        ("Juhász", "Juhász"),
+        ("(2014)", "anon-2014"),
+        ("(2023)", "anon-2023"),
+        ("Florian", "Florian"),
+        ("Mischiamo", "anon-it"),
+    ]
+    .iter()
+    .find(|(key, _)| s.contains(key))
+    .map_or("other", |(_, short)| short)
 }
 
 fn yes_no(b: bool) -> &'static str {

@@ -1,5 +1,5 @@
 //! `fairdeck chaos`: degree of chaos of a sequence, the maximum Ch(N), and
-//! the law of chaos under a uniform shuffle (seed article 003).
+//! the law of chaos under a uniform shuffle (Florian, “关于如何评价洗牌质量的猜想”).
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -6,9 +6,11 @@ mod audit_input;
 pub mod bench;
 pub mod chaos;
 mod chaos_law;
+pub mod completions;
 pub mod deal;
 pub mod exact;
 pub mod fair;
+pub mod man;
 pub mod mix;
 pub mod rng;
 pub mod sample;
@@ -22,6 +24,14 @@ use crate::output::Output;
 
 /// Runs the chosen subcommand.
 pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let writes_pbn = matches!(command, Command::Deal(_))
+        || matches!(command, Command::Fair(a) if matches!(a.action, fair::Action::Deal(_)));
+    if out.pbn() && !writes_pbn {
+        return Err(crate::failure::usage(
+            "--format pbn (Portable Bridge Notation) is for `deal` and `fair deal` of bridge \
+             boards; this command writes text or json",
+        ));
+    }
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),
@@ -35,5 +45,7 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Audit(args) => audit::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),
         Command::Mix(args) => mix::run(args, out),
+        Command::Completions(args) => completions::run(args, out),
+        Command::Man(args) => man::run(args, out),
     }
 }

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
     pub n: u64,
 
-    /// Print every intermediate state (N at most 200), as the tables of seeds 001 and 002.
+    /// Print every intermediate state (N at most 200), as the tables of “Shuffling a deck of cards” (2014) and “洗牌算法_最简单的洗牌方法” (2023).
     #[arg(long)]
     pub steps: bool,
 

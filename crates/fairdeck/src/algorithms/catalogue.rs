@@ -1,13 +1,16 @@
 //! The catalogue's text: where each algorithm comes from, what it does, what it costs.
 
-/// Seed article file names, as cited by [`Algorithm::sources`](super::Algorithm::sources).
-const S000: &str = "000_d872db0c4b9f5b66.txt";
-const S001: &str = "001_d1f9055b68a2ba8f.txt";
-const S002: &str = "002_f727f9833c616926.txt";
-const S003: &str = "003_aa2b76ad88c2a178.txt";
-const S004: &str = "004_0807d1bde772e63e.txt";
-/// The source of an algorithm that no seed article describes.
-pub const OUTSIDE: &str = "outside the seeds";
+/// The source articles by author, title and year, as cited by
+/// [`Algorithm::sources`](super::Algorithm::sources); `docs/references.md`
+/// says what each contributes. Where an article names no author or date we
+/// say so rather than invent one.
+const S000: &str = "Juhász, “Keverjük a kártyát” (n.d.)";
+const S001: &str = "anonymous, “Shuffling a deck of cards” (2014)";
+const S002: &str = "anonymous, “洗牌算法_最简单的洗牌方法” (2023)";
+const S003: &str = "Florian, “关于如何评价洗牌质量的猜想” (n.d.)";
+const S004: &str = "anonymous, “Mischiamo le carte” (n.d.)";
+/// The source of an algorithm that none of the five articles describes.
+pub const OUTSIDE: &str = "other literature (docs/references.md)";
 
 /// One catalogue entry.
 pub(crate) struct Entry {
@@ -37,7 +40,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "knuth-forward",
         sources: &[S000, S002],
         description: "Knuth's shuffle run forward: for i from 0 to n-2, swap card i with card \
-            j, j uniform in [i, n-1]. It walks seed 000's permutation tree one branch at a time; \
+            j, j uniform in [i, n-1]. It walks the permutation tree of Juhász’s “Keverjük a kártyát” one branch at a time; \
             exactly uniform.",
         time: "O(n)",
         space: "O(1)",
@@ -48,7 +51,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "inside-out",
         sources: &[S001],
         description: "Grows a shuffled prefix: for i from 0 to n-1, swap card i with card j, j \
-            uniform in [0, i] (seed 001's second in-place method, including its idle first \
+            uniform in [0, i] (the “Shuffling a deck of cards” article’s second in-place method, including its idle first \
             roll). Exactly uniform.",
         time: "O(n)",
         space: "O(1)",
@@ -60,7 +63,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         sources: &[S002, S004, S001],
         description: "Fisher and Yates's pencil-and-paper method (1938): pick k uniform among \
             the cards not yet struck, strike the k-th, append it to the result. Kept in a vector \
-            with find and erase as in seed 001 (354 s at n = 10^6 there). Exactly uniform.",
+            with find and erase as in “Shuffling a deck of cards” (2014) (354 s at n = 10^6 there). Exactly uniform.",
         time: "O(n^2)",
         space: "O(n)",
         intended_uniform: true,
@@ -70,7 +73,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "fisher-yates-list",
         sources: &[S001],
         description: "The same pencil-and-paper method with a linked list: walk k links from \
-            the head, unlink the node (238 s at n = 10^6 in seed 001). Exactly uniform.",
+            the head, unlink the node (238 s at n = 10^6 in “Shuffling a deck of cards” (2014)). Exactly uniform.",
         time: "O(n^2)",
         space: "O(n)",
         intended_uniform: true,
@@ -79,7 +82,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "rejection",
         sources: &[S001],
-        description: "Seed 001's first method: draw a card from all n, keep it if it has not \
+        description: "The “Shuffling a deck of cards” article’s first method: draw a card from all n, keep it if it has not \
             come up yet, otherwise draw again, until all are dealt. Exactly uniform, but the \
             number of rolls is unbounded (n*H(n) on average, the coupon collector).",
         time: "O(n log n) expected",
@@ -91,7 +94,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "random-insertion",
         sources: &[S000],
         description: "Take the top card and insert it after a uniformly chosen card (1..n), k \
-            times; seed 000 derives k = ceil(n*H(n)) (130 rounds for 32 cards, 236 for 52). \
+            times; Juhász (“Keverjük a kártyát”) derives k = ceil(n*H(n)) (130 rounds for 32 cards, 236 for 52). \
             Only approximately uniform: n^k paths cannot split evenly over n! orders.",
         time: "O(n^2 log n)",
         space: "O(1)",
@@ -101,7 +104,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "random-insertion-stopping",
         sources: &[S000],
-        description: "Random insertion stopped by seed 000's own argument, made exact: insert \
+        description: "Random insertion stopped by the argument of Juhász’s “Keverjük a kártyát”, made exact: insert \
             until the original bottom card reaches the top, then once more. A strong uniform \
             time (Aldous-Diaconis 1986): exactly uniform, with an unbounded number of rolls \
             (n*H(n) on average).",
@@ -114,7 +117,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "sort-keys",
         sources: &[S000],
         description: "Give each card a random priority in [1, n^3], then sort cards and \
-            priorities together by minimum selection, as seed 000 does. Priorities differ with \
+            priorities together by minimum selection, as Juhász’s “Keverjük a kártyát” does. Priorities differ with \
             probability >= 1 - 1/n; ties are settled by the unstable selection sort's swaps, \
             so the result is not exactly uniform.",
         time: "O(n^2)",
@@ -126,7 +129,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "sort-keys-fast",
         sources: &[S000, S004],
         description: "The same priorities in [1, n^3], sorted with an O(n log n) stable merge \
-            sort (seed 004's naive method). Tied cards keep their original order, a small \
+            sort (the “Mischiamo le carte” article’s naive method). Tied cards keep their original order, a small \
             bias towards the starting order.",
         time: "O(n log n)",
         space: "O(n)",
@@ -147,7 +150,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "random-transpositions",
         sources: &[S003],
-        description: "Seed 003's mess: n times, swap two distinct positions drawn uniformly \
+        description: "Florian’s “关于如何评价洗牌质量的猜想” mess: n times, swap two distinct positions drawn uniformly \
             (both redrawn while they coincide). Far too few swaps to mix (about n ln n / 2 are \
             needed), and the output always has the parity of n: half the orders never appear.",
         time: "O(n) expected",
@@ -158,7 +161,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     Entry {
         name: "naive-swap",
         sources: &[S000],
-        description: "Knuth's loop with the natural mistake seed 000 warns about: for i from 0 \
+        description: "Knuth's loop with the natural mistake that Juhász’s “Keverjük a kártyát” warns about: for i from 0 \
             to n-1, swap card i with card j drawn from the whole [0, n-1]. n^n equally likely \
             paths, which n! does not divide for n >= 3 (27 paths over 6 orders): biased.",
         time: "O(n)",
@@ -170,7 +173,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "sattolo",
         sources: &[S000],
         description: "Knuth's loop with [i+1, n-1] instead of [i, n-1], so every card moves \
-            (Sattolo 1986). Seed 000: the first card never stays in place. It makes only the \
+            (Sattolo 1986). As Juhász’s “Keverjük a kártyát” notes, the first card never stays in place. It makes only the \
             (n-1)! single-cycle orders, each equally likely: a uniform cyclic permutation, not \
             a shuffle.",
         time: "O(n)",
@@ -205,7 +208,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         name: "hash-deal",
         sources: &[S000],
         description: "Deal k of n with a hash table of (position, card) pairs instead of an \
-            array, for n >> k (lottery numbers): the Knuth deal on a virtual array, as seed 000 \
+            array, for n >> k (lottery numbers): the Knuth deal on a virtual array, as Juhász, “Keverjük a kártyát” \
             gives it. Uniform like the Knuth deal; n may be up to 2^64 - 1.",
         time: "O(k) expected",
         space: "O(k)",
@@ -214,13 +217,13 @@ pub(crate) const ENTRIES: [Entry; 17] = [
     },
 ];
 
-/// What the Python version of the Durstenfeld-Knuth shuffle in seed 004 does.
+/// What the Python version of the Durstenfeld-Knuth shuffle in “Mischiamo le carte” does.
 ///
 /// The snippet sets `i = len(cards)`, then while `i > 1`: `j = randint(0, i)`,
 /// `i = i - 1`, swap `cards[j]` and `cards[i]`. Python's `randint` includes
 /// both ends, and `j` is drawn *before* `i` is decremented, so `j` ranges
 /// over `[0, i_old] = [0, i + 1]`: two values too many.
-pub const PYTHON_SNIPPET_BUG: &str = "Seed 004's Python knuth(cards) draws j = randint(0, i) \
+pub const PYTHON_SNIPPET_BUG: &str = "The “Mischiamo le carte” article’s Python knuth(cards) draws j = randint(0, i) \
     before decrementing i, and randint includes both ends, so j is uniform in [0, i+1] for the \
     swap of cards[j] and cards[i] (i already decremented). On the first pass i+1 = len(cards): \
     with probability 1/(len+1) j == len(cards) and evaluating cards[j] raises IndexError (list \

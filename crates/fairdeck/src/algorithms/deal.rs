@@ -1,4 +1,4 @@
-//! Dealing k cards of n without shuffling the rest (seed 000's two deals).
+//! Dealing k cards of n without shuffling the rest (Juhász’s “Keverjük a kártyát” two deals).
 
 use std::collections::HashMap;
 
@@ -10,7 +10,7 @@ use crate::dice::Dice;
 /// for `k` steps only (swap position `i` with `j` uniform in `[i, n−1]`, for
 /// `i` from `0` to `k−1`) and return the first `k` cards.
 ///
-/// Source: seed 000 ("Knuth-osztás"). Every one of the n!/(n−k)! sequences
+/// Source: Juhász, “Keverjük a kártyát” ("Knuth-osztás"). Every one of the n!/(n−k)! sequences
 /// of k distinct cards is equally likely, so it also deals k-subsets
 /// uniformly. Like the article's loop it rolls at every step, including a
 /// last, idle roll in `[n−1, n−1]` when `k = n`.
@@ -65,7 +65,7 @@ pub(crate) fn knuth_deal_traced<D: Dice + ?Sized, O: Observer<usize>>(
 /// only the positions a swap has touched as key–value pairs ("position p
 /// holds card v").
 ///
-/// Source: seed 000 ("Osztás hasítótáblával"), step for step: before each
+/// Source: Juhász, “Keverjük a kártyát” ("Osztás hasítótáblával"), step for step: before each
 /// swap of positions `i` and `j` (`j` uniform in `[i, n−1]`), enter `(i, i)`
 /// and `(j, j)` if absent, then exchange their values; at the end read the
 /// values of positions `0..k`. Uniform like the Knuth deal. It needs no

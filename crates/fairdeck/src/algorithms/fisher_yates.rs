@@ -1,4 +1,4 @@
-//! The O(n) in-place Fisher–Yates shuffles of the seed articles, written as
+//! The O(n) in-place Fisher–Yates shuffles of the source articles, written as
 //! plain loops with one roll per step, exactly as the articles give them.
 //!
 //! The production [`crate::shuffle::shuffle`] is the same backward loop but
@@ -13,10 +13,10 @@ use crate::dice::Dice;
 /// card `i` with card `j`, `j` uniform in `[0, i]`.
 ///
 /// Source: R. Durstenfeld, 1964, "Algorithm 235: Random permutation", CACM
-/// 7(7); Knuth, TAOCP vol. 2, Algorithm P. It is the first pseudocode of seed
-/// 002, the Durstenfeld–Knuth algorithm of seed 004 (whose Python version has
+/// 7(7); Knuth, TAOCP vol. 2, Algorithm P. It is the first pseudocode of
+/// “洗牌算法_最简单的洗牌方法” (2023), the Durstenfeld–Knuth algorithm of “Mischiamo le carte” (whose Python version has
 /// an index bug, see [`PYTHON_SNIPPET_BUG`](super::PYTHON_SNIPPET_BUG)), and the
-/// first in-place method of seed 001 (which also makes a last, idle roll in
+/// first in-place method of “Shuffling a deck of cards” (2014) (which also makes a last, idle roll in
 /// `[0, 0]`; we stop at `i = 1`). Exactly uniform: n! equally likely paths.
 ///
 /// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
@@ -53,9 +53,9 @@ pub(crate) fn fisher_yates_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 /// Knuth's shuffle run forward: for `i` from `0` to `n−2`, swap card `i` with
 /// card `j`, `j` uniform in `[i, n−1]`.
 ///
-/// Source: seed 000 ("Knuth-féle keverés", its shortened loop to `n−1`, 1-based)
-/// and the second pseudocode and the Lua program of seed 002. Exactly uniform:
-/// it walks the permutation tree of seed 000 one branch at a time.
+/// Source: Juhász, “Keverjük a kártyát” ("Knuth-féle keverés", its shortened loop to `n−1`, 1-based)
+/// and the second pseudocode and the Lua program of “洗牌算法_最简单的洗牌方法” (2023). Exactly uniform:
+/// it walks the permutation tree of Juhász, “Keverjük a kártyát” one branch at a time.
 ///
 /// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
 ///
@@ -93,7 +93,7 @@ pub(crate) fn knuth_forward_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 /// Grows a shuffled prefix: for `i` from `0` to `n−1`, swap card `i` with
 /// card `j`, `j` uniform in `[0, i]`.
 ///
-/// Source: seed 001, second in-place method ("shuffle the first n−1 cards,
+/// Source: “Shuffling a deck of cards” (2014), second in-place method ("shuffle the first n−1 cards,
 /// then swap card n with a random one of 1..n"), including its first, idle
 /// roll in `[0, 0]`. This is the in-place form of what is usually called the
 /// "inside-out" Fisher–Yates. Exactly uniform.

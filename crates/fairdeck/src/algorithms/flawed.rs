@@ -1,4 +1,4 @@
-//! Shuffles with a flaw the seed articles (or history) warn about: wrong
+//! Shuffles with a flaw the source articles (or history) warn about: wrong
 //! index ranges, too few random swaps, and the 1999 online-poker shuffle.
 
 use super::trace::{Action, Observer, Silent, swap_pass};
@@ -7,10 +7,10 @@ use crate::dice::Dice;
 /// The "natural" mistake: for `i` from `0` to `n−1`, swap card `i` with card
 /// `j`, `j` drawn from the whole deck `[0, n−1]`.
 ///
-/// Source: seed 000 (Knuth's shuffle with `[1, n]` instead of `[i, n]`): it
+/// Source: Juhász, “Keverjük a kártyát” (Knuth's shuffle with `[1, n]` instead of `[i, n]`): it
 /// has nⁿ equally likely paths, and n! does not divide nⁿ for n ≥ 3 (27
 /// paths over 6 orders for n = 3), so it cannot be uniform. The loop runs
-/// forward, as seed 000 writes Knuth's shuffle.
+/// forward, as Juhász, “Keverjük a kártyát” writes Knuth's shuffle.
 ///
 /// O(n) time, O(1) extra space; `n` rolls with bound `n`.
 ///
@@ -41,7 +41,7 @@ pub(crate) fn naive_swap_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 /// Sattolo's algorithm: for `i` from `0` to `n−2`, swap card `i` with card
 /// `j`, `j` uniform in `[i+1, n−1]` — the card always moves.
 ///
-/// Source: seed 000 (Knuth's shuffle with `[i+1, n]`: "the first card would
+/// Source: Juhász, “Keverjük a kártyát” (Knuth's shuffle with `[i+1, n]`: "the first card would
 /// never stay in place"); S. Sattolo, 1986, "An algorithm to generate a
 /// random cyclic permutation", Information Processing Letters 22(6). As a
 /// shuffle it is flawed: it only ever makes the (n−1)! orders that are one
@@ -82,7 +82,7 @@ pub(crate) fn sattolo_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 /// n cards: for `ctr` from 1 to n (1-based), swap card `ctr` with card
 /// `random(n−1) + 1`, a position uniform in `[1, n−1]`.
 ///
-/// Source: outside the seeds — the Pascal code published by ASF and
+/// Source: outside the five articles — the Pascal code published by ASF and
 /// analysed by Arkin, Hill, Marks, Schmid and Walls (Reliable Software
 /// Technologies, 1999, "How we learned to cheat at online poker"). Its index
 /// bugs are kept: `random(51)` gives 0..50, so position 52 (n) is never a
@@ -121,10 +121,10 @@ pub(crate) fn asf_poker_traced<T, D: Dice + ?Sized, O: Observer<T>>(
     swap_pass(items, 0..n, |_| dice.roll(n as u64 - 1) as usize, obs);
 }
 
-/// Seed 003's `mess`: n times, draw two positions uniformly from the whole
+/// Florian’s “关于如何评价洗牌质量的猜想” `mess`: n times, draw two positions uniformly from the whole
 /// deck, drawing both again while they coincide, and swap them.
 ///
-/// Source: seed 003 ("一个简单的洗牌算法", `rand() % len` there; exact rolls
+/// Source: Florian, “关于如何评价洗牌质量的猜想” ("一个简单的洗牌算法", `rand() % len` there; exact rolls
 /// here). Flawed: n random transpositions are far too few to mix (about
 /// ½·n·ln n are needed; Diaconis and Shahshahani, 1981), and since each swap
 /// flips the parity, the output is an odd permutation exactly when n is odd

@@ -1,4 +1,4 @@
-//! The insertion shuffles of seed 000: the top card put back after a random
+//! The insertion shuffles of Juhász, “Keverjük a kártyát”: the top card put back after a random
 //! card ("random insertion", also known as top-to-random), with a fixed
 //! number of rounds or with an exact stopping rule, and the
 //! reverse-insertion-sort shuffle.
@@ -6,11 +6,11 @@
 use super::trace::{Action, Observer, Silent};
 use crate::dice::Dice;
 
-/// The number of rounds seed 000 derives for random insertion:
+/// The number of rounds Juhász’s “Keverjük a kártyát” derives for random insertion:
 /// ⌈n·H(n)⌉ = ⌈n·(1 + 1/2 + … + 1/n)⌉, the expected number of insertions
 /// until the original bottom card has risen to the top and been inserted.
 ///
-/// Seed 000 quotes 130 for 32 cards and 236 for 52. Computed in `f64`
+/// Juhász, “Keverjük a kártyát” quotes 130 for 32 cards and 236 for 52. Computed in `f64`
 /// (exact to the rounding of the sum; fine far beyond any deck).
 ///
 /// ```
@@ -27,7 +27,7 @@ pub fn insertion_rounds(n: usize) -> u64 {
 /// Random insertion: `rounds` times, take the top card and insert it after
 /// the `j`-th card, `j` uniform in `[1, n]` (`j = 1` puts it back on top).
 ///
-/// Source: seed 000 ("Keverés véletlen cserével", with its procedure
+/// Source: Juhász, “Keverjük a kártyát” ("Keverés véletlen cserével", with its procedure
 /// `beszúr`), with `k` rounds; [`insertion_rounds`] gives the article's
 /// choice ⌈n·H(n)⌉. Approximately uniform only: a fixed number of rounds has
 /// nᵏ equally likely paths, which n! does not divide (for n ≥ 3), and fewer
@@ -67,7 +67,7 @@ pub(crate) fn random_insertion_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 }
 
 /// One insertion: the top card goes to 0-based position `j`, `j` uniform in
-/// `[0, n)`; cards 1..=j move up by one (seed 000's `beszúr(lap, j+1)`).
+/// `[0, n)`; cards 1..=j move up by one (Juhász’s “Keverjük a kártyát” `beszúr(lap, j+1)`).
 /// Returns `j`.
 fn insert_top<T, D: Dice + ?Sized, O: Observer<T>>(
     items: &mut [T],
@@ -80,11 +80,11 @@ fn insert_top<T, D: Dice + ?Sized, O: Observer<T>>(
     j
 }
 
-/// Random insertion with seed 000's own argument made exact: insert until the
+/// Random insertion with the argument of Juhász’s “Keverjük a kártyát” made exact: insert until the
 /// original bottom card has reached the top, then insert once more (that card
 /// itself) and stop. Returns the number of insertions made.
 ///
-/// Source: seed 000's derivation of ⌈n·H(n)⌉; the rule is a *strong uniform
+/// Source: Juhász’s “Keverjük a kártyát” derivation of ⌈n·H(n)⌉; the rule is a *strong uniform
 /// time* (Aldous and Diaconis, 1986, "Shuffling cards and stopping times",
 /// Amer. Math. Monthly 93(5)): the cards below the original bottom card are
 /// always in uniformly random order, so the deck is exactly uniform when the
@@ -137,7 +137,7 @@ pub(crate) fn random_insertion_stopping_traced<T, D: Dice + ?Sized, O: Observer<
 /// `i` out, choose a place uniformly in `[1, i]`, shift the cards from there
 /// up by one and put card `i` there.
 ///
-/// Source: seed 000 ("Keverés fordított rendezéssel"): insertion sort with
+/// Source: Juhász, “Keverjük a kártyát” ("Keverés fordított rendezéssel"): insertion sort with
 /// the search for the place replaced by a random choice. Exactly uniform
 /// (i choices at step i: n! equally likely paths, all different).
 ///

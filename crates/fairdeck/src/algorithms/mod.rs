@@ -1,4 +1,4 @@
-//! The catalogue: every shuffle of the seed articles, fair or flawed, runnable
+//! The catalogue: every shuffle of the source articles, fair or flawed, runnable
 //! side by side.
 //!
 //! Each algorithm is a plain function generic over the [`Dice`], doing exactly
@@ -18,7 +18,7 @@
 //! | deals | [`knuth_deal`], [`hash_deal`] |
 //!
 //! For production use [`crate::shuffle`]: it is the same Fisher–Yates, free
-//! to draw faster. Seed 004's Python snippet is documented, not run: see
+//! to draw faster. The “Mischiamo le carte” article’s Python snippet is documented, not run: see
 //! [`PYTHON_SNIPPET_BUG`].
 //!
 //! ```
@@ -70,7 +70,7 @@ pub use trace::{Action, Step};
 ///
 /// let alg = Algorithm::FisherYatesList;
 /// assert_eq!(alg.name(), "fisher-yates-list");
-/// assert_eq!(alg.sources(), ["001_d1f9055b68a2ba8f.txt"]);
+/// assert_eq!(alg.sources(), ["anonymous, “Shuffling a deck of cards” (2014)"]);
 /// assert_eq!((alg.time(), alg.space()), ("O(n^2)", "O(n)"));
 /// assert!(alg.intended_uniform() && !alg.is_unbounded());
 /// assert!(!Algorithm::NaiveSwap.intended_uniform());
@@ -100,7 +100,7 @@ pub enum Algorithm {
     SortKeysFast,
     /// [`reverse_insertion`]: insertion sort at random places.
     ReverseInsertion,
-    /// [`random_transpositions`]: seed 003's n random swaps.
+    /// [`random_transpositions`]: Florian’s “关于如何评价洗牌质量的猜想” n random swaps.
     RandomTranspositions,
     /// [`naive_swap`]: `j` from the whole deck (biased).
     NaiveSwap,
@@ -154,8 +154,8 @@ impl Algorithm {
         self.entry().name
     }
 
-    /// The seed articles it comes from (file names such as
-    /// `"000_d872db0c4b9f5b66.txt"`), or [`OUTSIDE`].
+    /// The source articles it comes from, by author, title and year (such
+    /// as `"Juhász, “Keverjük a kártyát” (n.d.)"`), or [`OUTSIDE`].
     pub fn sources(self) -> &'static [&'static str] {
         self.entry().sources
     }

@@ -1,6 +1,6 @@
 //! The two-sequence methods: take cards out of the deck one at a time and
 //! append them to a pile — Fisher and Yates's pencil-and-paper original (with
-//! a vector and with a linked list) and seed 001's "draw until unused".
+//! a vector and with a linked list) and the “Shuffling a deck of cards” article’s "draw until unused".
 //!
 //! They work on card numbers `0..n`; the public functions then move the
 //! caller's items into the order found, in place and in O(n).
@@ -13,12 +13,12 @@ use crate::dice::Dice;
 /// the result; repeat until none is left.
 ///
 /// Source: R. A. Fisher and F. Yates, 1938, "Statistical tables for
-/// biological, agricultural and medical research" (as described in seeds 002
-/// and 004); seed 001's C++ `vector` version, which we follow step for step:
+/// biological, agricultural and medical research" (as described in “洗牌算法_最简单的洗牌方法” (2023)
+/// and “Mischiamo le carte”); the “Shuffling a deck of cards” article’s C++ `vector` version, which we follow step for step:
 /// it reads the picked card, looks it up again with a linear `find`, then
 /// `erase`s it, shifting the rest. Exactly uniform (n! equally likely paths).
 ///
-/// O(n²) time (each strike scans and shifts up to n cards; seed 001 timed
+/// O(n²) time (each strike scans and shifts up to n cards; “Shuffling a deck of cards” (2014) timed
 /// n = 10⁶ at 354 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
 ///
 /// ```
@@ -47,7 +47,7 @@ pub(crate) fn original_order<D: Dice + ?Sized, O: Observer<usize>>(
     while !unstruck.is_empty() {
         let k = dice.roll(unstruck.len() as u64) as usize;
         let card = unstruck[k];
-        // Seed 001 finds the card again by value before erasing it; the scan
+        // “Shuffling a deck of cards” (2014) finds the card again by value before erasing it; the scan
         // is part of what it timed, so it stays.
         let at = unstruck.iter().position(|&c| c == card).unwrap_or(k);
         unstruck.remove(at);
@@ -60,12 +60,12 @@ pub(crate) fn original_order<D: Dice + ?Sized, O: Observer<usize>>(
 /// The same pencil-and-paper method with the unstruck cards in a linked
 /// list: walk `k` links from the head, unlink that node, append its card.
 ///
-/// Source: seed 001's C++ `std::list` version (`advance` from `begin()`, then
+/// Source: the “Shuffling a deck of cards” article’s C++ `std::list` version (`advance` from `begin()`, then
 /// `erase`). Our list is singly linked, its nodes kept in one vector (an
 /// arena: node `c` holds card `c`, `next[c]` is the following node); the walk
 /// always starts at the head, as `advance` does. Exactly uniform.
 ///
-/// O(n²) time (the walk; unlinking is O(1); seed 001 timed n = 10⁶ at
+/// O(n²) time (the walk; unlinking is O(1); “Shuffling a deck of cards” (2014) timed n = 10⁶ at
 /// 238 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
 ///
 /// ```
@@ -127,10 +127,10 @@ fn walk(next: &[usize], head: usize) -> Vec<usize> {
     out
 }
 
-/// Seed 001's first method: draw a card uniformly from all `n`; if it has
+/// The “Shuffling a deck of cards” article’s first method: draw a card uniformly from all `n`; if it has
 /// not come up before, deal it, otherwise draw again; until all are dealt.
 ///
-/// Source: seed 001, method 1 (`rand() % n` there; an exact roll here).
+/// Source: “Shuffling a deck of cards” (2014), method 1 (`rand() % n` there; an exact roll here).
 /// Exactly uniform — each order's probability is a sum over unboundedly
 /// many paths — but the number of rolls is unbounded: n·H(n) ≈ n ln n on
 /// average (the coupon collector), n rolls at the very least. Each pass checks
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn seed_002_worked_example() {
-        // Seed 002 shuffles 1..8 with k = 3, 6, 2, 3, 4, 1, 2, 1 (1-based)
+        // “洗牌算法_最简单的洗牌方法” (2023) shuffles 1..8 with k = 3, 6, 2, 3, 4, 1, 2, 1 (1-based)
         // and gets 3 7 2 5 8 1 6 4 (the last two picks read off its table).
         let answers = [2u64, 5, 1, 2, 3, 0, 1, 0];
         let mut replay = Replay::new(&answers);

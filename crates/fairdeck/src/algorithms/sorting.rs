@@ -1,9 +1,9 @@
-//! Shuffling by sorting on random priorities (seeds 000 and 004).
+//! Shuffling by sorting on random priorities (Juhász, “Keverjük a kártyát”, and “Mischiamo le carte”).
 
 use super::trace::{Action, Observer, Silent, apply_order};
 use crate::dice::Dice;
 
-/// The top of the priority range, n³, as seed 000 prescribes; capped at
+/// The top of the priority range, n³, as Juhász, “Keverjük a kártyát” prescribes; capped at
 /// 2⁶⁴ − 1 when n³ does not fit (n > 2 642 245).
 fn key_range(n: usize) -> u64 {
     (n as u64).checked_pow(3).unwrap_or(u64::MAX)
@@ -25,12 +25,12 @@ fn draw_keys<T, D: Dice + ?Sized, O: Observer<T>>(
         .collect()
 }
 
-/// Sort by random priorities, seed 000's way: give each card a priority
+/// Sort by random priorities, Juhász’s “Keverjük a kártyát” way: give each card a priority
 /// uniform in `[1, n³]`, then sort cards and priorities together by
 /// minimum selection (find the smallest remaining priority, swap it into
 /// place).
 ///
-/// Source: seed 000 ("Keverés rendezéssel"), which picks selection sort to
+/// Source: Juhász, “Keverjük a kártyát” ("Keverés rendezéssel"), which picks selection sort to
 /// keep the number of moves low. With n³ values the priorities are all
 /// different with probability at least 1 − 1/n, and then every order is
 /// equally likely. **Ties:** selection sort takes the *first* smallest
@@ -82,8 +82,8 @@ pub(crate) fn sort_keys_traced<T, D: Dice + ?Sized, O: Observer<T>>(
 /// Sort by random priorities with a fast stable sort: the same priorities
 /// in `[1, n³]`, then one O(n log n) merge sort (Rust's stable `sort`).
 ///
-/// Source: seed 004's "naive" algorithm (random keys, then merge or heap
-/// sort) with seed 000's key range. **Ties** keep their original order
+/// Source: the “Mischiamo le carte” article’s "naive" algorithm (random keys, then merge or heap
+/// sort) with Juhász’s “Keverjük a kártyát” key range. **Ties** keep their original order
 /// (the sort is stable), so every tie pulls the output towards the starting
 /// order: not exactly uniform, though the bias is below 1/n.
 ///

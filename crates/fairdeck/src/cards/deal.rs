@@ -1,8 +1,5 @@
 //! Deals: hands (and boards, burns, kitties) dealt from a shuffled deck.
 
-use core::fmt;
-use core::str::FromStr;
-
 use super::{Card, DeckKind};
 use crate::Error;
 use crate::dice::Dice;
@@ -10,6 +7,11 @@ use crate::shuffle::shuffle;
 
 /// What a pile of dealt cards is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum PileRole {
     /// A player's hand.
     Player,
@@ -35,6 +37,7 @@ impl PileRole {
 
 /// One named pile of a deal.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pile {
     /// Display name ("North", "Player 1", "Board", …).
     pub name: String,
@@ -46,6 +49,7 @@ pub struct Pile {
 
 /// A finished deal: the piles and the undealt stock (top card first).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Deal {
     /// The piles, in the plan's order.
     pub piles: Vec<Pile>,
@@ -63,7 +67,7 @@ pub struct Deal {
 pub struct DealPlan {
     piles: Vec<(String, PileRole)>,
     /// (pile index, number of cards) in dealing order.
-    packets: Vec<(usize, usize)>,
+    pub(super) packets: Vec<(usize, usize)>,
 }
 
 impl DealPlan {
@@ -87,7 +91,7 @@ impl DealPlan {
         Ok(DealPlan::rounds(names, cards_each))
     }
 
-    fn rounds(names: Vec<String>, cards_each: usize) -> DealPlan {
+    pub(super) fn rounds(names: Vec<String>, cards_each: usize) -> DealPlan {
         let players = names.len();
         DealPlan {
             piles: names.into_iter().map(|n| (n, PileRole::Player)).collect(),
@@ -97,7 +101,7 @@ impl DealPlan {
         }
     }
 
-    fn add_pile(&mut self, name: &str, role: PileRole) -> usize {
+    pub(super) fn add_pile(&mut self, name: &str, role: PileRole) -> usize {
         self.piles.push((name.to_string(), role));
         self.piles.len() - 1
     }
@@ -105,6 +109,54 @@ impl DealPlan {
     /// Cards the plan deals in all.
     pub fn cards_needed(&self) -> usize {
         self.packets.iter().map(|&(_, c)| c).sum()
+    }
+
+    /// The piles' names and roles, in order.
+    pub fn piles(&self) -> impl Iterator<Item = (&str, PileRole)> {
+        self.piles.iter().map(|(n, r)| (n.as_str(), *r))
+    }
+
+    /// For each packet in dealing order: its pile and the deck positions
+    /// (top = 0) it takes. O(cards) time.
+    pub fn packet_positions(&self) -> Vec<(usize, core::ops::Range<usize>)> {
+        let mut top = 0;
+        self.packets
+            .iter()
+            .map(|&(pile, count)| {
+                top += count;
+                (pile, top - count..top)
+            })
+            .collect()
+    }
+
+    /// The inverse of [`DealPlan::deal`]: the deck order (top first) that
+    /// deals into `deal`'s piles and stock. O(cards) time.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidDeal`] if the piles do not have the plan's sizes.
+    pub fn undeal(&self, deal: &Deal) -> Result<Vec<Card>, Error> {
+        let mut next = vec![0usize; self.piles.len()];
+        let mut deck = Vec::with_capacity(self.cards_needed() + deal.stock.len());
+        for (pile, range) in self.packet_positions() {
+            let cards = deal.piles.get(pile).map_or(&[][..], |p| &p.cards[..]);
+            let taken = cards.get(next[pile]..next[pile] + range.len());
+            deck.extend_from_slice(taken.ok_or_else(|| {
+                Error::InvalidDeal(format!("pile {} is too short for the plan", pile + 1))
+            })?);
+            next[pile] += range.len();
+        }
+        if deal.piles.len() != self.piles.len()
+            || deal
+                .piles
+                .iter()
+                .zip(&next)
+                .any(|(p, &n)| p.cards.len() != n)
+        {
+            return Err(Error::InvalidDeal("the piles do not match the plan".into()));
+        }
+        deck.extend_from_slice(&deal.stock);
+        Ok(deck)
     }
 
     /// Deals from `deck` (top = index 0) following the plan.
@@ -164,165 +216,10 @@ impl DealPlan {
     }
 }
 
-/// Game presets: the deck and the dealing plan of real games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Game {
-    /// Contract bridge: 52 cards, four hands of 13 (North, East, South,
-    /// West), one card at a time clockwise. No stock.
-    Bridge,
-    /// Texas hold'em: 52 cards, 2–22 players (default 6). Two hole cards
-    /// each, one at a time; then, as in a casino, one card burned before the
-    /// flop (3 cards), one before the turn and one before the river, so the
-    /// board has 5 cards and the burn pile 3.
-    Holdem,
-    /// Five-card draw: 52 cards, 2–10 players (default 4), five cards each,
-    /// one at a time; the rest is the stock for the draw.
-    Draw,
-    /// Skat: the 32-card deck, three players of 10 dealt in packets of
-    /// 3, then 2 to the skat, then 4, then 3 (the official Skat order).
-    Skat,
-    /// Scopa: the 40-card Italian deck, 2–4 players (default 2), three cards
-    /// each, one at a time, then four face up on the table; the rest is
-    /// the stock for later rounds.
-    Scopa,
-}
-
-impl Game {
-    /// All presets.
-    pub const ALL: [Game; 5] = [
-        Game::Bridge,
-        Game::Holdem,
-        Game::Draw,
-        Game::Skat,
-        Game::Scopa,
-    ];
-
-    /// The name users type.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Bridge => "bridge",
-            Game::Holdem => "holdem",
-            Game::Draw => "draw",
-            Game::Skat => "skat",
-            Game::Scopa => "scopa",
-        }
-    }
-
-    /// The deck the game is played with.
-    pub fn deck(self) -> DeckKind {
-        match self {
-            Game::Bridge | Game::Holdem | Game::Draw => DeckKind::Standard,
-            Game::Skat => DeckKind::Piquet,
-            Game::Scopa => DeckKind::Italian,
-        }
-    }
-
-    /// The allowed numbers of players and the default.
-    pub fn players(self) -> (core::ops::RangeInclusive<usize>, usize) {
-        match self {
-            Game::Bridge => (4..=4, 4),
-            Game::Holdem => (2..=22, 6),
-            Game::Draw => (2..=10, 4),
-            Game::Skat => (3..=3, 3),
-            Game::Scopa => (2..=4, 2),
-        }
-    }
-
-    /// The dealing plan for `players` (or the default number).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidDeal`] if the game cannot be played by that many.
-    pub fn plan(self, players: Option<usize>) -> Result<DealPlan, Error> {
-        let (range, default) = self.players();
-        let p = players.unwrap_or(default);
-        if !range.contains(&p) {
-            return Err(Error::InvalidDeal(format!(
-                "{} is played by {} to {} players, not {p}",
-                self.name(),
-                range.start(),
-                range.end()
-            )));
-        }
-        let numbered = |p: usize| (1..=p).map(|i| format!("Player {i}")).collect::<Vec<_>>();
-        let plan = match self {
-            Game::Bridge => {
-                let names = ["North", "East", "South", "West"]
-                    .map(String::from)
-                    .to_vec();
-                DealPlan::rounds(names, 13)
-            }
-            Game::Holdem => {
-                let mut plan = DealPlan::rounds(numbered(p), 2);
-                let board = plan.add_pile("Board", PileRole::Board);
-                let burn = plan.add_pile("Burn", PileRole::Burn);
-                plan.packets.extend([
-                    (burn, 1),
-                    (board, 3),
-                    (burn, 1),
-                    (board, 1),
-                    (burn, 1),
-                    (board, 1),
-                ]);
-                plan
-            }
-            Game::Draw => DealPlan::rounds(numbered(p), 5),
-            Game::Skat => {
-                let names = ["Forehand", "Middlehand", "Rearhand"]
-                    .map(String::from)
-                    .to_vec();
-                let mut plan = DealPlan::rounds(names, 0);
-                let skat = plan.add_pile("Skat", PileRole::Kitty);
-                plan.packets = [
-                    (0, 3),
-                    (1, 3),
-                    (2, 3),
-                    (skat, 2),
-                    (0, 4),
-                    (1, 4),
-                    (2, 4),
-                    (0, 3),
-                    (1, 3),
-                    (2, 3),
-                ]
-                .to_vec();
-                plan
-            }
-            Game::Scopa => {
-                let mut plan = DealPlan::rounds(numbered(p), 3);
-                let table = plan.add_pile("Table", PileRole::Board);
-                plan.packets.push((table, 4));
-                plan
-            }
-        };
-        Ok(plan)
-    }
-}
-
-impl fmt::Display for Game {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Game {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Game, Error> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "bridge" => Ok(Game::Bridge),
-            "holdem" | "hold'em" | "texas" | "texas-holdem" => Ok(Game::Holdem),
-            "draw" | "five-card-draw" | "poker" => Ok(Game::Draw),
-            "skat" => Ok(Game::Skat),
-            "scopa" => Ok(Game::Scopa),
-            _ => Err(Error::UnknownGame(s.to_string())),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Game;
     use crate::dice::RngDice;
     use crate::rng::{Generator, Seed};
     use proptest::prelude::*;

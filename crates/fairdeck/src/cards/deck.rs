@@ -10,7 +10,7 @@ use crate::Error;
 ///
 /// The unshuffled order is suit by suit in byte-code order (♥ ♦ ♣ ♠), each
 /// suit ace (or lowest rank) to king, jokers last: exactly the byte order of
-/// seed 002. A deal is reproducible only together with this order, so it is
+/// “洗牌算法_最简单的洗牌方法” (2023). A deal is reproducible only together with this order, so it is
 /// part of the value-stability promise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum DeckKind {
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn entropy() {
-        // log2(52!) ≈ 225.58 (seed 000); a six-deck shoe needs about 1 650 bits.
+        // log2(52!) ≈ 225.58 (Juhász, “Keverjük a kártyát”); a six-deck shoe needs about 1 650 bits.
         assert!((DeckKind::Standard.entropy_bits() - 225.58).abs() < 0.01);
         let shoe = DeckKind::Shoe(6).entropy_bits();
         assert!((1600.0..1700.0).contains(&shoe), "{shoe}");

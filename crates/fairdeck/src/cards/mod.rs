@@ -1,7 +1,7 @@
 //! Playing cards: suits, ranks, cards, decks and deals.
 //!
 //! A [`Card`] is a suited card or a joker. It converts both ways to
-//! * the byte encoding of seed 002 — high nibble the suit (1 ♥, 2 ♦, 3 ♣,
+//! * the byte encoding of “洗牌算法_最简单的洗牌方法” (2023) — high nibble the suit (1 ♥, 2 ♦, 3 ♣,
 //!   4 ♠; the article fixes only "suit 1 is hearts"), low nibble the rank
 //!   (1 = ace … 13 = king), so 0x11 is the ace of hearts and 0x4D the king of
 //!   spades; jokers are 0x51 (red) and 0x52 (black);
@@ -23,11 +23,20 @@
 //! # Ok::<(), fairdeck::Error>(())
 //! ```
 
+mod board;
 mod deal;
 mod deck;
+mod game;
+pub mod number;
+pub mod pbn;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
-pub use deal::{Deal, DealPlan, Game, Pile, PileRole};
+pub use board::{Board, Seat, Vulnerability, high_card_points};
+pub use deal::{Deal, DealPlan, Pile, PileRole};
 pub use deck::DeckKind;
+pub use game::Game;
+pub use number::DealShape;
 
 use core::fmt;
 use core::str::FromStr;
@@ -36,6 +45,7 @@ use crate::Error;
 
 /// The four French suits, in the order of their byte code (1–4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Suit {
     /// ♥, byte code 1.
     Hearts = 1,
@@ -93,6 +103,7 @@ impl Suit {
 
 /// The thirteen ranks, ace low, with their byte code (1–13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[allow(missing_docs)]
 pub enum Rank {
     Ace = 1,
@@ -174,7 +185,7 @@ impl Card {
         Card::Suited(rank, suit)
     }
 
-    /// The seed-002 byte: suit in the high nibble, rank in the low nibble.
+    /// The byte code of “洗牌算法_最简单的洗牌方法” (2023): suit in the high nibble, rank in the low nibble.
     pub fn to_byte(self) -> u8 {
         match self {
             Card::Suited(r, s) => (s as u8) << 4 | r.code(),
@@ -183,7 +194,7 @@ impl Card {
         }
     }
 
-    /// Reads a seed-002 byte.
+    /// Reads the byte code of “洗牌算法_最简单的洗牌方法” (2023).
     ///
     /// # Errors
     ///

@@ -170,3 +170,56 @@ fn symbols_parse() {
     assert!(SymbolKind::Coin.parse_text("x")[0].is_err());
     assert!(SymbolKind::Hex.parse_text("g")[0].is_err());
 }
+
+#[test]
+fn a_deal_number_from_d6_rolls_is_exactly_uniform() {
+    // The small analogue of a bridge deal: 8 cards in 4 hands of 2, so
+    // D = 8!/(2!)⁴ = 2520 deals and ⌈log6 2520⌉ = 5 rolls. Every sequence
+    // of 6 rolls is equally likely; among those on which the draw finished,
+    // every one of the 2520 deals must come from the same number of
+    // sequences (and the deal number must survive the trip to a deck and
+    // back); the unfinished ones are counted and the two add up to 6^6.
+    use crate::cards::{DealShape, DeckKind};
+    let cards = DeckKind::Standard.cards()[..8].to_vec();
+    let shape = DealShape::new(cards, (0..8).map(|p| p % 4).collect()).unwrap();
+    let d = shape.count();
+    assert_eq!(SymbolKind::D6.symbols_needed(&d), 5);
+    let (counts, unfinished) = enumerate(SymbolKind::D6, 6, |dice| {
+        let n = dice.draw_below(&d).unwrap_or_default();
+        let deck = shape.deck(&n).unwrap();
+        assert_eq!(shape.number(&deck).unwrap(), n);
+        n
+    });
+    assert_eq!(counts.len(), 2520);
+    let per = *counts.values().next().unwrap();
+    assert!(counts.values().all(|&c| c == per), "{counts:?}");
+    assert_eq!(per * 2520 + unfinished, 6u64.pow(6));
+    // 6^5 = 3·2520 + 216: a draw goes on only from the 216 leftover values,
+    // and a sixth roll finishes all but 1296 of the 46656 sequences (1/36).
+    assert_eq!(unfinished, 1296);
+}
+
+#[test]
+fn a_deal_number_read_without_rejection_is_caught() {
+    // Negative control: read 5 rolls as a number below 6^5 = 7776 and take
+    // it "mod 2520" with no rejection. The same enumeration must see two
+    // different counts (7776 = 3·2520 + 216: 216 deals four times, the
+    // rest three times).
+    let d = 2520u64;
+    let (counts, unfinished) = enumerate(SymbolKind::D6, 5, |dice| dice.roll(7776) % d);
+    assert_eq!((counts.len(), unfinished), (2520, 0));
+    assert_eq!(counts.values().filter(|&&c| c == 4).count(), 216);
+    assert_eq!(counts.values().filter(|&&c| c == 3).count(), 2520 - 216);
+}
+
+#[test]
+fn a_bridge_deal_takes_about_37_d6_rolls() {
+    use crate::cards::{DealShape, DeckKind, Game};
+    let plan = Game::Bridge.plan(None).unwrap();
+    let d = DealShape::for_game(Some(Game::Bridge), &plan, DeckKind::Standard)
+        .unwrap()
+        .count();
+    assert_eq!(SymbolKind::D6.symbols_needed(&d), 37);
+    assert!((SymbolKind::D6.symbols_exact(&d) - 36.92).abs() < 0.01);
+    assert_eq!(SymbolKind::Coin.symbols_needed(&d), 96);
+}

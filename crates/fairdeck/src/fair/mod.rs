@@ -35,9 +35,11 @@
 //! ```
 
 mod mismatch;
+mod session;
 mod stream;
 
 pub use mismatch::Mismatch;
+pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 
 use core::fmt;

@@ -1,7 +1,10 @@
 //! `fairdeck fair`: commit–reveal deals that players can verify.
 //!
 //! The derivation is specified byte for byte in `docs/fair-dealing.md` and
-//! implemented in `fairdeck::fair`.
+//! implemented in `fairdeck::fair`; board sessions (`--boards`, `--pbn`)
+//! are in `session.rs`.
+
+mod session;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,9 +62,10 @@ pub struct DealInputs {
     #[arg(long, value_name = "TEXT")]
     pub client_seed: String,
 
-    /// The deal number, 0, 1, 2, …: never reuse one with the same secret and seed.
+    /// The deal number, 0, 1, 2, …: never reuse one with the same secret and
+    /// seed. (A board session uses the board numbers as nonces.)
     #[arg(long, value_name = "N")]
-    pub nonce: u64,
+    pub nonce: Option<u64>,
 
     /// A game preset: its deck and dealing order (default bridge).
     #[arg(long, short, value_name = "GAME")]
@@ -85,22 +89,42 @@ pub struct DealArgs {
     /// Print cards as ASCII text (AS, TH) instead of suit symbols.
     #[arg(long)]
     pub ascii: bool,
+
+    /// A session of bridge boards, N or A-B (e.g. 1-32): board b is the deal
+    /// of nonce b, so one commitment covers the whole set.
+    #[arg(long, value_name = "RANGE", conflicts_with_all = ["nonce", "game", "deck", "players"])]
+    pub boards: Option<String>,
+
+    /// The event name of the PBN file (its Event tag).
+    #[arg(long, value_name = "TEXT", default_value = "fairdeck fair session")]
+    pub event: String,
 }
 
 /// Flags of `fairdeck fair verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// The commitment published before play: 64 hex digits.
-    #[arg(long, value_name = "HEX")]
-    pub commitment: String,
+    /// The commitment published before play: 64 hex digits. With --pbn it
+    /// may be omitted when the file carries it (`% commitment:` line).
+    #[arg(long, value_name = "HEX", required_unless_present = "pbn")]
+    pub commitment: Option<String>,
 
     #[command(flatten)]
     pub inputs: DealInputs,
 
     /// The revealed deck, top card first, as `fair deal` prints it on its
     /// `deck:` line (e.g. "5D QS 3C …").
-    #[arg(long, value_name = "CARDS")]
-    pub deal: String,
+    #[arg(
+        long,
+        value_name = "CARDS",
+        required_unless_present = "pbn",
+        conflicts_with = "pbn"
+    )]
+    pub deal: Option<String>,
+
+    /// Check every board of a session's PBN file (as `fair deal --boards
+    /// … --format pbn` writes it) and list each board that differs.
+    #[arg(long, value_name = "FILE", conflicts_with = "nonce")]
+    pub pbn: Option<PathBuf>,
 }
 
 /// Runs `fairdeck fair`.
@@ -121,6 +145,11 @@ impl DealInputs {
             (None, None) => return Err(usage("give --server-secret or --secret-file")),
         };
         ServerSecret::from_hex(&text).map_err(|e| usage(e.to_string()))
+    }
+
+    fn nonce(&self) -> anyhow::Result<u64> {
+        self.nonce
+            .ok_or_else(|| usage("--nonce N is required (or --boards A-B for a session of boards)"))
     }
 
     fn game_and_deck(&self) -> anyhow::Result<(Game, DeckKind)> {
@@ -205,11 +234,20 @@ struct Hand {
 }
 
 fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if let Some(range) = &args.boards {
+        return session::deal(args, range, out);
+    }
+    if out.pbn() {
+        return Err(usage(
+            "--format pbn writes a session of boards: add --boards A-B",
+        ));
+    }
     let inputs = &args.inputs;
+    let nonce = inputs.nonce()?;
     let secret = inputs.secret()?;
     let (game, kind) = inputs.game_and_deck()?;
     let plan: DealPlan = game.plan(args.players)?;
-    let cards = fair::shuffled_deck(&secret, &inputs.client_seed, inputs.nonce, kind);
+    let cards = fair::shuffled_deck(&secret, &inputs.client_seed, nonce, kind);
     let dealt = plan.deal(&cards)?;
     let needed = kind.entropy_bits();
     if needed > 256.0 {
@@ -222,7 +260,7 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let report = Dealt {
         commitment: secret.commitment().to_hex(),
         client_seed: &inputs.client_seed,
-        nonce: inputs.nonce,
+        nonce,
         game: game.name(),
         deck: kind.to_string(),
         cards: text(&cards),
@@ -243,6 +281,7 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         Format::Text => {
             let style = CardStyle {
                 ascii: args.ascii,
+                glyphs: false,
                 color: out.color(),
             };
             let w = out.stdout();
@@ -273,16 +312,21 @@ struct Verdict {
 }
 
 fn verify(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.pbn {
+        return session::verify(args, path, out);
+    }
     let inputs = &args.inputs;
-    let published = Commitment::from_hex(&args.commitment).map_err(|e| usage(e.to_string()))?;
+    let text = args.commitment.as_deref().unwrap_or_default();
+    let published = Commitment::from_hex(text).map_err(|e| usage(e.to_string()))?;
+    let nonce = inputs.nonce()?;
     let secret = inputs.secret()?;
     let (_, kind) = inputs.game_and_deck()?;
-    let claimed = parse_cards(&args.deal)?;
+    let claimed = parse_cards(args.deal.as_deref().unwrap_or_default())?;
     let result = fair::verify(
         &published,
         &secret,
         &inputs.client_seed,
-        inputs.nonce,
+        nonce,
         kind,
         &claimed,
     );

@@ -1,0 +1,256 @@
+//! `fairdeck deal`: shuffle a deck and deal it — one deal, a set of bridge
+//! boards (`boards.rs`), or the boards of a PBN file.
+
+mod boards;
+mod source;
+mod text;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use fairdeck::cards::{Card, DealPlan, DealShape, DeckKind, Game, high_card_points};
+use fairdeck::entropy::SymbolKind;
+use serde::Serialize;
+
+use crate::failure::usage;
+use crate::output::{Format, Output};
+use crate::random::RandomArgs;
+use source::Entropy;
+pub use text::{CardStyle, print_diagram, print_text};
+
+/// Flags of `fairdeck deal`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Games: bridge (default), holdem, draw, skat, scopa.\n\
+Decks: standard, jokers, piquet (32), italian (40), shoe:K.\n\
+Bridge boards: --boards 1-32 deals each board from its own stream (seed, board number), \
+with the dealer and vulnerability of the 16-board cycle; --format pbn writes PBN 2.1.\n\
+A deal number (--number, --show-number) names one of the game's D distinct deals, \
+0 ≤ N < D (bridge: D = 52!/(13!)^4). With --number or --entropy, cards nobody sees \
+(hold'em's burns and stock) come out in deck order.")]
+pub struct Args {
+    /// A game preset: its deck and dealing order.
+    #[arg(long, short, value_name = "GAME", conflicts_with = "cards")]
+    pub game: Option<String>,
+
+    /// Number of players (for --cards, or to change a game's default).
+    #[arg(long, short, value_name = "P")]
+    pub players: Option<usize>,
+
+    /// Cards to each player, one at a time around the table (needs --players).
+    #[arg(long, short, value_name = "C", requires = "players")]
+    pub cards: Option<usize>,
+
+    /// Deck kind (default: the game's deck, or standard).
+    #[arg(long, short, value_name = "KIND")]
+    pub deck: Option<String>,
+
+    /// Print cards as ASCII text (AS, TH) instead of suit symbols.
+    #[arg(long, conflicts_with = "glyphs")]
+    pub ascii: bool,
+
+    /// Print cards as Unicode playing-card glyphs (🂡 🂾).
+    #[arg(long)]
+    pub glyphs: bool,
+
+    /// Sort each hand as the game's players hold it (bridge: ♠ ♥ ♦ ♣, high to low).
+    #[arg(long)]
+    pub sort: bool,
+
+    /// Refuse (exit 2) when the key holds fewer bits than a deal needs
+    /// (e.g. `--seed 42`, or any 256-bit key for a 6-deck shoe).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Deal from physical randomness read from stdin instead of a generator:
+    /// dice (d6 faces 1-6), coins (H/T) or hex (0-9, a-f). One uniform deal
+    /// number is drawn (bridge: about 37 d6 rolls).
+    #[arg(long, value_name = "KIND", value_enum, conflicts_with_all = ["seed", "generator"])]
+    pub entropy: Option<EntropyKind>,
+
+    /// Bridge boards to deal: N or A-B (e.g. 1-32). Each board's cards depend
+    /// only on the seed and its number.
+    #[arg(long, value_name = "RANGE", conflicts_with_all = ["cards", "number"])]
+    pub boards: Option<String>,
+
+    /// Read the boards of a PBN file and print them (text, json or pbn).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["boards", "number", "entropy", "seed", "cards", "game", "deck"])]
+    pub from_pbn: Option<PathBuf>,
+
+    /// Deal the deal with this number, 0 ≤ N < D (no randomness).
+    #[arg(long, value_name = "N", conflicts_with_all = ["entropy", "seed", "generator"])]
+    pub number: Option<String>,
+
+    /// Print each deal's number (0 ≤ N < D): the deal as one integer.
+    #[arg(long)]
+    pub show_number: bool,
+
+    /// The event name of the PBN file (its Event tag).
+    #[arg(long, value_name = "TEXT", default_value = "fairdeck board set")]
+    pub event: String,
+
+    #[command(flatten)]
+    pub random: RandomArgs,
+}
+
+/// The validated plan: what to deal and how.
+pub struct Config {
+    game: Option<Game>,
+    deck: DeckKind,
+    plan: DealPlan,
+    shape: DealShape,
+}
+
+impl Args {
+    fn config(&self) -> anyhow::Result<Config> {
+        let deck_flag = self
+            .deck
+            .as_deref()
+            .map(str::parse::<DeckKind>)
+            .transpose()?;
+        let (game, deck, plan) = if let Some(cards) = self.cards {
+            let players = self.players.unwrap_or(0);
+            let plan = DealPlan::round_robin(players, cards)?;
+            (None, deck_flag.unwrap_or_default(), plan)
+        } else {
+            if self.game.is_none() && self.players.is_some() {
+                return Err(usage("--players needs --cards or --game"));
+            }
+            let game: Game = self.game.as_deref().unwrap_or("bridge").parse()?;
+            let deck = deck_flag.unwrap_or(game.deck());
+            (Some(game), deck, game.plan(self.players)?)
+        };
+        let shape = DealShape::for_game(game, &plan, deck)?;
+        Ok(Config {
+            game,
+            deck,
+            plan,
+            shape,
+        })
+    }
+
+    fn style(&self, out: &Output) -> CardStyle {
+        CardStyle {
+            ascii: self.ascii,
+            glyphs: self.glyphs,
+            color: out.color(),
+        }
+    }
+}
+
+/// The physical symbols `--entropy` reads.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum EntropyKind {
+    /// Six-sided dice: faces 1-6.
+    Dice,
+    /// Coin flips: H or T (also 1 or 0).
+    Coins,
+    /// Hex digits 0-9, a-f.
+    Hex,
+}
+
+impl EntropyKind {
+    fn symbols(self) -> SymbolKind {
+        match self {
+            EntropyKind::Dice => SymbolKind::D6,
+            EntropyKind::Coins => SymbolKind::Coin,
+            EntropyKind::Hex => SymbolKind::Hex,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    seed: Option<String>,
+    generator: Option<&'a str>,
+    game: Option<&'a str>,
+    deck: String,
+    deck_size: usize,
+    hands: Vec<Hand>,
+    stock: Vec<String>,
+    /// The deal's number, in decimal (it can exceed 2^64).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deal_number: Option<String>,
+    #[serde(flatten)]
+    entropy: &'a Entropy,
+}
+
+/// One pile in JSON.
+#[derive(Serialize)]
+pub struct Hand {
+    name: String,
+    role: &'static str,
+    cards: Vec<String>,
+    /// High-card points (bridge hands only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hcp: Option<u32>,
+}
+
+impl Hand {
+    fn new(name: &str, role: &'static str, cards: &[Card], bridge: bool) -> Hand {
+        Hand {
+            name: name.to_string(),
+            role,
+            cards: cards.iter().map(Card::to_string).collect(),
+            hcp: bridge.then(|| high_card_points(cards)),
+        }
+    }
+}
+
+/// Runs `fairdeck deal`.
+pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.from_pbn {
+        return boards::from_pbn(args, path, out);
+    }
+    let config = args.config()?;
+    if let Some(range) = &args.boards {
+        return boards::deal_boards(args, &config, range, out);
+    }
+    let shuffled = match (args.entropy, &args.number) {
+        (Some(kind), _) => source::from_symbols(kind.symbols(), &config)?,
+        (None, Some(n)) => source::from_number(n, &config)?,
+        (None, None) => source::from_seed(&args.random, args.strict, &config)?,
+    };
+    if out.pbn() {
+        return boards::single_pbn(args, &config, &shuffled, out);
+    }
+    let number = (args.show_number || args.number.is_some())
+        .then(|| config.shape.number(&shuffled.deck))
+        .transpose()?;
+    match out.format() {
+        Format::Json => {
+            let bridge = config.game == Some(Game::Bridge);
+            out.json(&Report {
+                seed: shuffled.seed.clone(),
+                generator: shuffled.generator,
+                game: config.game.map(Game::name),
+                deck: config.deck.to_string(),
+                deck_size: config.deck.len(),
+                hands: (shuffled.deal.piles.iter())
+                    .map(|p| Hand::new(&p.name, p.role.name(), &p.cards, bridge))
+                    .collect(),
+                stock: shuffled.deal.stock.iter().map(Card::to_string).collect(),
+                deal_number: number.map(|n| n.to_string()),
+                entropy: &shuffled.entropy,
+            })?
+        }
+        Format::Text => {
+            let title = match config.game {
+                Some(g) => format!("{g}, {} deck", config.deck),
+                None => format!("{} deck", config.deck),
+            };
+            let deal = match args.sort {
+                true => text::sorted(&shuffled.deal, config.game),
+                false => shuffled.deal.clone(),
+            };
+            let style = args.style(out);
+            let w = out.stdout();
+            print_text(w, &title, &deal, style)?;
+            source::print_source(w, &shuffled, &config)?;
+            if let Some(n) = number {
+                writeln!(w, "deal number: {n} (of {})", config.shape.formula())?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,120 @@
+//! PBN: writing, reading back, and one-line errors that name the line.
+
+use super::*;
+use crate::cards::DeckKind;
+use crate::dice::RngDice;
+use crate::rng::{Generator, Seed};
+use crate::shuffle::shuffle;
+
+fn random_board(n: u64, dice: &mut RngDice<crate::rng::AnyRng>) -> PbnBoard {
+    let mut deck = DeckKind::Standard.cards();
+    shuffle(&mut deck, dice);
+    let hands = core::array::from_fn(|h| deck[13 * h..13 * h + 13].to_vec());
+    let mut b = PbnBoard::new(Board::new(n).unwrap(), hands);
+    b.event = "Club \"night\"".into();
+    b.date = "2026.11.23".into();
+    b
+}
+
+#[test]
+fn boards_round_trip() {
+    let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("pbn")));
+    let boards: Vec<PbnBoard> = (1..=20).map(|n| random_board(n, &mut dice)).collect();
+    let text = write(&boards);
+    assert!(text.starts_with("% PBN 2.1\n"));
+    assert!(text.contains("[Board \"7\"]\n[Dealer \"S\"]\n[Vulnerable \"All\"]\n"));
+    assert_eq!(read(&text).unwrap(), boards);
+}
+
+#[test]
+fn reads_what_other_programs_write() {
+    // Another dealer's layout: a first hand other than North, lowercase
+    // ranks, a comment, inherited tags, an auction section to skip.
+    let text = "% PBN 2.1\n% EXPORT\n[Event \"Cup\"]\n[Site \"Home\"]\n[Date \"2000.01.02\"]\n\
+[Board \"2\"]\n[Dealer \"E\"]\n[Vulnerable \"NS\"]\n\
+[Deal \"E:86.KT2.K85.Q9742 KJT932.97.942.86 54.8653.AQJT73.3 AQ7.AQJ4.6.AKJT5\"]\n\
+{a comment\nover two lines}\n[Auction \"E\"]\n1S Pass 2S Pass\n\n\
+[Event \"#\"]\n[Site \"#\"]\n[Date \"#\"]\n[Board \"3\"]\n\
+[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...akqjt98765432\"]\n";
+    let boards = read(text).unwrap();
+    assert_eq!(boards.len(), 2);
+    let b = &boards[0];
+    assert_eq!(
+        (b.board.number(), b.dealer, b.vulnerable),
+        (2, Seat::East, Vulnerability::NorthSouth)
+    );
+    assert_eq!(b.hands[Seat::East as usize][0].to_string(), "8S");
+    assert_eq!(b.hands[Seat::North as usize][0].to_string(), "AS");
+    assert_eq!(
+        deal_value(&b.hands),
+        "N:AQ7.AQJ4.6.AKJT5 86.KT2.K85.Q9742 KJT932.97.942.86 54.8653.AQJT73.3"
+    );
+    let c = &boards[1];
+    assert_eq!((c.event.as_str(), c.date.as_str()), ("Cup", "2000.01.02"));
+    assert_eq!(
+        (c.dealer, c.vulnerable),
+        (Seat::South, Vulnerability::EastWest)
+    );
+}
+
+#[test]
+fn bad_files_name_the_line() {
+    let ok = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    let cases = [
+        (
+            format!("[Board \"1\"]\n[Deal \"{}\"]\n", ok.replace("N:", "X:")),
+            2,
+            "not a seat",
+        ),
+        (
+            format!("[Board \"1\"]\n\n[Board \"x\"]\n[Deal \"{ok}\"]\n"),
+            3,
+            "not a number",
+        ),
+        (
+            format!(
+                "[Deal \"{}\"]\n",
+                ok.replace("AKQJT98765432...", "AKQJT9876543Z...")
+            ),
+            1,
+            "not a rank",
+        ),
+        (
+            format!(
+                "[Deal \"{}\"]\n",
+                ok.replace(".AKQJT98765432..", ".AKQJT9876543..")
+            ),
+            1,
+            "12 cards",
+        ),
+        (
+            format!(
+                "[Deal \"{}\"]\n",
+                ok.replace("...AKQJT98765432", "AKQ...JT98765432")
+            ),
+            1,
+            "appears twice",
+        ),
+        (format!("[Deal \"{}\"]\n", "N:- - - -"), 1, "not supported"),
+        ("[Deal N:AK]\n".to_string(), 1, "in quotes"),
+        (
+            format!("\n\n[Dealer \"Q\"]\n[Deal \"{ok}\"]\n"),
+            3,
+            "not N, E, S or W",
+        ),
+        (
+            format!("[Vulnerable \"Some\"]\n[Deal \"{ok}\"]\n"),
+            1,
+            "not None",
+        ),
+    ];
+    for (text, line, why) in cases {
+        let e = read(&text).unwrap_err();
+        let Error::InvalidPbn { line: l, why: w } = &e else {
+            panic!("{e}")
+        };
+        assert_eq!(*l, line, "{text}: {e}");
+        assert!(w.contains(why), "{text}: {e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+}
