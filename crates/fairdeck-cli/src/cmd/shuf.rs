@@ -10,9 +10,7 @@
 //! parser.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::os::fd::{AsFd, AsRawFd};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -49,7 +47,7 @@ pub fn invoked_as_shuf(argv0: &OsStr) -> bool {
 /// Runs shuf with `args` (after the program name); `program` starts every
 /// message ("shuf", "/usr/local/bin/shuf" or "fairdeck shuf").
 pub fn main(program: &str, args: &[OsString]) -> ExitCode {
-    let _std_fds = occupy_closed_std_fds();
+    reopen_closed_std_fds();
     let env = Environment::read();
     let syntax = Syntax {
         posixly_correct: env.posixly_correct,
@@ -211,38 +209,47 @@ fn die_of_sigpipe(program: &str, e: &Error) -> ExitCode {
     report(program, e)
 }
 
-/// When the process was started with file descriptor 0, 1 or 2 closed,
-/// the first files it opens would take those numbers, and "standard
-/// output" would then be, say, the input file. Each closed one is opened on
-/// `/dev/null` in the direction that fails (write-only for 0, read-only
-/// for 1 and 2), so reading or writing it gives GNU's "read error"/"write
-/// error: Bad file descriptor", and nothing lands in the wrong file.
-fn occupy_closed_std_fds() -> Vec<File> {
-    let closed: Vec<i32> = [
-        io::stdin().as_fd().try_clone_to_owned().is_err(),
-        io::stdout().as_fd().try_clone_to_owned().is_err(),
-        io::stderr().as_fd().try_clone_to_owned().is_err(),
-    ]
-    .iter()
-    .enumerate()
-    .filter(|(_, closed)| **closed)
-    .map(|(fd, _)| fd as i32)
-    .collect();
-    let mut held = Vec::new();
-    for fd in closed {
-        let mut open = std::fs::OpenOptions::new();
-        if fd == 0 {
-            open.write(true);
-        } else {
-            open.read(true);
-        }
-        // The lowest free descriptor is taken, which is `fd` itself.
-        if let Ok(file) = open.open("/dev/null") {
-            debug_assert_eq!(file.as_raw_fd(), fd);
-            held.push(file);
+/// When the process was started with file descriptor 0, 1 or 2 closed
+/// (`shuf f >&-`), the Rust runtime opens `/dev/null` read-write in its
+/// place before `main`, so writes would vanish and the run would "succeed"
+/// with its output lost. GNU shuf reports "write error: Bad file
+/// descriptor" (exit 1) there. A standard descriptor that is `/dev/null`
+/// opened read-write is taken to be such a stand-in (a shell's `>/dev/null`
+/// is write-only, `</dev/null` read-only) and is reopened on `/dev/null` in
+/// the direction that fails — write-only for 0, read-only for 1 and 2 — so
+/// reading or writing it gives GNU's EBADF messages.
+#[allow(unsafe_code)]
+fn reopen_closed_std_fds() {
+    for fd in 0..=2 {
+        // SAFETY: `fstat` writes into a zeroed `stat` we own; `fcntl`,
+        // `open` and `dup2` take plain integers and a NUL-terminated
+        // constant path; `close` closes only the descriptor `open` returned
+        // here, after `dup2` copied it. No Rust object owns descriptors 0–2
+        // in a way this invalidates: std's handles only hold the numbers.
+        unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::fstat(fd, &mut st) != 0 {
+                continue;
+            }
+            let null_device = st.st_mode & libc::S_IFMT == libc::S_IFCHR
+                && libc::major(st.st_rdev) == 1
+                && libc::minor(st.st_rdev) == 3;
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if !null_device || flags < 0 || flags & libc::O_ACCMODE != libc::O_RDWR {
+                continue;
+            }
+            let mode = if fd == 0 {
+                libc::O_WRONLY
+            } else {
+                libc::O_RDONLY
+            };
+            let replacement = libc::open(c"/dev/null".as_ptr(), mode | libc::O_CLOEXEC);
+            if replacement >= 0 {
+                libc::dup2(replacement, fd);
+                libc::close(replacement);
+            }
         }
     }
-    held
 }
 
 fn print(text: &str) -> Result<(), Error> {
