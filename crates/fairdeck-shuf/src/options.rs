@@ -48,7 +48,7 @@ pub struct Config {
     pub delimiter: u8,
     /// `--seed`.
     pub seed: Option<String>,
-    /// `--memory`; `None`: the caller's default (see [`budget::default_budget`]).
+    /// `--memory`; `None`: the caller's default (see [`budget::SystemMemory::default_budget`]).
     pub memory: Option<MemorySize>,
     /// `--temporary-directory`; `None`: the caller's default (`$TMPDIR`, `/tmp`).
     pub temp_dir: Option<PathBuf>,
