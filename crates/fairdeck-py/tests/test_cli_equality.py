@@ -8,6 +8,9 @@ import pytest
 
 import fairdeck
 
+# Short seed texts warn (as the CLI does on stderr); tested in test_deal.py.
+pytestmark = pytest.mark.filterwarnings("ignore:the seed text")
+
 SEEDS = ["friday night", "42", "5eed00000000000000000000000000000000000000000000000000000000cafe"]
 GENERATORS = ["chacha20", "xoshiro256pp"]
 
