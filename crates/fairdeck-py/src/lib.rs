@@ -35,6 +35,7 @@ mod draws;
 mod generator;
 mod rows;
 mod seed;
+mod shuf;
 mod stream;
 
 /// The extension module: everything `fairdeck/__init__.py` re-exports.
@@ -43,6 +44,7 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<generator::Generator>()?;
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
+    m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

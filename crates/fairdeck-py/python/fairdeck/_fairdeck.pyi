@@ -116,4 +116,19 @@ class AuditResult(TypedDict):
 def audit(perms: npt.ArrayLike, alpha: float = 1e-6, base: int | None = None) -> AuditResult:
     """Statistical audit of permutations, one per row of a 2-D integer array."""
 
-_Path = str | bytes | PathLike[str] | PathLike[bytes]
+_Path = str | PathLike[str]
+
+class ShufResult(TypedDict):
+    records: int
+    bytes: int
+    method: str
+    seed: str
+
+def shuf(
+    input_path: _Path,
+    output_path: _Path,
+    memory: int | str | None = None,
+    seed: _Seed = None,
+    temp_dir: _Path | None = None,
+) -> ShufResult:
+    """Shuffle the lines of a file into another (or itself), out of core beyond `memory`."""
