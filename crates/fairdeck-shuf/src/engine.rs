@@ -173,13 +173,18 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
         }
     }
     let fits_known = size.filter(|&s| options.repeat || s <= memory);
+    let mut index_too_big = false;
     if let Some(map) = fits_known.and_then(|_| map(&file)) {
-        run_job(&map, d, job(options), dice, sink)?;
-        return Ok(Method::InMemory { mapped: true });
+        if options.repeat || index_fits(&map, d, memory) {
+            run_job(&map, d, job(options), dice, sink)?;
+            return Ok(Method::InMemory { mapped: true });
+        }
+        index_too_big = true;
     }
     let mut data = Vec::new();
     let fits = match size {
         _ if options.repeat => true,
+        _ if index_too_big => false,
         Some(s) => s <= memory,
         None => {
             read_all(
@@ -193,8 +198,10 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     if fits {
         reserve(&mut data, size.map_or(1, |s| s as usize + 1))?;
         read_all(&mut file, &mut data, &options.cancel)?;
-        run_job(&data, d, job(options), dice, sink)?;
-        return Ok(Method::InMemory { mapped: false });
+        if options.repeat || index_fits(&data, d, memory) {
+            run_job(&data, d, job(options), dice, sink)?;
+            return Ok(Method::InMemory { mapped: false });
+        }
     }
     let mut scratch = Scratch::new(
         &options.temp_dir,
@@ -215,6 +222,23 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     Ok(Method::OutOfCore {
         buckets: plan.buckets,
     })
+}
+
+/// Whether `data` and its line index (4 bytes a line below 4 GiB, 8 above)
+/// fit in `memory` bytes: many short lines can make the index larger than
+/// the data. O(n) (one `memchr` pass).
+fn index_fits(data: &[u8], delimiter: u8, memory: u64) -> bool {
+    let ends = memchr::memchr_iter(delimiter, data).count() as u64;
+    let lines = ends + u64::from(data.last().is_some_and(|&b| b != delimiter));
+    let per_line: u64 = if u32::try_from(data.len()).is_ok() {
+        4
+    } else {
+        8
+    };
+    lines
+        .checked_mul(per_line)
+        .and_then(|index| index.checked_add(data.len() as u64))
+        .is_some_and(|need| need <= memory)
 }
 
 /// Maps a regular file into memory, read-only, with its pages loaded up
