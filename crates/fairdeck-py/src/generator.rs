@@ -117,12 +117,13 @@ impl Generator {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let threads = Threads::from_arg(threads)?;
-        if x.is_instance_of::<PyInt>() {
+        let np = numpy(py)?;
+        if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
             let n = to_usize(x, "n")?;
             let order = shuffled_range(py, n, &self.stream, threads)?;
             return Ok(PyArray1::from_vec(py, order).into_any());
         }
-        let copy = numpy(py)?.call_method1("array", (x,))?;
+        let copy = np.call_method1("array", (x,))?;
         let arr = copy.cast::<PyUntypedArray>()?;
         shuffle_array(arr, &self.stream, threads)?;
         Ok(copy)

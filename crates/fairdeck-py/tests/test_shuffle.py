@@ -125,6 +125,7 @@ def test_permutation_of_an_array_leaves_it_alone():
     y = fairdeck.Generator("copy").permutation(x)
     assert x.tolist() == list(range(100)) and is_permutation_of(y, x)
     assert fairdeck.Generator("copy").permutation([1, 2, 3]).shape == (3,)
+    assert fairdeck.Generator("copy").permutation(np.int64(7)).shape == (7,)
 
 
 def test_threads_give_the_same_order_for_every_count():
