@@ -67,10 +67,11 @@ impl Args {
             .transpose()?;
         if let Some(cards) = self.cards {
             let players = self.players.unwrap_or(0);
-            let plan = DealPlan::round_robin(players, cards)?;
+            let deck = deck_flag.unwrap_or_default();
+            let plan = DealPlan::round_robin_in(deck, players, cards)?;
             return Ok(Config {
                 game: None,
-                deck: deck_flag.unwrap_or_default(),
+                deck,
                 plan,
             });
         }

@@ -1,5 +1,7 @@
 //! The catalogue's text: where each algorithm comes from, what it does, what it costs.
 
+use super::Growth;
+
 /// Seed article file names, as cited by [`Algorithm::sources`](super::Algorithm::sources).
 const S000: &str = "000_d872db0c4b9f5b66.txt";
 const S001: &str = "001_d1f9055b68a2ba8f.txt";
@@ -18,6 +20,7 @@ pub(crate) struct Entry {
     pub space: &'static str,
     pub intended_uniform: bool,
     pub unbounded: bool,
+    pub growth: Growth,
 }
 
 /// The entries, in the order of [`Algorithm::ALL`](super::Algorithm::ALL).
@@ -32,6 +35,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "knuth-forward",
@@ -43,6 +47,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "inside-out",
@@ -54,6 +59,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "fisher-yates-original",
@@ -65,6 +71,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "fisher-yates-list",
@@ -75,6 +82,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "rejection",
@@ -86,6 +94,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: true,
+        growth: Growth::LinearLog,
     },
     Entry {
         name: "random-insertion",
@@ -97,6 +106,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::QuadraticLog,
     },
     Entry {
         name: "random-insertion-stopping",
@@ -109,6 +119,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: true,
+        growth: Growth::QuadraticLog,
     },
     Entry {
         name: "sort-keys",
@@ -121,6 +132,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "sort-keys-fast",
@@ -132,6 +144,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::LinearLog,
     },
     Entry {
         name: "reverse-insertion",
@@ -143,6 +156,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "random-transpositions",
@@ -154,6 +168,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: true,
+        growth: Growth::Linear,
     },
     Entry {
         name: "naive-swap",
@@ -165,6 +180,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "sattolo",
@@ -177,6 +193,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "asf-poker",
@@ -189,6 +206,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "knuth-deal",
@@ -200,6 +218,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "hash-deal",
@@ -211,6 +230,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(k)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
 ];
 
