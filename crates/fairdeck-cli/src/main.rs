@@ -8,6 +8,7 @@ mod bench;
 mod cli;
 mod cmd;
 mod failure;
+mod limits;
 mod output;
 mod random;
 mod shuf;

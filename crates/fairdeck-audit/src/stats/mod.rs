@@ -19,6 +19,7 @@
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
 
+pub mod input;
 pub mod laws;
 pub mod run;
 mod tally;

@@ -8,6 +8,7 @@ use fairdeck_audit::chaos;
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
 
@@ -34,12 +35,15 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with = "values")]
     pub distribution: Option<usize>,
 
-    /// Simulated shuffles for the chaos law when N > 10.
+    /// Simulated shuffles for the chaos law when N > 10 (at most 10^7).
     #[arg(long, value_name = "T", default_value_t = 100_000)]
     pub trials: u64,
 
     #[command(flatten)]
     pub random: RandomArgs,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize)]
@@ -61,10 +65,10 @@ struct Max {
 /// Runs `fairdeck chaos`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.max {
-        return max(n, &args.method, out);
+        return max(n, &args.method, &args.long, out);
     }
     if let Some(n) = args.distribution {
-        return super::chaos_law::run(n, args.trials, &args.random, out);
+        return super::chaos_law::run(n, args.trials, &args.random, &args.long, out);
     }
     if args.values.is_empty() {
         return Err(usage(
@@ -106,8 +110,14 @@ fn use_enumeration(n: u64, method: &str) -> anyhow::Result<bool> {
     }
 }
 
-fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let report = if use_enumeration(n, method)? {
+fn max(n: u64, method: &str, long: &LongArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let enumerate = use_enumeration(n, method)?;
+    if enumerate {
+        // n! orders of n items each (13! · 13 ≈ 8·10^10 steps).
+        let steps = (1..=n).fold(n, u64::saturating_mul);
+        long.check(steps, |_| "--method enumeration up to N = 12".into())?;
+    }
+    let report = if enumerate {
         let (c, witness) = chaos::max_chaos_by_enumeration(n as usize)?;
         Max {
             n,

@@ -22,6 +22,10 @@ use crate::output::Output;
 
 /// Runs the chosen subcommand.
 pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if !matches!(command, Command::Shuf(_)) {
+        // shuf reports a closed stdout itself, the GNU way.
+        out.check_open()?;
+    }
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),

@@ -170,3 +170,14 @@ fn symbols_parse() {
     assert!(SymbolKind::Coin.parse_text("x")[0].is_err());
     assert!(SymbolKind::Hex.parse_text("g")[0].is_err());
 }
+
+/// Issue 15: a line without end (`--entropy dice < /dev/zero`) used to be
+/// read into memory whole; lines are capped at MAX_LINE_BYTES.
+#[test]
+fn an_endless_line_is_refused_after_the_line_limit() {
+    let endless = std::io::Read::take(std::io::repeat(b'1'), 1 << 30);
+    let reader = SymbolReader::new(std::io::BufReader::new(endless), SymbolKind::D6, |_| {});
+    let mut dice = SymbolDice::new(SymbolKind::D6, reader);
+    let err = dice.reserve(&factorial(52)).unwrap_err();
+    assert!(err.to_string().contains("longer than 64 KiB"), "{err}");
+}
