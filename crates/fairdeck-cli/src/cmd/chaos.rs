@@ -65,7 +65,7 @@ struct Max {
 /// Runs `fairdeck chaos`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.max {
-        return max(n, &args.method, &args.long, out);
+        return max(n, &args.method, out);
     }
     if let Some(n) = args.distribution {
         return super::chaos_law::run(n, args.trials, &args.random, &args.long, out);
@@ -110,14 +110,8 @@ fn use_enumeration(n: u64, method: &str) -> anyhow::Result<bool> {
     }
 }
 
-fn max(n: u64, method: &str, long: &LongArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let enumerate = use_enumeration(n, method)?;
-    if enumerate {
-        // n! orders of n items each (13! · 13 ≈ 8·10^10 steps).
-        let steps = (1..=n).fold(n, u64::saturating_mul);
-        long.check(steps, |_| "--method enumeration up to N = 12".into())?;
-    }
-    let report = if enumerate {
+fn max(n: u64, method: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let report = if use_enumeration(n, method)? {
         let (c, witness) = chaos::max_chaos_by_enumeration(n as usize)?;
         Max {
             n,
