@@ -3,8 +3,8 @@
 //! allocation; a tally counts every accepted line once.
 #![no_main]
 
-use fairdeck_audit::stats::input::read_permutations;
 use fairdeck_audit::stats::MAX_N;
+use fairdeck_audit::stats::input::read_permutations;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -78,7 +78,12 @@ pub fn audit_steps(algorithm: Algorithm, n: usize, trials: u64) -> u64 {
 pub fn tally_bytes(n: usize) -> u64 {
     let n = n as u64;
     let orders: u64 = if n <= 8 { (1..=n).product() } else { 0 };
-    times(8, times(n, n).saturating_add(times(5, n.saturating_add(1))).saturating_add(orders))
+    times(
+        8,
+        times(n, n)
+            .saturating_add(times(5, n.saturating_add(1)))
+            .saturating_add(orders),
+    )
 }
 
 /// Peak bytes of an audit of `trials` permutations of `n` items counted by
@@ -157,12 +162,21 @@ mod tests {
     fn the_hour_long_runs_of_issue_15_are_over_budget() {
         let over = |steps| check(steps, DEFAULT_STEPS).is_err();
         assert!(over(audit_steps(Algorithm::SortKeys, 10_000, 10_000_000)));
-        assert!(over(audit_steps(Algorithm::FisherYatesList, 10_000, 10_000_000)));
+        assert!(over(audit_steps(
+            Algorithm::FisherYatesList,
+            10_000,
+            10_000_000
+        )));
         let ks = |k_max: u32, step: u32| -> Vec<u32> {
             (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect()
         };
         assert!(over(mix_steps(Model::Riffle, 10_000, &ks(12, 1), 4000)));
-        assert!(over(mix_steps(Model::TopToRandom, 10_000, &ks(293_000, 14_650), 4000)));
+        assert!(over(mix_steps(
+            Model::TopToRandom,
+            10_000,
+            &ks(293_000, 14_650),
+            4000
+        )));
         let overhand = Model::Overhand { mean_packet: 6 };
         assert!(over(mix_steps(overhand, 10_000, &ks(40_000, 2000), 4000)));
         assert!(over(mix_steps(overhand, 52, &ks(208, 10), u64::MAX)));
@@ -176,10 +190,20 @@ mod tests {
         let fits = |steps| check(steps, DEFAULT_STEPS).is_ok();
         assert!(fits(audit_steps(Algorithm::FisherYates, 52, 100_000)));
         assert!(fits(audit_steps(Algorithm::FisherYates, 52, 10_000_000)));
-        assert!(fits(mix_steps(Model::Riffle, 52, &(1..=12).collect::<Vec<_>>(), 4000)));
+        assert!(fits(mix_steps(
+            Model::Riffle,
+            52,
+            &(1..=12).collect::<Vec<_>>(),
+            4000
+        )));
         let ttr: Vec<u32> = (1..=703).filter(|k| k % 35 == 0 || *k == 1).collect();
         assert!(fits(mix_steps(Model::TopToRandom, 52, &ttr, 4000)));
-        assert!(fits(mix_steps(Model::Riffle, 7, &(1..=12).collect::<Vec<_>>(), 4000)));
+        assert!(fits(mix_steps(
+            Model::Riffle,
+            7,
+            &(1..=12).collect::<Vec<_>>(),
+            4000
+        )));
         assert!(fits(chaos_law_steps(1000, 100_000)));
         assert!(fits(chaos_law_steps(10, 100_000)));
         assert!(fits(exact_steps(Algorithm::NaiveSwap, 9, 10_000_000)));

@@ -81,7 +81,14 @@ fn exact_bounds_depth_and_paths_whatever_the_flags_say() {
         "--max-depth is at most 10000",
     );
     refused(
-        &["exact", "rejection", "-n", "9", "--max-paths", "18446744073709551615"],
+        &[
+            "exact",
+            "rejection",
+            "-n",
+            "9",
+            "--max-paths",
+            "18446744073709551615",
+        ],
         "--max-paths at most",
     );
 }
@@ -118,11 +125,26 @@ fn quadratic_shuffles_get_a_limit_from_their_complexity() {
         refused(&["shuffle", alg, "-n", "100000000"], "--allow-long");
     }
     refused(
-        &["shuffle", "random-insertion", "-n", "100000", "--rounds", "1000000000"],
+        &[
+            "shuffle",
+            "random-insertion",
+            "-n",
+            "100000",
+            "--rounds",
+            "1000000000",
+        ],
         "--rounds at most 100000 at -n 100000",
     );
     refused(
-        &["shuffle", "random-insertion", "-n", "5", "--steps", "--rounds", "1000000"],
+        &[
+            "shuffle",
+            "random-insertion",
+            "-n",
+            "5",
+            "--steps",
+            "--rounds",
+            "1000000",
+        ],
         "--rounds at most 100000",
     );
 }
@@ -130,11 +152,24 @@ fn quadratic_shuffles_get_a_limit_from_their_complexity() {
 #[test]
 fn trials_have_an_upper_limit() {
     refused(
-        &["chaos", "--distribution", "11", "--trials", "18446744073709551615"],
+        &[
+            "chaos",
+            "--distribution",
+            "11",
+            "--trials",
+            "18446744073709551615",
+        ],
         "--trials is at most 10000000",
     );
     refused(
-        &["mix", "overhand", "-n", "52", "--trials", "18446744073709551615"],
+        &[
+            "mix",
+            "overhand",
+            "-n",
+            "52",
+            "--trials",
+            "18446744073709551615",
+        ],
         "--trials 1..=10000000",
     );
 }
@@ -149,7 +184,14 @@ fn hour_long_runs_are_refused_with_what_would_be_accepted() {
         "--trials at most 99 for sort-keys at -n 10000",
     );
     refused(
-        &["audit", "fisher-yates-list", "-n", "10000", "--trials", "10000000"],
+        &[
+            "audit",
+            "fisher-yates-list",
+            "-n",
+            "10000",
+            "--trials",
+            "10000000",
+        ],
         "--trials at most 99 for fisher-yates-list",
     );
 }
@@ -159,7 +201,14 @@ fn hour_long_runs_are_refused_with_what_would_be_accepted() {
 /// tree of naive-swap at n = 3).
 #[test]
 fn allow_long_is_the_override() {
-    let args = ["exact", "naive-swap", "-n", "3", "--max-paths", "18446744073709551615"];
+    let args = [
+        "exact",
+        "naive-swap",
+        "-n",
+        "3",
+        "--max-paths",
+        "18446744073709551615",
+    ];
     refused(&args, "--allow-long");
     let out = run(&[&args[..], &["--allow-long"]].concat());
     assert!(out.status.success(), "{}", stderr(&out));
@@ -199,7 +248,10 @@ fn a_full_disk_is_a_write_error() {
     let out = under_shell("", &["deal", "--seed", "x"], "> /dev/full");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("fairdeck: write error: No space left"), "{err}");
+    assert!(
+        err.contains("fairdeck: write error: No space left"),
+        "{err}"
+    );
 }
 
 /// The documented behaviour of `fairdeck rng` is kept: a reader that hangs
@@ -213,10 +265,27 @@ fn rng_still_ends_quietly_on_a_closed_pipe() {
 
 #[test]
 fn endless_input_is_refused_not_read_into_memory() {
-    let out = under_shell("", &["fair", "deal", "--secret-file", "/dev/zero", "--client-seed", "c", "--nonce", "1"], "");
+    let out = under_shell(
+        "",
+        &[
+            "fair",
+            "deal",
+            "--secret-file",
+            "/dev/zero",
+            "--client-seed",
+            "c",
+            "--nonce",
+            "1",
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("larger than 4 KiB"));
     let out = under_shell("", &["deal", "--entropy", "dice"], "< /dev/zero");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("longer than 64 KiB"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("longer than 64 KiB"),
+        "{}",
+        stderr(&out)
+    );
 }

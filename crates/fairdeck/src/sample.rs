@@ -103,7 +103,11 @@ const REJECTION_SHIFT: u32 = 10;
 
 /// `k` distinct values of `[0, n)` in selection order, each new one by
 /// redrawing until it is new. Stops early if the dice is exhausted.
-fn sample_by_rejection<D: Dice + ?Sized>(k: usize, n: u64, dice: &mut D) -> Result<Vec<u64>, Error> {
+fn sample_by_rejection<D: Dice + ?Sized>(
+    k: usize,
+    n: u64,
+    dice: &mut D,
+) -> Result<Vec<u64>, Error> {
     let mut chosen = DrawnSet::with_capacity(k)?;
     let mut out = buffer(k)?;
     while out.len() < k && !dice.exhausted() {

@@ -122,7 +122,10 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             .sizes
             .iter()
             .partition(|&&n| alg.cost(n as u64) <= DEFAULT_STEPS);
-        let alg_plan = Plan { sizes, ..plan.clone() };
+        let alg_plan = Plan {
+            sizes,
+            ..plan.clone()
+        };
         let mut series = measure_series(
             alg.name(),
             &alg_plan,

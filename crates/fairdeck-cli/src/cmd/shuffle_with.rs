@@ -148,9 +148,9 @@ fn check_work(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
                 format!("--rounds at most {} at -n {n}", budget / n.max(1))
             })
         }
-        (Algorithm::HashDeal, _, Some(k)) if n > MAX_N => {
-            args.long.check(k, |budget| format!("--deal at most {budget}"))
-        }
+        (Algorithm::HashDeal, _, Some(k)) if n > MAX_N => args
+            .long
+            .check(k, |budget| format!("--deal at most {budget}")),
         _ => args.long.check(alg.cost(n), |budget| {
             format!(
                 "-n at most {} for {} ({})",

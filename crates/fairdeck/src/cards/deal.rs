@@ -124,9 +124,7 @@ impl DealPlan {
             None => Err(Error::InvalidDeal(format!(
                 "{players} players × {cards_each} cards is more cards than any deck holds"
             ))),
-            Some(needed) if needed > available => {
-                Err(Error::NotEnoughCards { needed, available })
-            }
+            Some(needed) if needed > available => Err(Error::NotEnoughCards { needed, available }),
             Some(_) => Ok(()),
         }
     }
