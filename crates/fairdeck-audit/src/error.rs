@@ -20,6 +20,15 @@ pub enum Error {
     OutOfRange(String),
     /// Permutations read from a file that could not be understood.
     InvalidInput(String),
+    /// Reading the input failed (the message names the line and the cause).
+    Io(String),
+    /// The run's estimated work is over the budget ([`crate::budget`]).
+    OverBudget {
+        /// Estimated steps of the run.
+        steps: u64,
+        /// The budget it was checked against.
+        budget: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -33,6 +42,12 @@ impl fmt::Display for Error {
             Error::NotAPermutation(why) => write!(f, "not a permutation: {why}"),
             Error::OutOfRange(why) => write!(f, "out of range: {why}"),
             Error::InvalidInput(why) => write!(f, "invalid input: {why}"),
+            Error::Io(why) => write!(f, "read error: {why}"),
+            Error::OverBudget { steps, budget } => write!(
+                f,
+                "the run needs about {:.1e} steps, over the budget of {:.1e}",
+                *steps as f64, *budget as f64
+            ),
         }
     }
 }

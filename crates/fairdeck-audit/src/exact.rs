@@ -33,6 +33,12 @@ pub struct Limits {
     pub max_depth: usize,
 }
 
+/// Deepest walk ever made, whatever [`Limits::max_depth`] says: the walker
+/// keeps 16 bytes per roll of the current path, and a path of more than 128
+/// rolls with bounds ≥ 2 has a probability below 2⁻¹²⁸, which the walk
+/// cannot represent anyway ([`Error::PathTooDeep`]).
+pub const MAX_DEPTH: usize = 10_000;
+
 impl Default for Limits {
     /// 10⁷ paths (a few seconds), 200 rolls.
     fn default() -> Self {
@@ -98,7 +104,8 @@ impl Distribution {
 /// `permute` must return the arrangement of `0..n` produced by shuffling the
 /// identity, using only the dice it is given; if it loops on the dice it must
 /// return early once [`fairdeck::dice::Dice::exhausted`] is true.
-/// Time O(paths · cost of one run); memory O(support).
+/// Time O(paths · cost of one run); memory O(support + depth), the depth
+/// capped at [`MAX_DEPTH`].
 ///
 /// ```
 /// use fairdeck_audit::exact::{distribution, Limits};
@@ -128,6 +135,10 @@ where
     // walk is over budget (an infinite tree, or a huge finite one) deepen
     // one roll at a time to find the deepest walk that fits.
     // Paths too long for u128 probabilities also end the deepening.
+    let limits = Limits {
+        max_depth: limits.max_depth.min(MAX_DEPTH),
+        ..limits
+    };
     let mut last_error = match walk(n, &mut permute, limits.max_depth, limits.max_paths) {
         Err(e @ (Error::TooManyPaths { .. } | Error::PathTooDeep)) => e,
         other => return other,

@@ -106,3 +106,22 @@ fn verdicts_flag_the_naive_swap() {
     assert!(v[0].uniform, "n = 2: 4 paths, 2 each");
     assert!(v[1..].iter().all(|x| !x.uniform));
 }
+
+/// Issue 15: `--max-depth 4294967295` used to let a path grow until the
+/// allocation failed; the depth is capped at MAX_DEPTH whatever the limits say.
+#[test]
+fn the_depth_is_capped_whatever_the_limits_say() {
+    let forever = |w: &mut Walker| {
+        while !w.exhausted() {
+            w.roll(1); // a loop no probability bound can stop
+        }
+        vec![0]
+    };
+    let limits = Limits {
+        max_paths: u64::MAX,
+        max_depth: usize::MAX,
+    };
+    let d = distribution(1, forever, limits).unwrap();
+    assert_eq!(d.depth, MAX_DEPTH);
+    assert_eq!(d.unresolved, BigRational::one());
+}

@@ -10,7 +10,8 @@
 //!   ascending or descending, its maximum Ch(N) and its distribution;
 //! * [`mix`] — how many hand shuffles (riffle, top-to-random, overhand) make a
 //!   deck random, in total variation distance;
-//! * [`plot`] — SVG pictures (position heatmap, mixing curve).
+//! * [`plot`] — SVG pictures (position heatmap, mixing curve);
+//! * [`budget`] — work and memory estimates, checked before a run starts.
 //!
 //! ## Quick start
 //!
@@ -38,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod chaos;
 mod error;
 pub mod exact;

@@ -9,6 +9,7 @@ mod bench;
 mod cli;
 mod cmd;
 mod failure;
+mod limits;
 mod output;
 mod random;
 

@@ -1,8 +1,73 @@
 //! Where results go: text or one JSON document on stdout, notes on stderr.
+//!
+//! A failed write to stdout is reported as `write error: …` (exit 1), and a
+//! stdout that was closed when the process started (`fairdeck deal >&-`) is
+//! reported before anything runs: Rust's runtime reopens a closed fd 1 on
+//! /dev/null before `main`, so without [`stdout_was_closed`] every write
+//! would "succeed" and the output vanish with exit 0.
 
+use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
+
+/// Set before `main` when fd 1 was closed at exec.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Runs before Rust's runtime start-up (an ELF constructor), while a closed
+/// fd 1 is still closed. Linux only: elsewhere nothing is recorded.
+#[cfg(target_os = "linux")]
+#[used]
+// SAFETY: a plain `extern "C" fn()` in .init_array is what the ELF loader
+// calls; the function only reads /proc and stores an atomic.
+#[unsafe(link_section = ".init_array")]
+static RECORD_STDOUT: extern "C" fn() = record_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn record_stdout() {
+    // /proc/self/fd/1 exists exactly when fd 1 is open; lstat opens no fd.
+    // Without /proc, nothing can be told: assume open.
+    let proc = std::path::Path::new("/proc/self/fd");
+    if proc.is_dir() && std::fs::symlink_metadata("/proc/self/fd/1").is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether stdout (fd 1) was closed when the process started.
+pub fn stdout_was_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
+/// A failed write to stdout, shown as `write error: CAUSE`; the cause's
+/// kind is kept (so a closed pipe is still recognised as one).
+#[derive(Debug)]
+struct WriteError(io::Error);
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "write error: {}", self.0)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+fn write_error(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), WriteError(e))
+}
+
+/// Stdout whose errors say they are write errors.
+struct Stdout(io::Stdout);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(write_error)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(write_error)
+    }
+}
 
 /// The kind of document a subcommand writes: text or JSON. (`--format pbn`
 /// is a text document that only `deal` and `fair deal` can write; see
@@ -31,7 +96,7 @@ pub struct Output {
     format: Format,
     pbn: bool,
     color: bool,
-    stdout: BufWriter<io::Stdout>,
+    stdout: BufWriter<Stdout>,
 }
 
 impl Output {
@@ -46,7 +111,17 @@ impl Output {
             format,
             pbn: choice == FormatChoice::Pbn,
             color: !no_color && io::stdout().is_terminal(),
-            stdout: BufWriter::new(io::stdout()),
+            stdout: BufWriter::new(Stdout(io::stdout())),
+        }
+    }
+
+    /// Fails with `write error: Bad file descriptor` when stdout was closed
+    /// at start ([`stdout_was_closed`]): called before a subcommand runs, so
+    /// nothing is computed for output that would be lost.
+    pub fn check_open(&self) -> io::Result<()> {
+        match stdout_was_closed() {
+            true => Err(write_error(io::Error::from_raw_os_error(9))), // EBADF
+            false => Ok(()),
         }
     }
 

@@ -38,7 +38,7 @@
 //! assert!(dice.error().is_none());
 //! ```
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// The big unsigned integers that products such as n! are given in (from `num-bigint`).
 pub use num_bigint::BigUint;
@@ -155,7 +155,12 @@ pub fn factorial(n: u64) -> BigUint {
     (2..=n).fold(BigUint::from(1u8), |acc, i| acc * i)
 }
 
+/// Longest line [`SymbolReader`] reads (a longer one is an error, so that
+/// memory stays bounded whatever the input is, even `/dev/zero`).
+pub const MAX_LINE_BYTES: u64 = 64 << 10;
+
 /// Symbols read lazily, line by line, from any [`BufRead`] (stdin, a file).
+/// Lines are at most [`MAX_LINE_BYTES`] long.
 ///
 /// `on_line` is called with the number of symbols read so far before each
 /// new line is read: a terminal user can be prompted only when more rolls
@@ -202,12 +207,18 @@ impl<R: BufRead, F: FnMut(u64)> Iterator for SymbolReader<R, F> {
                 }));
             }
             (self.on_line)(self.read);
-            let mut line = String::new();
-            match self.reader.read_line(&mut line) {
+            let mut line = Vec::new();
+            let mut limited = (&mut self.reader).take(MAX_LINE_BYTES + 1);
+            match limited.read_until(b'\n', &mut line) {
                 Ok(0) => return None,
+                Ok(n) if n as u64 > MAX_LINE_BYTES => {
+                    let why = format!("line {}: longer than 64 KiB", self.line_no + 1);
+                    return Some(Err(Error::InvalidSymbol(why)));
+                }
                 Ok(_) => {
                     self.line_no += 1;
-                    self.pending = self.kind.parse_text(&line).into_iter();
+                    let text = String::from_utf8_lossy(&line);
+                    self.pending = self.kind.parse_text(&text).into_iter();
                 }
                 Err(e) => {
                     return Some(Err(Error::InvalidSymbol(format!("cannot read input: {e}"))));

@@ -52,6 +52,12 @@ pub enum Error {
         /// Symbols read before the input ended.
         used: u64,
     },
+    /// A buffer could not be allocated (the machine, or a limit such as
+    /// `ulimit -v`, has no room for it).
+    MemoryExhausted {
+        /// Bytes the failed allocation asked for.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -88,6 +94,9 @@ impl fmt::Display for Error {
             Error::InvalidPbn { line, why } => write!(f, "line {line}: {why}"),
             Error::EntropyExhausted { used } => {
                 write!(f, "the input ended after {used} symbols")
+            }
+            Error::MemoryExhausted { bytes } => {
+                write!(f, "memory exhausted (could not allocate {bytes} bytes)")
             }
         }
     }

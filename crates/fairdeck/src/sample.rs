@@ -34,7 +34,8 @@ use crate::shuffle::shuffle;
 /// # Errors
 ///
 /// [`Error::SampleTooLarge`] if `k > n`, or if `k` does not fit in memory
-/// indices (`usize`).
+/// indices (`usize`); [`Error::MemoryExhausted`] if the O(k) buffers cannot
+/// be allocated (reported instead of aborting).
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
@@ -55,24 +56,46 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
     }
     let capacity = usize::try_from(k).map_err(|_| Error::SampleTooLarge { k, n })?;
     if k <= n >> REJECTION_SHIFT {
-        return Ok(sample_by_rejection(capacity, n, dice));
+        return sample_by_rejection(capacity, n, dice);
     }
+    let mut out = buffer(capacity)?;
     // Virtual array: `front[p]` for positions p < k, `moved` for the rest
     // (a position absent from `moved` still holds its own index).
-    let mut front: Vec<u64> = (0..k).collect();
+    let mut front = buffer(capacity)?;
+    front.extend(0..k);
     let mut moved: FxHashMap<u64, u64> = FxHashMap::default();
-    moved.reserve(capacity.min(1 << 20));
-    let mut out = Vec::with_capacity(capacity);
     for i in 0..capacity {
         let at_i = front[i];
         let j = i as u64 + dice.roll(n - i as u64);
         let at_j = match usize::try_from(j) {
             Ok(p) if p < capacity => std::mem::replace(&mut front[p], at_i),
-            _ => moved.insert(j, at_i).unwrap_or(j),
+            _ => {
+                if moved.len() == moved.capacity() {
+                    let more = moved.len().max(capacity.min(1 << 20));
+                    moved.try_reserve(more).map_err(|_| exhausted(more, 16))?;
+                }
+                moved.insert(j, at_i).unwrap_or(j)
+            }
         };
         out.push(at_j);
     }
     Ok(out)
+}
+
+/// An empty vector with room for `capacity` values, or
+/// [`Error::MemoryExhausted`] instead of an abort.
+fn buffer(capacity: usize) -> Result<Vec<u64>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(capacity)
+        .map_err(|_| exhausted(capacity, 8))?;
+    Ok(v)
+}
+
+/// The error for `count` items of `size` bytes each.
+fn exhausted(count: usize, size: u64) -> Error {
+    Error::MemoryExhausted {
+        bytes: (count as u64).saturating_mul(size),
+    }
 }
 
 /// `sample` draws by rejection when `k ≤ n >> REJECTION_SHIFT`.
@@ -80,16 +103,20 @@ const REJECTION_SHIFT: u32 = 10;
 
 /// `k` distinct values of `[0, n)` in selection order, each new one by
 /// redrawing until it is new. Stops early if the dice is exhausted.
-fn sample_by_rejection<D: Dice + ?Sized>(k: usize, n: u64, dice: &mut D) -> Vec<u64> {
-    let mut chosen = DrawnSet::with_capacity(k);
-    let mut out = Vec::with_capacity(k);
+fn sample_by_rejection<D: Dice + ?Sized>(
+    k: usize,
+    n: u64,
+    dice: &mut D,
+) -> Result<Vec<u64>, Error> {
+    let mut chosen = DrawnSet::with_capacity(k)?;
+    let mut out = buffer(k)?;
     while out.len() < k && !dice.exhausted() {
         let x = dice.roll(n);
         if chosen.insert(x) {
             out.push(x);
         }
     }
-    out
+    Ok(out)
 }
 
 /// A set of values below `u64::MAX`: open addressing with linear probing,
@@ -106,12 +133,21 @@ struct DrawnSet {
 impl DrawnSet {
     const EMPTY: u64 = u64::MAX;
 
-    fn with_capacity(k: usize) -> Self {
-        let size = (2 * k).next_power_of_two().max(16);
-        DrawnSet {
-            slots: vec![Self::EMPTY; size],
+    fn with_capacity(k: usize) -> Result<Self, Error> {
+        let size = k
+            .checked_mul(2)
+            .and_then(usize::checked_next_power_of_two)
+            .ok_or_else(|| exhausted(k, 16))?
+            .max(16);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(size)
+            .map_err(|_| exhausted(size, 8))?;
+        slots.resize(size, Self::EMPTY);
+        Ok(DrawnSet {
+            slots,
             shift: u64::BITS - size.trailing_zeros(),
-        }
+        })
     }
 
     /// Adds `x`; returns whether it was new.
@@ -238,7 +274,7 @@ mod tests {
     fn rejection_sampling_is_exact_on_every_resolved_path() {
         // All paths of up to 6 rolls: every ordered pair of 6 values must
         // have the same mass; the unresolved rest shrinks like (1/6)^depth.
-        let mass = masses(6, |d| sample_by_rejection(2, 6, d));
+        let mass = masses(6, |d| sample_by_rejection(2, 6, d).unwrap());
         assert_eq!(mass.len(), 30);
         let first = *mass.values().next().unwrap();
         assert!(mass.values().all(|&m| m == first), "{mass:?}");
@@ -270,7 +306,7 @@ mod tests {
                 .sum::<f64>()
                 + missing as f64 * e
         };
-        let fair = chi(&mut || sample_by_rejection(2, 6, &mut dice));
+        let fair = chi(&mut || sample_by_rejection(2, 6, &mut dice).unwrap());
         assert!(fair < 81.0, "χ² = {fair}");
         let biased = chi(&mut || {
             let a = dice.roll(6);
@@ -282,7 +318,7 @@ mod tests {
 
     #[test]
     fn drawn_set_finds_repeats_across_collisions() {
-        let mut set = DrawnSet::with_capacity(4); // 16 slots
+        let mut set = DrawnSet::with_capacity(4).unwrap(); // 16 slots
         // Eight values (the most the set is meant to hold, and more) in 16
         // slots: repeats must be found even behind collisions.
         for x in 0..8u64 {
@@ -306,7 +342,7 @@ mod tests {
         let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
         assert_eq!(
             sample(1000, 1 << 40, &mut a).unwrap(),
-            sample_by_rejection(1000, 1 << 40, &mut b)
+            sample_by_rejection(1000, 1 << 40, &mut b).unwrap()
         );
         let v = sample(100_000, u64::MAX, &mut a).unwrap();
         let distinct: std::collections::HashSet<_> = v.iter().collect();

@@ -19,6 +19,7 @@
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
 
+pub mod input;
 pub mod laws;
 pub mod run;
 mod tally;
@@ -29,6 +30,14 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 /// Default family-wise false-alarm rate.
 pub const DEFAULT_ALPHA: f64 = 1e-6;
+
+/// Most items per permutation an audit takes: the card × position table of
+/// n = 10 000 is already 800 MB.
+pub const MAX_N: usize = 10_000;
+
+/// Most trials an audit takes (the birthday test keeps 16 bytes per deck:
+/// 160 MB at this limit).
+pub const MAX_TRIALS: u64 = 10_000_000;
 
 /// One test's outcome.
 #[derive(Debug, Clone, PartialEq)]

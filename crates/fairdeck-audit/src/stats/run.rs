@@ -9,7 +9,8 @@ use fairdeck::dice::RngDice;
 use fairdeck::rng::{AnyRng, Generator, Seed};
 use rayon::prelude::*;
 
-use super::Tally;
+use super::{MAX_N, Tally};
+use crate::budget::{AUDIT_MEMORY_BYTES, audit_bytes};
 use crate::error::Error;
 
 /// Trials per chunk (one generator each).
@@ -40,9 +41,14 @@ pub fn chunk_seed(seed: &Seed, index: u64) -> Seed {
 /// # Ok::<(), fairdeck_audit::Error>(())
 /// ```
 ///
+/// Memory: one tally per worker thread plus the total; fewer workers than
+/// rayon's threads when that would exceed [`AUDIT_MEMORY_BYTES`] (at
+/// n = 10 000 a tally is 800 MB, so one worker counts at a time).
+///
 /// # Errors
 ///
-/// [`Error::NotAPermutation`] if `permute` returns something else.
+/// [`Error::NotAPermutation`] if `permute` returns something else;
+/// [`Error::OutOfRange`] if `n` is over [`MAX_N`].
 pub fn shuffles<F>(
     n: usize,
     trials: u64,
@@ -54,23 +60,45 @@ pub fn shuffles<F>(
 where
     F: Fn(usize, &mut RngDice<AnyRng>) -> Vec<usize> + Sync,
 {
+    if n > MAX_N {
+        return Err(Error::OutOfRange(format!(
+            "an audit takes at most {MAX_N} items, not {n}"
+        )));
+    }
     let chunks = trials.div_ceil(CHUNK);
-    let tallies: Result<Vec<Tally>, Error> = (0..chunks)
-        .into_par_iter()
-        .map(|index| {
-            let mut dice = RngDice::new(generator.build(&chunk_seed(seed, index)));
-            let mut tally = Tally::new(n);
-            let count = CHUNK.min(trials - index * CHUNK);
-            for _ in 0..count {
-                tally.add(&permute(n, &mut dice))?;
-            }
-            progress(count);
-            Ok(tally)
-        })
-        .collect();
+    let workers = workers(n, trials);
     let mut total = Tally::new(n);
-    for t in tallies? {
-        total.merge(t);
+    // Chunks are counted `workers` at a time and merged in chunk order, so
+    // at most `workers + 1` tallies are alive, and the result does not
+    // depend on the number of threads.
+    for first in (0..chunks).step_by(workers as usize) {
+        let last = chunks.min(first + workers);
+        let batch: Result<Vec<Tally>, Error> = (first..last)
+            .into_par_iter()
+            .map(|index| {
+                let mut dice = RngDice::new(generator.build(&chunk_seed(seed, index)));
+                let mut tally = Tally::new(n);
+                let count = CHUNK.min(trials - index * CHUNK);
+                for _ in 0..count {
+                    tally.add(&permute(n, &mut dice))?;
+                }
+                progress(count);
+                Ok(tally)
+            })
+            .collect();
+        for t in batch? {
+            total.merge(t);
+        }
     }
     Ok(total)
+}
+
+/// Threads counting at once: rayon's, fewer when their tallies would not
+/// fit in [`AUDIT_MEMORY_BYTES`] (never fewer than one).
+fn workers(n: usize, trials: u64) -> u64 {
+    let threads = rayon::current_num_threads().max(1) as u64;
+    (1..=threads)
+        .rev()
+        .find(|&w| audit_bytes(n, trials, w) <= AUDIT_MEMORY_BYTES)
+        .unwrap_or(1)
 }

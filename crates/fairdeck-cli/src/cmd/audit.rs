@@ -9,11 +9,12 @@ use fairdeck_audit::stats::{self, Audit, Tally, run::shuffles};
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
 
-/// Most trials accepted (the birthday test keeps 16 bytes per deck).
-const MAX_TRIALS: u64 = 10_000_000;
+use fairdeck_audit::budget;
+use fairdeck_audit::stats::{MAX_N, MAX_TRIALS};
 
 /// Flags of `fairdeck audit`.
 #[derive(Debug, clap::Args)]
@@ -59,6 +60,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub random: RandomArgs,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize)]
@@ -118,14 +122,20 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
     let name = args.algorithm.as_deref().unwrap_or_default();
     let alg: Algorithm = name.parse()?;
-    if !(2..=10_000).contains(&args.n) {
-        return Err(usage("-n must be between 2 and 10000"));
+    if !(2..=MAX_N).contains(&args.n) {
+        return Err(usage(format!("-n must be between 2 and {MAX_N}")));
     }
     if !(1..=MAX_TRIALS).contains(&args.trials) {
         return Err(usage(format!(
             "--trials must be between 1 and {MAX_TRIALS}"
         )));
     }
+    let (n, trials) = (args.n, args.trials);
+    args.long
+        .check(budget::audit_steps(alg, n, trials), |steps| {
+            let most = budget::largest(MAX_TRIALS, steps, |t| budget::audit_steps(alg, n, t));
+            format!("--trials at most {most} for {} at -n {n}", alg.name())
+        })?;
     let random = args.random.randomness()?;
     let bar = progress(args.trials);
     let tick = |done: u64| bar.inc(done);

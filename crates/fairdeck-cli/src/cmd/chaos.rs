@@ -8,6 +8,7 @@ use fairdeck_audit::chaos;
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
 
@@ -34,12 +35,15 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with = "values")]
     pub distribution: Option<usize>,
 
-    /// Simulated shuffles for the chaos law when N > 10.
+    /// Simulated shuffles for the chaos law when N > 10 (at most 10^7).
     #[arg(long, value_name = "T", default_value_t = 100_000)]
     pub trials: u64,
 
     #[command(flatten)]
     pub random: RandomArgs,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize)]
@@ -64,7 +68,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         return max(n, &args.method, out);
     }
     if let Some(n) = args.distribution {
-        return super::chaos_law::run(n, args.trials, &args.random, out);
+        return super::chaos_law::run(n, args.trials, &args.random, &args.long, out);
     }
     if args.values.is_empty() {
         return Err(usage(

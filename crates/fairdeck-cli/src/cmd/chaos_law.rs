@@ -3,11 +3,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use fairdeck_audit::budget;
 use fairdeck_audit::chaos;
+use fairdeck_audit::stats::MAX_TRIALS;
 use num_traits::ToPrimitive;
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
 
@@ -35,11 +38,19 @@ pub fn run(
     n: usize,
     trials: u64,
     random: &RandomArgs,
+    long: &LongArgs,
     out: &mut Output,
 ) -> anyhow::Result<ExitCode> {
     if n == 0 || n > 1000 {
         return Err(usage("--distribution needs 1 <= N <= 1000"));
     }
+    if trials > MAX_TRIALS {
+        return Err(usage(format!("--trials is at most {MAX_TRIALS}")));
+    }
+    long.check(budget::chaos_law_steps(n, trials), |steps| {
+        let most = budget::largest(trials, steps, |t| budget::chaos_law_steps(n, t));
+        format!("--trials at most {most} at --distribution {n}")
+    })?;
     let stirling = chaos::ascending_swap_counts(n);
     let total = fairdeck_audit::exact::factorial(n);
     let ascending: Vec<f64> = stirling

@@ -4,11 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use fairdeck::algorithms::Algorithm;
+use fairdeck_audit::budget;
 use fairdeck_audit::exact::{self, Limits};
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 
 /// Largest n accepted (8! = 40320 outcomes to print).
@@ -36,9 +38,12 @@ pub struct Args {
     #[arg(long, value_name = "P", default_value_t = 10_000_000)]
     pub max_paths: u64,
 
-    /// Never walk deeper than this many rolls per path.
+    /// Never walk deeper than this many rolls per path (at most 10000).
     #[arg(long, value_name = "D", default_value_t = 200)]
     pub max_depth: usize,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize)]
@@ -70,6 +75,18 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.max_paths == 0 {
         return Err(usage("--max-paths must be positive"));
     }
+    if args.max_depth > exact::MAX_DEPTH {
+        return Err(usage(format!(
+            "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
+            exact::MAX_DEPTH
+        )));
+    }
+    let n = args.n;
+    args.long
+        .check(budget::exact_steps(alg, n, args.max_paths), |steps| {
+            let most = budget::largest(args.max_paths, steps, |p| budget::exact_steps(alg, n, p));
+            format!("--max-paths at most {most} at -n {n}")
+        })?;
     let limits = Limits {
         max_paths: args.max_paths,
         max_depth: args.max_depth,

@@ -3,11 +3,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use fairdeck_audit::budget;
 use fairdeck_audit::mix::{self, Model};
+use fairdeck_audit::stats::MAX_TRIALS;
 use num_traits::ToPrimitive;
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
 
@@ -43,7 +46,7 @@ pub struct Args {
     #[arg(long, value_name = "M", default_value_t = 6)]
     pub mean_packet: u64,
 
-    /// Simulated decks per row for the lower bound.
+    /// Simulated decks per row for the lower bound (at most 10^7).
     #[arg(long, value_name = "T", default_value_t = 4000)]
     pub trials: u64,
 
@@ -53,6 +56,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub random: RandomArgs,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize, Clone, Copy)]
@@ -97,6 +103,29 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if !(2..=10_000).contains(&n) {
         return Err(usage("-n must be between 2 and 10000"));
     }
+    let (k_max, ks) = shuffle_counts(model, n, args);
+    if k_max == 0 || k_max > 1_000_000 || !(1..=MAX_TRIALS).contains(&args.trials) {
+        return Err(usage(format!(
+            "--max-shuffles must be 1..=1000000 and --trials 1..={MAX_TRIALS}"
+        )));
+    }
+    check_work(model, n, &ks, args)?;
+    let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
+        riffle_rows(n, &ks)
+    } else if n <= mix::MAX_EXACT_N {
+        exact_rows(model, n, k_max, &ks)?
+    } else {
+        simulated_rows(model, n, &ks, args)?
+    };
+    if let Some(path) = &args.plot {
+        plot(path, &report)?;
+    }
+    print(&report, out)
+}
+
+/// The largest number of shuffles and the rows shown, from the flags or
+/// the model's defaults for `n` cards.
+fn shuffle_counts(model: Model, n: usize, args: &Args) -> (u32, Vec<u32>) {
     let harmonic: f64 = (1..=n).map(|k| 1.0 / k as f64).sum();
     let k_max = args.max_shuffles.unwrap_or(match model {
         Model::Riffle => 12,
@@ -109,23 +138,29 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         (k_max / 20).max(1)
     };
     let step = args.step.unwrap_or(default_step).max(1);
-    if k_max == 0 || k_max > 1_000_000 || args.trials == 0 {
-        return Err(usage(
-            "--max-shuffles must be 1..=1000000 and --trials positive",
-        ));
-    }
-    let ks: Vec<u32> = (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect();
-    let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
-        riffle_rows(n, &ks)
-    } else if n <= mix::MAX_EXACT_N {
-        exact_rows(model, n, k_max, &ks)?
-    } else {
-        simulated_rows(model, n, &ks, args)?
-    };
-    if let Some(path) = &args.plot {
-        plot(path, &report)?;
-    }
-    print(&report, out)
+    let ks = (1..=k_max.min(1_000_000))
+        .filter(|k| k % step == 0 || *k == 1)
+        .collect();
+    (k_max, ks)
+}
+
+/// Refuses a run over the work budget, saying which -n (and, where the
+/// model is simulated, which --trials) would be accepted.
+fn check_work(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Result<()> {
+    let steps = budget::mix_steps(model, n, ks, args.trials);
+    args.long.check(steps, |budget| {
+        let most_n = budget::largest(n as u64, budget, |m| {
+            let (_, ks) = shuffle_counts(model, m as usize, args);
+            budget::mix_steps(model, m as usize, &ks, args.trials)
+        });
+        let simulated = model != Model::Riffle && n > mix::MAX_EXACT_N;
+        let most_t = budget::largest(args.trials, budget, |t| budget::mix_steps(model, n, ks, t));
+        let fewer_n = format!("-n at most {most_n}, or fewer --max-shuffles");
+        match simulated {
+            true if most_t > 0 => format!("--trials at most {most_t} at -n {n}, or {fewer_n}"),
+            _ => fewer_n,
+        }
+    })
 }
 
 fn riffle_rows(n: usize, ks: &[u32]) -> Report {

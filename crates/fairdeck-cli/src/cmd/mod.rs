@@ -32,6 +32,10 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
              boards; this command writes text or json",
         ));
     }
+    if !matches!(command, Command::Shuf(_)) {
+        // shuf reports a closed stdout itself, the GNU way.
+        out.check_open()?;
+    }
     match command {
         Command::Deal(args) => deal::run(args, out),
         Command::Sample(args) => sample::run(args, out),

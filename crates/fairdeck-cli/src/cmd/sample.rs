@@ -74,9 +74,13 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             numbers,
         })?,
         Format::Text => {
+            // One number at a time: a line of 10^8 numbers is not built in memory.
             let w = out.stdout();
-            let line: Vec<String> = numbers.iter().map(u64::to_string).collect();
-            writeln!(w, "{}", line.join(" "))?;
+            for (i, x) in numbers.iter().enumerate() {
+                let sep = if i == 0 { "" } else { " " };
+                write!(w, "{sep}{x}")?;
+            }
+            writeln!(w)?;
             writeln!(w, "seed: {}", random.seed)?;
         }
     }

@@ -7,6 +7,7 @@ use fairdeck::algorithms::{Action, Algorithm, Params, Step, hash_deal};
 use serde::Serialize;
 
 use crate::failure::usage;
+use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::{RandomArgs, Randomness};
 
@@ -16,6 +17,8 @@ const MAX_N: u64 = 100_000_000;
 const MAX_ROUNDS: u64 = 1_000_000_000;
 /// Largest deck whose every intermediate state `--steps` prints.
 const MAX_STEPS_N: u64 = 200;
+/// Most insertions `--steps` records (each state is a copy of the deck).
+const MAX_STEPS_ROUNDS: u64 = 100_000;
 
 /// Flags of `fairdeck shuffle`.
 #[derive(Debug, clap::Args)]
@@ -44,6 +47,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub random: RandomArgs,
+
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 #[derive(Serialize)]
@@ -124,7 +130,36 @@ fn check(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
             "--steps prints every state: N at most {MAX_STEPS_N}"
         )));
     }
-    Ok(())
+    if args.steps && args.rounds.is_some_and(|r| r > MAX_STEPS_ROUNDS) {
+        return Err(usage(format!(
+            "--steps prints every state: --rounds at most {MAX_STEPS_ROUNDS}"
+        )));
+    }
+    check_work(args, alg)
+}
+
+/// Refuses a run over the work budget: each algorithm's -n limit follows
+/// from its cost (an O(n^2) one stops near 10^5, an O(n) one at MAX_N).
+fn check_work(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
+    let n = args.n;
+    match (alg, args.rounds, args.deal) {
+        (Algorithm::RandomInsertion, Some(rounds), _) => {
+            args.long.check(rounds.saturating_mul(n), |budget| {
+                format!("--rounds at most {} at -n {n}", budget / n.max(1))
+            })
+        }
+        (Algorithm::HashDeal, _, Some(k)) if n > MAX_N => args
+            .long
+            .check(k, |budget| format!("--deal at most {budget}")),
+        _ => args.long.check(alg.cost(n), |budget| {
+            format!(
+                "-n at most {} for {} ({})",
+                alg.largest_n(budget, MAX_N),
+                alg.name(),
+                alg.time()
+            )
+        }),
+    }
 }
 
 /// Runs the algorithm; returns the 1-based result and, with `--steps`, the recorded states.

@@ -1,5 +1,7 @@
 //! The catalogue's text: where each algorithm comes from, what it does, what it costs.
 
+use super::Growth;
+
 /// The source articles by author, title and year, as cited by
 /// [`Algorithm::sources`](super::Algorithm::sources); `docs/references.md`
 /// says what each contributes. Where an article names no author or date we
@@ -21,6 +23,7 @@ pub(crate) struct Entry {
     pub space: &'static str,
     pub intended_uniform: bool,
     pub unbounded: bool,
+    pub growth: Growth,
 }
 
 /// The entries, in the order of [`Algorithm::ALL`](super::Algorithm::ALL).
@@ -35,6 +38,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "knuth-forward",
@@ -46,6 +50,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "inside-out",
@@ -57,6 +62,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "fisher-yates-original",
@@ -68,6 +74,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "fisher-yates-list",
@@ -78,6 +85,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "rejection",
@@ -89,6 +97,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: true,
+        growth: Growth::LinearLog,
     },
     Entry {
         name: "random-insertion",
@@ -100,6 +109,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::QuadraticLog,
     },
     Entry {
         name: "random-insertion-stopping",
@@ -112,6 +122,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: true,
+        growth: Growth::QuadraticLog,
     },
     Entry {
         name: "sort-keys",
@@ -124,6 +135,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "sort-keys-fast",
@@ -135,6 +147,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::LinearLog,
     },
     Entry {
         name: "reverse-insertion",
@@ -146,6 +159,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Quadratic,
     },
     Entry {
         name: "random-transpositions",
@@ -157,6 +171,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: true,
+        growth: Growth::Linear,
     },
     Entry {
         name: "naive-swap",
@@ -168,6 +183,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "sattolo",
@@ -180,6 +196,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "asf-poker",
@@ -192,6 +209,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(1)",
         intended_uniform: false,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "knuth-deal",
@@ -203,6 +221,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(n)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
     Entry {
         name: "hash-deal",
@@ -214,6 +233,7 @@ pub(crate) const ENTRIES: [Entry; 17] = [
         space: "O(k)",
         intended_uniform: true,
         unbounded: false,
+        growth: Growth::Linear,
     },
 ];
 

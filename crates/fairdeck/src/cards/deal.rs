@@ -73,10 +73,17 @@ pub struct DealPlan {
 impl DealPlan {
     /// `players` hands of `cards_each`, dealt one card at a time around the table.
     ///
+    /// O(players · cards_each) time and memory, which is at most
+    /// [`DeckKind::MAX_LEN`]: larger plans are refused before anything is
+    /// allocated.
+    ///
     /// # Errors
     ///
-    /// [`Error::InvalidDeal`] if `players` or `cards_each` is zero.
+    /// [`Error::InvalidDeal`] if `players` or `cards_each` is zero or their
+    /// product overflows; [`Error::NotEnoughCards`] if it exceeds the largest
+    /// deck ([`DealPlan::round_robin_in`] checks against a given deck).
     pub fn round_robin(players: usize, cards_each: usize) -> Result<DealPlan, Error> {
+        Self::check_size(players, cards_each, DeckKind::MAX_LEN)?;
         if players == 0 {
             return Err(Error::InvalidDeal(
                 "there must be at least one player".into(),
@@ -89,6 +96,41 @@ impl DealPlan {
         }
         let names = (1..=players).map(|i| format!("Player {i}")).collect();
         Ok(DealPlan::rounds(names, cards_each))
+    }
+
+    /// [`DealPlan::round_robin`] for a given deck: refuses, before anything
+    /// is allocated, a plan that needs more cards than `deck` holds. O(1)
+    /// for a refused plan.
+    ///
+    /// ```
+    /// use fairdeck::cards::{DealPlan, DeckKind};
+    ///
+    /// assert!(DealPlan::round_robin_in(DeckKind::Standard, 4, 13).is_ok());
+    /// assert!(DealPlan::round_robin_in(DeckKind::Standard, usize::MAX, 2).is_err());
+    /// assert!(DealPlan::round_robin_in(DeckKind::Standard, 10_000_000, 1).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`DealPlan::round_robin`], with `deck`'s size as the limit.
+    pub fn round_robin_in(
+        deck: DeckKind,
+        players: usize,
+        cards_each: usize,
+    ) -> Result<DealPlan, Error> {
+        Self::check_size(players, cards_each, deck.len())?;
+        Self::round_robin(players, cards_each)
+    }
+
+    /// Checks players × cards (without overflow) against `available` cards.
+    fn check_size(players: usize, cards_each: usize, available: usize) -> Result<(), Error> {
+        match players.checked_mul(cards_each) {
+            None => Err(Error::InvalidDeal(format!(
+                "{players} players × {cards_each} cards is more cards than any deck holds"
+            ))),
+            Some(needed) if needed > available => Err(Error::NotEnoughCards { needed, available }),
+            Some(_) => Ok(()),
+        }
     }
 
     pub(super) fn rounds(names: Vec<String>, cards_each: usize) -> DealPlan {
@@ -291,6 +333,33 @@ mod tests {
             })
         );
         assert!("tarot".parse::<Game>().is_err());
+    }
+
+    /// Issue 15: huge plans are refused before anything is allocated (the
+    /// first one used to overflow, the second to ask for 100 GB).
+    #[test]
+    fn huge_plans_are_refused_before_allocating() {
+        let overflow = DealPlan::round_robin_in(DeckKind::Standard, usize::MAX, 2);
+        assert!(matches!(overflow, Err(Error::InvalidDeal(_))));
+        assert!(matches!(
+            DealPlan::round_robin(usize::MAX, 2),
+            Err(Error::InvalidDeal(_))
+        ));
+        assert_eq!(
+            DealPlan::round_robin_in(DeckKind::Standard, 1 << 32, 1 << 31),
+            Err(Error::NotEnoughCards {
+                needed: 1 << 63,
+                available: 52
+            })
+        );
+        assert_eq!(
+            DealPlan::round_robin(10_000_000, 1),
+            Err(Error::NotEnoughCards {
+                needed: 10_000_000,
+                available: DeckKind::MAX_LEN
+            })
+        );
+        assert!(DealPlan::round_robin_in(DeckKind::Shoe(1000), 1000, 52).is_ok());
     }
 
     proptest! {

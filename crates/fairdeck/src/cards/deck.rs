@@ -37,6 +37,9 @@ impl DeckKind {
     /// The largest shoe accepted (a 1 000-deck shoe has 52 000 cards).
     pub const MAX_SHOE: u16 = 1000;
 
+    /// The most cards any deck kind holds (the largest shoe).
+    pub const MAX_LEN: usize = 52 * DeckKind::MAX_SHOE as usize;
+
     /// The cards of a fresh deck, in the documented unshuffled order.
     pub fn cards(self) -> Vec<Card> {
         let suited = |ranks: &[Rank]| -> Vec<Card> {

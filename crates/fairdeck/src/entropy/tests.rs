@@ -223,3 +223,14 @@ fn a_bridge_deal_takes_about_37_d6_rolls() {
     assert!((SymbolKind::D6.symbols_exact(&d) - 36.92).abs() < 0.01);
     assert_eq!(SymbolKind::Coin.symbols_needed(&d), 96);
 }
+
+/// Issue 15: a line without end (`--entropy dice < /dev/zero`) used to be
+/// read into memory whole; lines are capped at MAX_LINE_BYTES.
+#[test]
+fn an_endless_line_is_refused_after_the_line_limit() {
+    let endless = std::io::Read::take(std::io::repeat(b'1'), 1 << 30);
+    let reader = SymbolReader::new(std::io::BufReader::new(endless), SymbolKind::D6, |_| {});
+    let mut dice = SymbolDice::new(SymbolKind::D6, reader);
+    let err = dice.reserve(&factorial(52)).unwrap_err();
+    assert!(err.to_string().contains("longer than 64 KiB"), "{err}");
+}

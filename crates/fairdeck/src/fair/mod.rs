@@ -67,7 +67,8 @@ impl ServerSecret {
         Self(bytes)
     }
 
-    /// Parses exactly 64 hex digits (either case).
+    /// Parses exactly 64 hex digits (either case); surrounding whitespace,
+    /// such as a secret file's final newline, is ignored.
     ///
     /// # Errors
     ///

@@ -110,8 +110,9 @@ impl Args {
             .transpose()?;
         let (game, deck, plan) = if let Some(cards) = self.cards {
             let players = self.players.unwrap_or(0);
-            let plan = DealPlan::round_robin(players, cards)?;
-            (None, deck_flag.unwrap_or_default(), plan)
+            let deck = deck_flag.unwrap_or_default();
+            let plan = DealPlan::round_robin_in(deck, players, cards)?;
+            (None, deck, plan)
         } else {
             if self.game.is_none() && self.players.is_some() {
                 return Err(usage("--players needs --cards or --game"));

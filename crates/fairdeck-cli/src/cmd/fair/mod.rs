@@ -136,12 +136,31 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Reads a secret file: at most 4 KiB (a secret is 64 hex digits), so a
+/// wrong path such as /dev/zero is refused instead of read without end.
+fn read_secret_file(path: &std::path::Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    const MAX: u64 = 4096;
+    let cannot = || format!("cannot read the secret file {}", path.display());
+    let file = std::fs::File::open(path).with_context(cannot)?;
+    let mut text = String::new();
+    file.take(MAX + 1)
+        .read_to_string(&mut text)
+        .with_context(cannot)?;
+    if text.len() as u64 > MAX {
+        return Err(usage(format!(
+            "the secret file {} is larger than 4 KiB: not a secret",
+            path.display()
+        )));
+    }
+    Ok(text)
+}
+
 impl DealInputs {
     fn secret(&self) -> anyhow::Result<ServerSecret> {
         let text = match (&self.server_secret, &self.secret_file) {
             (Some(hex), _) => hex.clone(),
-            (None, Some(path)) => std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the secret file {}", path.display()))?,
+            (None, Some(path)) => read_secret_file(path)?,
             (None, None) => return Err(usage("give --server-secret or --secret-file")),
         };
         ServerSecret::from_hex(&text).map_err(|e| usage(e.to_string()))
