@@ -103,10 +103,11 @@ fn zero_terminated_range() {
 
 #[test]
 fn memory_exhausted_exits_1() {
-    // 8 MiB of address space: too little for a million numbers. GNU says
-    // "memory exhausted"; so does fairdeck, from its budget (a third of
-    // RLIMIT_AS) before it allocates anything.
-    let out = sh(r#"ulimit -v 8192 && exec -a shuf "$SHUF" -i1-1000000"#);
+    // About 100 MB of address space (enough to load the binary, debug build
+    // included): too little for 10^8 numbers (800 MB). GNU says "memory
+    // exhausted"; so does fairdeck, from its budget (a third of RLIMIT_AS)
+    // before it allocates anything.
+    let out = sh(r#"ulimit -v 100000 && exec -a shuf "$SHUF" -i1-100000000"#);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("shuf: memory exhausted"), "{err}");
