@@ -108,7 +108,7 @@ impl EntropyKind {
 }
 
 /// How much entropy the deck needs and how much the run's key supplied.
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct Entropy {
     /// log2 of the deck's distinguishable orders.
     entropy_needed_bits: f64,
@@ -128,19 +128,22 @@ struct Shuffled {
     seed: Option<String>,
     generator: Option<&'static str>,
     entropy: Entropy,
+    /// The warning or note of [`shortfall`], printed on stderr by `run`.
+    shortfall: Option<(&'static str, String)>,
 }
 
+/// What `fairdeck deal --format json` prints.
 #[derive(Serialize)]
-struct Report<'a> {
+pub(crate) struct Report {
     seed: Option<String>,
-    generator: Option<&'a str>,
-    game: Option<&'a str>,
+    generator: Option<&'static str>,
+    game: Option<&'static str>,
     deck: String,
     deck_size: usize,
     hands: Vec<Hand>,
     stock: Vec<String>,
     #[serde(flatten)]
-    entropy: &'a Entropy,
+    entropy: Entropy,
 }
 
 #[derive(Serialize)]
@@ -157,27 +160,12 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         Some(kind) => from_symbols(kind.symbols(), &config)?,
         None => from_seed(args, &config)?,
     };
+    if let Some((level, message)) = &shuffled.shortfall {
+        eprintln!("fairdeck: {level}: {message}");
+    }
     let deal = &shuffled.deal;
-    let text = |cards: &[Card]| cards.iter().map(Card::to_string).collect::<Vec<_>>();
     match out.format() {
-        Format::Json => out.json(&Report {
-            seed: shuffled.seed.clone(),
-            generator: shuffled.generator,
-            game: config.game.map(Game::name),
-            deck: config.deck.to_string(),
-            deck_size: config.deck.len(),
-            hands: deal
-                .piles
-                .iter()
-                .map(|p| Hand {
-                    name: p.name.clone(),
-                    role: p.role.name(),
-                    cards: text(&p.cards),
-                })
-                .collect(),
-            stock: text(&deal.stock),
-            entropy: &shuffled.entropy,
-        })?,
+        Format::Json => out.json(&report(&config, &shuffled))?,
         Format::Text => {
             let title = match config.game {
                 Some(g) => format!("{g}, {} deck", config.deck),
@@ -192,6 +180,40 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report of a deal from `--seed` (or a fresh key), as `--format json`
+/// prints it: what the web page's `/api/deal` answers.
+///
+/// # Errors
+///
+/// Bad flags (usage errors), `--strict` with a short key, no OS entropy.
+pub(crate) fn seeded_report(args: &Args) -> anyhow::Result<Report> {
+    let config = args.config()?;
+    Ok(report(&config, &from_seed(args, &config)?))
+}
+
+fn report(config: &Config, shuffled: &Shuffled) -> Report {
+    let text = |cards: &[Card]| cards.iter().map(Card::to_string).collect::<Vec<_>>();
+    let deal = &shuffled.deal;
+    Report {
+        seed: shuffled.seed.clone(),
+        generator: shuffled.generator,
+        game: config.game.map(Game::name),
+        deck: config.deck.to_string(),
+        deck_size: config.deck.len(),
+        hands: deal
+            .piles
+            .iter()
+            .map(|p| Hand {
+                name: p.name.clone(),
+                role: p.role.name(),
+                cards: text(&p.cards),
+            })
+            .collect(),
+        stock: text(&deal.stock),
+        entropy: shuffled.entropy.clone(),
+    }
 }
 
 fn print_source(w: &mut impl Write, s: &Shuffled, kind: Option<EntropyKind>) -> io::Result<()> {
@@ -230,11 +252,11 @@ fn from_seed(args: &Args, config: &Config) -> anyhow::Result<Shuffled> {
     let mut random = args.random.randomness()?;
     let needed = config.deck.entropy_bits();
     let key = random.key;
-    if let Some((level, message)) = shortfall(key, needed, config.deck) {
-        if args.strict {
-            return Err(usage(format!("--strict: {message}")));
-        }
-        eprintln!("fairdeck: {level}: {message}");
+    let shortfall = shortfall(key, needed, config.deck);
+    if let Some((_, message)) = &shortfall
+        && args.strict
+    {
+        return Err(usage(format!("--strict: {message}")));
     }
     let deal = config
         .plan
@@ -250,6 +272,7 @@ fn from_seed(args: &Args, config: &Config) -> anyhow::Result<Shuffled> {
             rolls_needed: None,
             rolls_used: None,
         },
+        shortfall,
     })
 }
 
@@ -326,6 +349,7 @@ fn from_symbols(kind: SymbolKind, config: &Config) -> anyhow::Result<Shuffled> {
             rolls_needed: Some(needed),
             rolls_used: Some(used),
         },
+        shortfall: None,
     })
 }
 

@@ -68,8 +68,9 @@ struct Row {
     upper_bound: Option<f64>,
 }
 
+/// What `fairdeck mix --format json` prints.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     model: &'static str,
     n: usize,
     method: &'static str,
@@ -92,6 +93,19 @@ fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
 
 /// Runs `fairdeck mix`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let report = report(args)?;
+    if let Some(path) = &args.plot {
+        plot(path, &report)?;
+    }
+    print(&report, out)
+}
+
+/// Builds what `--format json` prints (the web page's `/api/mix`).
+///
+/// # Errors
+///
+/// Unknown model, flags out of range (usage errors).
+pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
     let model = parse_model(&args.model, args.mean_packet)?;
     let n = args.n;
     if !(2..=10_000).contains(&n) {
@@ -115,17 +129,13 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         ));
     }
     let ks: Vec<u32> = (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect();
-    let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
+    Ok(if model == Model::Riffle && n > mix::MAX_EXACT_N {
         riffle_rows(n, &ks)
     } else if n <= mix::MAX_EXACT_N {
         exact_rows(model, n, k_max, &ks)?
     } else {
         simulated_rows(model, n, &ks, args)?
-    };
-    if let Some(path) = &args.plot {
-        plot(path, &report)?;
-    }
-    print(&report, out)
+    })
 }
 
 fn riffle_rows(n: usize, ks: &[u32]) -> Report {
