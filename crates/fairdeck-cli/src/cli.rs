@@ -45,4 +45,6 @@ pub enum Command {
     Chaos(cmd::chaos::Args),
     /// How many hand shuffles (riffle, top-to-random, overhand) make a deck random.
     Mix(cmd::mix::Args),
+    /// The local web page: deals as card pictures, algorithms step by step, exact bias.
+    Serve(cmd::serve::Args),
 }

@@ -11,6 +11,7 @@ mod failure;
 mod output;
 mod random;
 mod shuf;
+mod web;
 
 use std::process::ExitCode;
 

@@ -12,6 +12,7 @@ pub mod fair;
 pub mod mix;
 pub mod rng;
 pub mod sample;
+pub mod serve;
 pub mod shuf;
 pub mod shuffle_with;
 
@@ -35,5 +36,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Audit(args) => audit::run(args, out),
         Command::Chaos(args) => chaos::run(args, out),
         Command::Mix(args) => mix::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
     }
 }
