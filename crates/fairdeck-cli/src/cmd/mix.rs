@@ -106,6 +106,23 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 ///
 /// Unknown model, flags out of range (usage errors).
 pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
+    let (model, k_max, ks) = plan(args)?;
+    let n = args.n;
+    Ok(if model == Model::Riffle && n > mix::MAX_EXACT_N {
+        riffle_rows(n, &ks)
+    } else if n <= mix::MAX_EXACT_N {
+        exact_rows(model, n, k_max, &ks)?
+    } else {
+        simulated_rows(model, n, &ks, args)?
+    })
+}
+
+/// The model, the largest number of shuffles, and the numbers of shuffles shown.
+///
+/// # Errors
+///
+/// Unknown model, flags out of range (usage errors).
+pub(crate) fn plan(args: &Args) -> anyhow::Result<(Model, u32, Vec<u32>)> {
     let model = parse_model(&args.model, args.mean_packet)?;
     let n = args.n;
     if !(2..=10_000).contains(&n) {
@@ -129,13 +146,7 @@ pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
         ));
     }
     let ks: Vec<u32> = (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect();
-    Ok(if model == Model::Riffle && n > mix::MAX_EXACT_N {
-        riffle_rows(n, &ks)
-    } else if n <= mix::MAX_EXACT_N {
-        exact_rows(model, n, k_max, &ks)?
-    } else {
-        simulated_rows(model, n, &ks, args)?
-    })
+    Ok((model, k_max, ks))
 }
 
 fn riffle_rows(n: usize, ks: &[u32]) -> Report {

@@ -13,9 +13,10 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use fairdeck::algorithms::Algorithm;
 use fairdeck::cards::DeckKind;
+use fairdeck_audit::mix::Model;
 use tokio::sync::Semaphore;
 
-use super::limits::{self, ApiError, MAX_AUDIT_WORK, Params, REQUEST_TIME, Spec, int, text};
+use super::limits::{self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text};
 use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
 use crate::failure::UsageError;
 
@@ -189,15 +190,24 @@ const MIX: [Spec; 8] = [
 /// `GET /api/mix`: `fairdeck mix MODEL --format json`.
 pub async fn mix(state: Shared, p: Params) -> Answer {
     p.check(&MIX)?;
-    let shuffles = p.int("max_shuffles", 0);
-    let step = p.int("step", (shuffles / 20).max(1));
-    if shuffles / step > 100 {
+    let args: mix::Args = cli(&p, &["model"], &[])?;
+    let (model, _, ks) = mix::plan(&args).map_err(|e| to_api_error(e, &p))?;
+    if ks.len() > 100 {
+        return Err(ApiError::limit("step", "large enough for at most 100 rows"));
+    }
+    // Simulated rows replay k shuffles per trial; an overhand shuffle costs O(n).
+    let per_shuffle = match model {
+        Model::Overhand { .. } => args.n as u64,
+        _ => 1,
+    };
+    let simulated = args.n > fairdeck_audit::mix::MAX_EXACT_N && model != Model::Riffle;
+    let work_units = args.trials * ks.iter().map(|&k| u64::from(k)).sum::<u64>() * per_shuffle;
+    if simulated && work_units > MAX_MIX_WORK {
         return Err(ApiError::limit(
-            "step",
-            format!("at least {} (at most 100 rows)", shuffles.div_ceil(100)),
+            "trials",
+            format!("smaller: trials × shuffles shown × (n for overhand) ≤ {MAX_MIX_WORK}"),
         ));
     }
-    let args: mix::Args = cli(&p, &["model"], &[])?;
     work(&state, &p, true, move || json(mix::report(&args)?)).await
 }
 
@@ -343,8 +353,10 @@ fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
     let mut names: Vec<&String> = p.0.keys().collect();
     names.sort();
     let mentioned = names.into_iter().find(|name| {
-        message.contains(&format!("--{}", name.replace('_', "-")))
-            || message.contains(&name.replace('_', " "))
+        let flag = name.replace('_', "-");
+        message.contains(&format!("--{flag}"))
+            || message.contains(&format!("-{flag} "))
+            || (name.len() > 2 && message.contains(&name.replace('_', " ")))
     });
     let is_user = e.chain().any(|c| {
         c.is::<UsageError>()

@@ -25,7 +25,10 @@ pub const REQUEST_TIME: Duration = Duration::from_secs(20);
 /// Heavy requests (walks, audits, mixing) computed at once; more wait their turn.
 pub const HEAVY_AT_ONCE: usize = 2;
 /// Shuffles times items an audit may simulate (about a second of CPU).
-pub const MAX_AUDIT_WORK: u64 = 20_000_000;
+pub const MAX_AUDIT_WORK: u64 = 10_000_000;
+/// Simulated hand shuffles times their cost a mixing curve may take
+/// (top-to-random on 52 cards with the CLI's defaults is 3·10^7, about 2 s).
+pub const MAX_MIX_WORK: u64 = 40_000_000;
 
 /// The allowed range of one numeric parameter.
 #[derive(Debug, Clone, Copy)]
