@@ -19,7 +19,10 @@ fn main() {
     let mut out = String::from("/// Every served file: its URL path and its bytes.\n");
     out.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
     for (url, path) in &files {
-        out.push_str(&format!("    ({url:?}, include_bytes!({:?})),\n", path.display()));
+        out.push_str(&format!(
+            "    ({url:?}, include_bytes!({:?})),\n",
+            path.display()
+        ));
     }
     out.push_str("];\n");
     let dest = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join("assets.rs");

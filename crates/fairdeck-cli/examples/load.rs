@@ -18,8 +18,16 @@ fn main() {
         eprintln!("load: only loopback addresses");
         std::process::exit(2);
     }
-    let total: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(4000).min(20_000);
-    let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(8).clamp(1, 64);
+    let total: usize = args
+        .get(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(4000)
+        .min(20_000);
+    let threads: usize = args
+        .get(3)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(8)
+        .clamp(1, 64);
     let start = Instant::now();
     let workers: Vec<_> = (0..threads)
         .map(|t| std::thread::spawn(move || run(addr, total / threads, t)))
@@ -33,7 +41,12 @@ fn main() {
     }
     let elapsed = start.elapsed().as_secs_f64();
     latencies.sort();
-    let pct = |p: f64| latencies.get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1))).copied().unwrap_or_default();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
     println!(
         "{} requests in {elapsed:.2} s: {:.0} requests/s; latency p50 {:?}, p99 {:?}, max {:?}; errors {errors}",
         latencies.len() + errors,
@@ -55,11 +68,13 @@ fn run(addr: SocketAddr, count: usize, thread: usize) -> (Vec<Duration>, usize) 
     let mut writer = stream.try_clone().expect("a socket clones");
     let mut reader = BufReader::new(stream);
     for i in 0..count {
-        let request = format!(
-            "GET /api/deal?seed=load-{thread}-{i} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
-        );
+        let request =
+            format!("GET /api/deal?seed=load-{thread}-{i} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
         let t = Instant::now();
-        match writer.write_all(request.as_bytes()).and_then(|()| response(&mut reader)) {
+        match writer
+            .write_all(request.as_bytes())
+            .and_then(|()| response(&mut reader))
+        {
             Ok(200) => latencies.push(t.elapsed()),
             _ => errors += 1,
         }
@@ -71,7 +86,11 @@ fn run(addr: SocketAddr, count: usize, thread: usize) -> (Vec<Duration>, usize) 
 fn response(reader: &mut BufReader<TcpStream>) -> std::io::Result<u16> {
     let mut line = String::new();
     reader.read_line(&mut line)?;
-    let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut length = 0;
     loop {
         line.clear();

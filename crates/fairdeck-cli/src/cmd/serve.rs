@@ -8,9 +8,11 @@ use crate::output::Output;
 
 /// Flags of `fairdeck serve`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Serves the page and its JSON API (/api/deal, /api/exact, …) from the \
+#[command(
+    after_help = "Serves the page and its JSON API (/api/deal, /api/exact, …) from the \
 binary itself;\nnothing is fetched from the network. Port 0 picks a free port; the URL is \
-printed.\nExample: fairdeck serve --open")]
+printed.\nExample: fairdeck serve --open"
+)]
 pub struct Args {
     /// Address and port to listen on (loopback by default: only this machine).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]

@@ -16,7 +16,9 @@ use fairdeck::cards::DeckKind;
 use fairdeck_audit::mix::Model;
 use tokio::sync::Semaphore;
 
-use super::limits::{self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text};
+use super::limits::{
+    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text,
+};
 use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
 use crate::failure::UsageError;
 
@@ -83,7 +85,10 @@ pub async fn shuffle_steps(state: Shared, p: Params) -> Answer {
     p.check(&STEPS)?;
     algorithm(&p)?;
     let args: shuffle_with::Args = cli(&p, &["alg"], &["--steps"])?;
-    work(&state, &p, false, move || json(shuffle_with::report(&args)?)).await
+    work(&state, &p, false, move || {
+        json(shuffle_with::report(&args)?)
+    })
+    .await
 }
 
 const TREE: [Spec; 6] = [
@@ -154,7 +159,10 @@ pub async fn audit(state: Shared, p: Params) -> Answer {
     if n * trials > MAX_AUDIT_WORK {
         return Err(ApiError::limit(
             "trials",
-            format!("at most {} for n = {n} (n × trials ≤ {MAX_AUDIT_WORK})", MAX_AUDIT_WORK / n),
+            format!(
+                "at most {} for n = {n} (n × trials ≤ {MAX_AUDIT_WORK})",
+                MAX_AUDIT_WORK / n
+            ),
         ));
     }
     let args: audit::Args = cli(&p, &["alg"], &[])?;
@@ -274,7 +282,10 @@ pub async fn fair_deal(state: Shared, p: Params) -> Answer {
         }
     }
     let args: fair::DealArgs = cli(&p, &[], &[])?;
-    work(&state, &p, false, move || json(fair::dealt_report(&args)?.0)).await
+    work(&state, &p, false, move || {
+        json(fair::dealt_report(&args)?.0)
+    })
+    .await
 }
 
 /// The `alg` parameter, which every algorithm endpoint needs.
@@ -317,9 +328,14 @@ where
 {
     let run = async {
         let permit = if heavy {
-            Some(state.heavy.clone().acquire_owned().await.map_err(|_| {
-                ApiError::internal("the server is shutting down")
-            })?)
+            Some(
+                state
+                    .heavy
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| ApiError::internal("the server is shutting down"))?,
+            )
         } else {
             None
         };
@@ -359,9 +375,7 @@ fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
             || (name.len() > 2 && message.contains(&name.replace('_', " ")))
     });
     let is_user = e.chain().any(|c| {
-        c.is::<UsageError>()
-            || c.is::<fairdeck::Error>()
-            || c.is::<fairdeck_audit::Error>()
+        c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
     });
     if is_user {
         ApiError::bad(message, mentioned.map(String::as_str))
@@ -381,7 +395,10 @@ fn cli<A: clap::Args + clap::FromArgMatches>(
     let mut argv: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
     let mut names: Vec<&String> = p.0.keys().collect();
     names.sort();
-    for name in names.into_iter().filter(|n| !positional.contains(&n.as_str())) {
+    for name in names
+        .into_iter()
+        .filter(|n| !positional.contains(&n.as_str()))
+    {
         let flag = name.replace('_', "-");
         match (name.as_str(), p.0[name].as_str()) {
             ("strict", "true" | "1" | "on") => argv.push("--strict".into()),

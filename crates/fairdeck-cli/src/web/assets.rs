@@ -27,11 +27,8 @@ pub async fn serve(req: Request) -> Response {
     };
     match find(path) {
         Some(bytes) => {
-            let mut response = (
-                [(header::CONTENT_TYPE, content_type(path))],
-                bytes,
-            )
-                .into_response();
+            let mut response =
+                ([(header::CONTENT_TYPE, content_type(path))], bytes).into_response();
             for (name, value) in SECURITY {
                 response
                     .headers_mut()

@@ -164,7 +164,10 @@ fn json_pairs(body: &[u8]) -> Result<HashMap<String, String>, ApiError> {
     let value: serde_json::Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}"), Some("body")))?;
     let serde_json::Value::Object(map) = value else {
-        return Err(ApiError::bad("the body must be a JSON object", Some("body")));
+        return Err(ApiError::bad(
+            "the body must be a JSON object",
+            Some("body"),
+        ));
     };
     map.into_iter()
         .map(|(k, v)| Ok((k.clone(), flat(&k, v)?)))

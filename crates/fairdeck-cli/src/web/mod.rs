@@ -29,7 +29,10 @@ pub fn router() -> Router {
     let state = Arc::new(AppState::new());
     let api = Router::new()
         .route("/deal", get(api::deal).post(api::deal))
-        .route("/shuffle-steps", get(api::shuffle_steps).post(api::shuffle_steps))
+        .route(
+            "/shuffle-steps",
+            get(api::shuffle_steps).post(api::shuffle_steps),
+        )
         .route("/tree", get(api::tree).post(api::tree))
         .route("/exact", get(api::exact).post(api::exact))
         .route("/audit", get(api::audit).post(api::audit))
@@ -40,9 +43,7 @@ pub fn router() -> Router {
         .route("/fair/deal", get(api::fair_deal).post(api::fair_deal))
         .fallback(unknown_api)
         .with_state(state);
-    Router::new()
-        .nest("/api", api)
-        .fallback(assets::serve)
+    Router::new().nest("/api", api).fallback(assets::serve)
 }
 
 async fn unknown_api(req: Request) -> impl IntoResponse {

@@ -146,7 +146,10 @@ fn mix_draws_the_seven_shuffles_curve() {
     refused("/api/mix?model=shaker&n=10", "model");
     refused("/api/mix?model=riffle&n=53", "n");
     refused("/api/mix?model=overhand&n=52&trials=4000", "trials");
-    refused("/api/mix?model=riffle&n=20&max_shuffles=1000&step=1", "step");
+    refused(
+        "/api/mix?model=riffle&n=20&max_shuffles=1000&step=1",
+        "step",
+    );
 }
 
 #[test]
@@ -196,17 +199,32 @@ fn fair_commit_then_deal_is_verifiable() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(d["commitment"], c["commitment"]);
     assert_eq!(d["cards"].as_array().unwrap().len(), 52);
-    refused("/api/fair/deal?server_secret=00&client_seed=a&nonce=1", "server_secret");
+    refused(
+        "/api/fair/deal?server_secret=00&client_seed=a&nonce=1",
+        "server_secret",
+    );
     refused("/api/fair/deal?client_seed=a&nonce=1", "server_secret");
-    refused(&format!("/api/fair/deal?server_secret={secret}&client_seed=a&nonce=x"), "nonce");
-    refused("/api/fair/deal?secret_file=/etc/passwd&client_seed=a&nonce=1", "secret_file");
+    refused(
+        &format!("/api/fair/deal?server_secret={secret}&client_seed=a&nonce=x"),
+        "nonce",
+    );
+    refused(
+        "/api/fair/deal?secret_file=/etc/passwd&client_seed=a&nonce=1",
+        "secret_file",
+    );
     let (status, _) = get("/api/fair/commit");
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
 }
 
 #[test]
 fn pages_are_served_from_the_binary() {
-    for path in ["/", "/style.css", "/js/app.js", "/js/cards.js", "/js/pages/verify.js"] {
+    for path in [
+        "/",
+        "/style.css",
+        "/js/app.js",
+        "/js/cards.js",
+        "/js/pages/verify.js",
+    ] {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let status = runtime.block_on(async {
             let request = Request::builder().uri(path).body(Body::empty()).unwrap();
