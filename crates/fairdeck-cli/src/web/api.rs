@@ -126,7 +126,7 @@ pub async fn exact(state: Shared, p: Params) -> Answer {
     work(&state, &p, true, move || {
         exact::report(&args)
             .map(|(r, _)| r)
-            .map_err(|e| name_paths(e))
+            .map_err(name_paths)
             .and_then(json)
     })
     .await
