@@ -87,7 +87,7 @@ function readForm(form) {
     nonce: pick(v.nonce, json?.nonce),
     game: pick(v.game, json?.game) || undefined,
     deck: pick(v.deck, json?.deck) || undefined,
-    players: v.players.trim() === '' ? undefined : Number(v.players),
+    players: v.players.trim() || undefined,
     deal: json ?? v.deal,
   };
 }
