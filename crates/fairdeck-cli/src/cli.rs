@@ -50,4 +50,6 @@ pub enum Command {
     Completions(cmd::completions::Args),
     /// Print the manual page (roff), e.g. `fairdeck man > fairdeck.1`.
     Man(cmd::man::Args),
+    /// The local web page: deals as card pictures, algorithms step by step, exact bias.
+    Serve(cmd::serve::Args),
 }

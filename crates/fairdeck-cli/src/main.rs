@@ -12,6 +12,7 @@ mod failure;
 mod limits;
 mod output;
 mod random;
+mod web;
 
 use std::process::ExitCode;
 

@@ -19,9 +19,9 @@ pub struct Args {
     pub algorithm: Option<String>,
 }
 
-/// One catalogue entry as printed in JSON.
+/// One catalogue entry as printed in JSON (the web page's `/api/algorithms`).
 #[derive(Serialize)]
-struct Entry {
+pub(crate) struct Entry {
     name: &'static str,
     sources: &'static [&'static str],
     description: &'static str,
@@ -57,7 +57,7 @@ impl From<&Verdict> for ExactVerdict {
 }
 
 impl Entry {
-    fn of(alg: Algorithm) -> Self {
+    pub(crate) fn of(alg: Algorithm) -> Self {
         Self {
             name: alg.name(),
             sources: alg.sources(),

@@ -81,8 +81,9 @@ struct Skipped {
     reason: String,
 }
 
+/// What `fairdeck audit --format json` prints.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     source: String,
     n: usize,
     trials: u64,
@@ -98,16 +99,14 @@ struct Report {
 
 /// Runs `fairdeck audit`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(usage("--alpha must be between 0 and 1"));
-    }
+    check_alpha(args)?;
     let (source, seed, tally) = match &args.input {
         Some(path) => (
             format!("input {}", path.display()),
             None,
             super::audit_input::read(path, args.base)?,
         ),
-        None => simulate(args)?,
+        None => simulate(args, true)?,
     };
     if tally.trials == 0 || tally.n < 2 {
         return Err(usage("no permutations of at least 2 items to audit"));
@@ -119,7 +118,28 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     print(&report(source, seed, &audit), out)
 }
 
-fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
+/// Audits the algorithm of `args` (never `--input`) and builds what
+/// `--format json` prints (the web page's `/api/audit`), with the counts.
+///
+/// # Errors
+///
+/// Unknown algorithm, flags out of range (usage errors), no OS entropy.
+pub(crate) fn simulated_report(args: &Args) -> anyhow::Result<(Report, Tally)> {
+    check_alpha(args)?;
+    let (source, seed, tally) = simulate(args, false)?;
+    let audit = stats::evaluate(&tally, args.alpha);
+    Ok((report(source, seed, &audit), tally))
+}
+
+fn check_alpha(args: &Args) -> anyhow::Result<()> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(usage("--alpha must be between 0 and 1"));
+    }
+    Ok(())
+}
+
+/// Runs the audit; `progress` shows a bar on a terminal's stderr.
+fn simulate(args: &Args, progress: bool) -> anyhow::Result<(String, Option<String>, Tally)> {
     let name = args.algorithm.as_deref().unwrap_or_default();
     let alg: Algorithm = name.parse()?;
     if !(2..=MAX_N).contains(&args.n) {
@@ -137,7 +157,11 @@ fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
             format!("--trials at most {most} for {} at -n {n}", alg.name())
         })?;
     let random = args.random.randomness()?;
-    let bar = progress(args.trials);
+    let bar = if progress {
+        progress_bar(args.trials)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let tick = |done: u64| bar.inc(done);
     let tally = shuffles(
         args.n,
@@ -152,7 +176,7 @@ fn simulate(args: &Args) -> anyhow::Result<(String, Option<String>, Tally)> {
 }
 
 /// A progress bar on stderr, hidden unless stderr is a terminal.
-fn progress(total: u64) -> indicatif::ProgressBar {
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }

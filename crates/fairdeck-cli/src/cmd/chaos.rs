@@ -46,8 +46,9 @@ pub struct Args {
     pub long: LongArgs,
 }
 
+/// What `fairdeck chaos VALUES --format json` prints.
 #[derive(Serialize)]
-struct One {
+pub(crate) struct One {
     chaos: usize,
     ascending: usize,
     descending: usize,
@@ -75,12 +76,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             "give the values (e.g. 1 4 2 3 5), --max N or --distribution N",
         ));
     }
-    let c = chaos::chaos(&args.values).map_err(|_| usage("the values must be distinct"))?;
-    let one = One {
-        chaos: c.chaos,
-        ascending: c.ascending,
-        descending: c.descending,
-    };
+    let one = one(&args.values)?;
     match out.format() {
         Format::Json => out.json(&one)?,
         Format::Text => writeln!(
@@ -92,6 +88,20 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         )?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The degree of chaos of `values` (the web page's `/api/chaos`).
+///
+/// # Errors
+///
+/// Repeated values (a usage error).
+pub(crate) fn one(values: &[i64]) -> anyhow::Result<One> {
+    let c = chaos::chaos(values).map_err(|_| usage("the values must be distinct"))?;
+    Ok(One {
+        chaos: c.chaos,
+        ascending: c.ascending,
+        descending: c.descending,
+    })
 }
 
 /// Whether `--method` asks for enumeration at this N.

@@ -52,8 +52,9 @@ struct Outcome {
     probability: String,
 }
 
+/// What `fairdeck exact --format json` prints.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     algorithm: &'static str,
     n: usize,
     paths: u64,
@@ -68,6 +69,21 @@ struct Report {
 
 /// Runs `fairdeck exact`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let (report, tv) = report(args)?;
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => print(&report, &tv, out)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Walks the algorithm's choice tree and builds what `--format json` prints
+/// (the web page's `/api/exact`), with the total variation as a fraction.
+///
+/// # Errors
+///
+/// Unknown algorithm, bad `-n`, a walk over `--max-paths` (usage errors).
+pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRational)> {
     let alg: Algorithm = args.algorithm.parse()?;
     if !(1..=MAX_N).contains(&args.n) {
         return Err(usage(format!("-n must be between 1 and {MAX_N}")));
@@ -116,11 +132,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             })
             .collect(),
     };
-    match out.format() {
-        Format::Json => out.json(&report)?,
-        Format::Text => print(&report, &tv, out)?,
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok((report, tv))
 }
 
 fn print(r: &Report, tv: &num_rational::BigRational, out: &mut Output) -> anyhow::Result<()> {

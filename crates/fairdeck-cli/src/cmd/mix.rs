@@ -74,8 +74,9 @@ struct Row {
     upper_bound: Option<f64>,
 }
 
+/// What `fairdeck mix --format json` prints.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     model: &'static str,
     n: usize,
     method: &'static str,
@@ -98,6 +99,38 @@ fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
 
 /// Runs `fairdeck mix`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let report = report(args)?;
+    if let Some(path) = &args.plot {
+        plot(path, &report)?;
+    }
+    print(&report, out)
+}
+
+/// Builds what `--format json` prints (the web page's `/api/mix`).
+///
+/// # Errors
+///
+/// Unknown model, flags out of range (usage errors).
+pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
+    let (model, k_max, ks) = plan(args)?;
+    let n = args.n;
+    Ok(if model == Model::Riffle && n > mix::MAX_EXACT_N {
+        riffle_rows(n, &ks)
+    } else if n <= mix::MAX_EXACT_N {
+        exact_rows(model, n, k_max, &ks)?
+    } else {
+        simulated_rows(model, n, &ks, args)?
+    })
+}
+
+/// The model, the largest number of shuffles, and the numbers of shuffles
+/// shown, after checking the flags and the work budget.
+///
+/// # Errors
+///
+/// Unknown model, flags out of range, a run over the work budget without
+/// `--allow-long` (usage errors).
+pub(crate) fn plan(args: &Args) -> anyhow::Result<(Model, u32, Vec<u32>)> {
     let model = parse_model(&args.model, args.mean_packet)?;
     let n = args.n;
     if !(2..=10_000).contains(&n) {
@@ -110,17 +143,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         )));
     }
     check_work(model, n, &ks, args)?;
-    let report = if model == Model::Riffle && n > mix::MAX_EXACT_N {
-        riffle_rows(n, &ks)
-    } else if n <= mix::MAX_EXACT_N {
-        exact_rows(model, n, k_max, &ks)?
-    } else {
-        simulated_rows(model, n, &ks, args)?
-    };
-    if let Some(path) = &args.plot {
-        plot(path, &report)?;
-    }
-    print(&report, out)
+    Ok((model, k_max, ks))
 }
 
 /// The largest number of shuffles and the rows shown, from the flags or

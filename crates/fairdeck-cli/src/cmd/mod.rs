@@ -14,6 +14,7 @@ pub mod man;
 pub mod mix;
 pub mod rng;
 pub mod sample;
+pub mod serve;
 pub mod shuf;
 pub mod shuffle_with;
 
@@ -51,5 +52,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Mix(args) => mix::run(args, out),
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
     }
 }

@@ -52,8 +52,9 @@ pub struct Args {
     pub long: LongArgs,
 }
 
+/// What `fairdeck shuffle --format json` prints.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     algorithm: &'static str,
     n: u64,
     seed: String,
@@ -77,11 +78,26 @@ struct StepOut {
 
 /// Runs `fairdeck shuffle`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let report = report(args)?;
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => text(out.stdout(), &report)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the algorithm and builds what `--format json` prints (the web
+/// page's `/api/shuffle-steps` with `steps` set).
+///
+/// # Errors
+///
+/// Unknown algorithm or flags that do not fit it (usage errors), no OS entropy.
+pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
     let alg: Algorithm = args.algorithm.parse()?;
     check(args, alg)?;
     let mut random = args.random.randomness()?;
     let (result, steps) = execute(args, alg, &mut random)?;
-    let report = Report {
+    Ok(Report {
         algorithm: alg.name(),
         n: args.n,
         seed: random.seed.to_hex(),
@@ -90,12 +106,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         deal: args.deal,
         result,
         steps: steps.map(|s| steps_out(args.n, &s)),
-    };
-    match out.format() {
-        Format::Json => out.json(&report)?,
-        Format::Text => text(out.stdout(), &report, &random)?,
-    }
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Flags that do not fit the algorithm or the size.
@@ -224,7 +235,7 @@ fn join(v: &[u64]) -> String {
     v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
 }
 
-fn text(w: &mut impl Write, r: &Report, random: &Randomness) -> anyhow::Result<()> {
+fn text(w: &mut impl Write, r: &Report) -> anyhow::Result<()> {
     if let Some(steps) = &r.steps {
         let width = steps.iter().map(|s| s.action.len()).max().unwrap_or(5);
         let two_sequences = steps.iter().any(|s| !s.pile.is_empty());
@@ -245,6 +256,6 @@ fn text(w: &mut impl Write, r: &Report, random: &Randomness) -> anyhow::Result<(
         writeln!(w)?;
     }
     writeln!(w, "{}", join(&r.result))?;
-    writeln!(w, "{}, n = {}, seed: {}", r.algorithm, r.n, random.seed)?;
+    writeln!(w, "{}, n = {}, seed: {}", r.algorithm, r.n, r.seed)?;
     Ok(())
 }

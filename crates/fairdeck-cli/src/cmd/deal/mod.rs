@@ -10,13 +10,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use fairdeck::cards::{Card, DealPlan, DealShape, DeckKind, Game, high_card_points};
-use fairdeck::entropy::SymbolKind;
+use fairdeck::entropy::{BigUint, SymbolKind};
 use serde::Serialize;
 
 use crate::failure::usage;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
-use source::Entropy;
+use source::{Entropy, Shuffled};
 pub use text::{CardStyle, print_diagram, print_text};
 
 /// Flags of `fairdeck deal`.
@@ -160,11 +160,12 @@ impl EntropyKind {
     }
 }
 
+/// What `fairdeck deal --format json` prints (one deal).
 #[derive(Serialize)]
-struct Report<'a> {
+pub(crate) struct Report {
     seed: Option<String>,
-    generator: Option<&'a str>,
-    game: Option<&'a str>,
+    generator: Option<&'static str>,
+    game: Option<&'static str>,
     deck: String,
     deck_size: usize,
     hands: Vec<Hand>,
@@ -173,7 +174,7 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     deal_number: Option<String>,
     #[serde(flatten)]
-    entropy: &'a Entropy,
+    entropy: Entropy,
 }
 
 /// One pile in JSON.
@@ -210,7 +211,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let shuffled = match (args.entropy, &args.number) {
         (Some(kind), _) => source::from_symbols(kind.symbols(), &config)?,
         (None, Some(n)) => source::from_number(n, &config)?,
-        (None, None) => source::from_seed(&args.random, args.strict, &config)?,
+        (None, None) => source::from_seed(&args.random, args.strict, false, &config)?,
     };
     if out.pbn() {
         return boards::single_pbn(args, &config, &shuffled, out);
@@ -219,22 +220,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         .then(|| config.shape.number(&shuffled.deck))
         .transpose()?;
     match out.format() {
-        Format::Json => {
-            let bridge = config.game == Some(Game::Bridge);
-            out.json(&Report {
-                seed: shuffled.seed.clone(),
-                generator: shuffled.generator,
-                game: config.game.map(Game::name),
-                deck: config.deck.to_string(),
-                deck_size: config.deck.len(),
-                hands: (shuffled.deal.piles.iter())
-                    .map(|p| Hand::new(&p.name, p.role.name(), &p.cards, bridge))
-                    .collect(),
-                stock: shuffled.deal.stock.iter().map(Card::to_string).collect(),
-                deal_number: number.map(|n| n.to_string()),
-                entropy: &shuffled.entropy,
-            })?
-        }
+        Format::Json => out.json(&report(&config, shuffled, number))?,
         Format::Text => {
             let title = match config.game {
                 Some(g) => format!("{g}, {} deck", config.deck),
@@ -254,4 +240,38 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report of a deal from `--seed` (or a fresh key), as `--format json`
+/// prints it: what the web page's `/api/deal` answers. A short key's warning
+/// is not printed (the report's entropy fields carry it).
+///
+/// # Errors
+///
+/// Bad flags (usage errors), `--strict` with a short key, no OS entropy.
+pub(crate) fn seeded_report(args: &Args) -> anyhow::Result<Report> {
+    let config = args.config()?;
+    let shuffled = source::from_seed(&args.random, args.strict, true, &config)?;
+    let number = args
+        .show_number
+        .then(|| config.shape.number(&shuffled.deck))
+        .transpose()?;
+    Ok(report(&config, shuffled, number))
+}
+
+fn report(config: &Config, shuffled: Shuffled, number: Option<BigUint>) -> Report {
+    let bridge = config.game == Some(Game::Bridge);
+    Report {
+        seed: shuffled.seed,
+        generator: shuffled.generator,
+        game: config.game.map(Game::name),
+        deck: config.deck.to_string(),
+        deck_size: config.deck.len(),
+        hands: (shuffled.deal.piles.iter())
+            .map(|p| Hand::new(&p.name, p.role.name(), &p.cards, bridge))
+            .collect(),
+        stock: shuffled.deal.stock.iter().map(Card::to_string).collect(),
+        deal_number: number.map(|n| n.to_string()),
+        entropy: shuffled.entropy,
+    }
 }

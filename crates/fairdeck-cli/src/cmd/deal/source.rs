@@ -115,20 +115,40 @@ pub fn print_source(w: &mut impl Write, s: &Shuffled, config: &Config) -> io::Re
 /// Checks the key against what a deal needs: a warning, a note, or (with
 /// `--strict`) a usage error.
 pub fn check_key(key: KeyEntropy, needed: f64, what: &str, strict: bool) -> anyhow::Result<()> {
+    check_key_quietly(key, needed, what, strict, false)
+}
+
+/// [`check_key`], printing the warning or note on stderr unless `quiet`
+/// (the web page shows it from the report's entropy fields instead).
+fn check_key_quietly(
+    key: KeyEntropy,
+    needed: f64,
+    what: &str,
+    strict: bool,
+    quiet: bool,
+) -> anyhow::Result<()> {
     if let Some((level, message)) = shortfall(key, needed, what) {
         if strict {
             return Err(usage(format!("--strict: {message}")));
         }
-        eprintln!("fairdeck: {level}: {message}");
+        if !quiet {
+            eprintln!("fairdeck: {level}: {message}");
+        }
     }
     Ok(())
 }
 
-/// Shuffles with the seeded generator, after checking the key's entropy.
-pub fn from_seed(random: &RandomArgs, strict: bool, config: &Config) -> anyhow::Result<Shuffled> {
+/// Shuffles with the seeded generator, after checking the key's entropy
+/// (the warning goes to stderr unless `quiet`).
+pub fn from_seed(
+    random: &RandomArgs,
+    strict: bool,
+    quiet: bool,
+    config: &Config,
+) -> anyhow::Result<Shuffled> {
     let mut random = random.randomness()?;
     let needed = config.shape.bits();
-    check_key(random.key, needed, &what(config), strict)?;
+    check_key_quietly(random.key, needed, &what(config), strict, quiet)?;
     let deal = config
         .plan
         .shuffle_and_deal(config.deck, &mut random.dice)?;

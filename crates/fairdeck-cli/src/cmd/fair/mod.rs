@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use fairdeck::cards::{Card, DealPlan, DeckKind, Game};
+use fairdeck::cards::{Card, Deal, DealPlan, DeckKind, Game};
 use fairdeck::fair::{self, Commitment, Mismatch, ServerSecret};
 use serde::Serialize;
 
@@ -181,11 +181,27 @@ impl DealInputs {
     }
 }
 
+/// What `fairdeck fair commit --format json` prints.
 #[derive(Serialize)]
-struct Committed {
+pub(crate) struct Committed {
     commitment: String,
     server_secret: Option<String>,
     secret_file: Option<String>,
+}
+
+/// A fresh secret and its commitment, the secret shown (the web page's
+/// `/api/fair/commit`; `fairdeck fair commit` without `--out`).
+///
+/// # Errors
+///
+/// When the operating system cannot supply entropy.
+pub(crate) fn committed() -> anyhow::Result<Committed> {
+    let secret = ServerSecret::from_bytes(*fresh_seed()?.as_bytes());
+    Ok(Committed {
+        commitment: secret.commitment().to_hex(),
+        server_secret: Some(secret.to_hex()),
+        secret_file: None,
+    })
 }
 
 fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
@@ -232,8 +248,9 @@ fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// What `fairdeck fair deal --format json` prints.
 #[derive(Serialize)]
-struct Dealt<'a> {
+pub(crate) struct Dealt<'a> {
     commitment: String,
     client_seed: &'a str,
     nonce: u64,
@@ -261,6 +278,37 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "--format pbn writes a session of boards: add --boards A-B",
         ));
     }
+    let (report, dealt) = dealt_report(args)?;
+    let (game, kind, needed) = (report.game, &report.deck, report.entropy_needed_bits);
+    if needed > 256.0 {
+        eprintln!(
+            "fairdeck: note: a {kind} deck needs {needed:.1} bits; the 256-bit deal key reaches \
+             at most 2^256 of its orders (unpredictable, but most orders can never be dealt)"
+        );
+    }
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => {
+            let style = CardStyle {
+                ascii: args.ascii,
+                glyphs: false,
+                color: out.color(),
+            };
+            let w = out.stdout();
+            print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
+            print_dealt(w, &report)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Deals from the inputs and builds what `--format json` prints (the web
+/// page's `/api/fair/deal`), with the deal for the text output.
+///
+/// # Errors
+///
+/// A bad secret, game, deck or player count (usage errors); an unreadable secret file.
+pub(crate) fn dealt_report(args: &DealArgs) -> anyhow::Result<(Dealt<'_>, Deal)> {
     let inputs = &args.inputs;
     let nonce = inputs.nonce()?;
     let secret = inputs.secret()?;
@@ -268,13 +316,6 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let plan: DealPlan = game.plan(args.players)?;
     let cards = fair::shuffled_deck(&secret, &inputs.client_seed, nonce, kind);
     let dealt = plan.deal(&cards)?;
-    let needed = kind.entropy_bits();
-    if needed > 256.0 {
-        eprintln!(
-            "fairdeck: note: a {kind} deck needs {needed:.1} bits; the 256-bit deal key reaches \
-             at most 2^256 of its orders (unpredictable, but most orders can never be dealt)"
-        );
-    }
     let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>();
     let report = Dealt {
         commitment: secret.commitment().to_hex(),
@@ -292,23 +333,10 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             })
             .collect(),
         stock: text(&dealt.stock),
-        entropy_needed_bits: needed,
+        entropy_needed_bits: kind.entropy_bits(),
         entropy_key_bits: 256.0,
     };
-    match out.format() {
-        Format::Json => out.json(&report)?,
-        Format::Text => {
-            let style = CardStyle {
-                ascii: args.ascii,
-                glyphs: false,
-                color: out.color(),
-            };
-            let w = out.stdout();
-            print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
-            print_dealt(w, &report)?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok((report, dealt))
 }
 
 /// The lines after the hands: what a player needs to verify the deal later.

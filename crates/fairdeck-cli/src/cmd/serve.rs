@@ -1,0 +1,36 @@
+//! `fairdeck serve`: the local web page (see [`crate::web`]).
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use crate::failure::usage;
+use crate::output::Output;
+
+/// Flags of `fairdeck serve`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Serves the page and its JSON API (/api/deal, /api/exact, …) from the \
+binary itself;\nnothing is fetched from the network. Port 0 picks a free port; the URL is \
+printed.\nExample: fairdeck serve --open"
+)]
+pub struct Args {
+    /// Address and port to listen on (loopback by default: only this machine).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Runs `fairdeck serve` until Ctrl-C.
+pub fn run(args: &Args, _out: &mut Output) -> anyhow::Result<ExitCode> {
+    let bind: SocketAddr = args.bind.parse().map_err(|_| {
+        usage(format!(
+            "--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {:?})",
+            args.bind
+        ))
+    })?;
+    crate::web::serve(bind, args.open)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,435 @@
+//! The JSON API: one handler per endpoint, each answering with the same JSON
+//! document as the matching `fairdeck … --format json` command.
+//!
+//! A handler checks the parameters against its table (names, ranges), turns
+//! them into the subcommand's own flags, parses those with the CLI's clap
+//! definitions (so the CLI's validation applies unchanged), and calls the
+//! subcommand's report builder on a blocking thread.
+
+use std::sync::{Arc, OnceLock};
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use fairdeck::algorithms::Algorithm;
+use fairdeck::cards::DeckKind;
+use fairdeck_audit::mix::Model;
+use tokio::sync::Semaphore;
+
+use super::limits::{
+    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text,
+};
+use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
+use crate::failure::UsageError;
+
+/// What the handlers share: the gate on heavy work and the catalogue, computed once.
+pub struct AppState {
+    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]).
+    pub heavy: Arc<Semaphore>,
+    catalogue: OnceLock<String>,
+}
+
+impl AppState {
+    /// A fresh state.
+    pub fn new() -> Self {
+        Self {
+            heavy: Arc::new(Semaphore::new(limits::HEAVY_AT_ONCE)),
+            catalogue: OnceLock::new(),
+        }
+    }
+}
+
+/// The handlers' shared state.
+pub type Shared = State<Arc<AppState>>;
+/// A handler's answer: a JSON document, or an error.
+pub type Answer = Result<Response, ApiError>;
+
+const RANDOM: [Spec; 2] = [text("seed"), text("generator")];
+
+const DEAL: [Spec; 7] = [
+    text("game"),
+    text("deck"),
+    int("players", 1, 10),
+    int("cards", 1, 52),
+    text("strict"),
+    RANDOM[0],
+    RANDOM[1],
+];
+
+/// `GET /api/deal`: `fairdeck deal --format json`.
+pub async fn deal(state: Shared, p: Params) -> Answer {
+    p.check(&DEAL)?;
+    if let Some(d) = p.get("deck") {
+        let kind: DeckKind = d
+            .parse()
+            .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("deck")))?;
+        if kind.len() > 416 {
+            return Err(ApiError::limit("deck", "at most 416 cards (shoe:8)"));
+        }
+    }
+    let args: deal::Args = cli(&p, &[], &[])?;
+    work(&state, &p, false, move || json(deal::seeded_report(&args)?)).await
+}
+
+const STEPS: [Spec; 6] = [
+    text("alg"),
+    int("n", 1, 12),
+    int("rounds", 1, 500),
+    int("deal", 1, 12),
+    RANDOM[0],
+    RANDOM[1],
+];
+
+/// `GET /api/shuffle-steps`: `fairdeck shuffle ALG -n N --steps --format json`.
+pub async fn shuffle_steps(state: Shared, p: Params) -> Answer {
+    p.check(&STEPS)?;
+    algorithm(&p)?;
+    let args: shuffle_with::Args = cli(&p, &["alg"], &["--steps"])?;
+    work(&state, &p, false, move || {
+        json(shuffle_with::report(&args)?)
+    })
+    .await
+}
+
+const TREE: [Spec; 6] = [
+    text("alg"),
+    int("n", 1, super::tree::MAX_N as u64),
+    int("rounds", 1, 12),
+    int("deal", 1, 4),
+    RANDOM[0],
+    RANDOM[1],
+];
+
+/// `GET /api/tree`: the choice tree of an algorithm on n ≤ 4 and the path a seed takes.
+pub async fn tree(state: Shared, p: Params) -> Answer {
+    p.check(&TREE)?;
+    algorithm(&p)?;
+    let args: shuffle_with::Args = cli(&p, &["alg"], &[])?;
+    work(&state, &p, true, move || json(super::tree::report(&args)?)).await
+}
+
+const EXACT: [Spec; 4] = [
+    text("alg"),
+    int("n", 1, 7),
+    int("max_paths", 1, 1_000_000),
+    int("max_depth", 1, 200),
+];
+
+/// `GET /api/exact`: `fairdeck exact ALG -n N --format json` (n ≤ 7).
+pub async fn exact(state: Shared, p: Params) -> Answer {
+    p.check(&EXACT)?;
+    algorithm(&p)?;
+    let mut p = p;
+    p.0.entry("max_paths".into())
+        .or_insert_with(|| "1000000".into());
+    let args: exact::Args = cli(&p, &["alg"], &[])?;
+    work(&state, &p, true, move || {
+        exact::report(&args)
+            .map(|(r, _)| r)
+            .map_err(name_paths)
+            .and_then(json)
+    })
+    .await
+}
+
+/// A walk over its budget names `max_paths`.
+fn name_paths(e: anyhow::Error) -> anyhow::Error {
+    if e.to_string().contains("paths") {
+        anyhow::Error::new(Named("max_paths", e.to_string()))
+    } else {
+        e
+    }
+}
+
+const AUDIT: [Spec; 6] = [
+    text("alg"),
+    int("n", 2, 200),
+    int("trials", 1, 200_000),
+    text("alpha"),
+    RANDOM[0],
+    RANDOM[1],
+];
+
+/// `GET /api/audit`: `fairdeck audit ALG --format json` plus `positions`,
+/// the card × position counts (`positions[card][pos]`).
+pub async fn audit(state: Shared, p: Params) -> Answer {
+    p.check(&AUDIT)?;
+    algorithm(&p)?;
+    let (n, trials) = (p.int("n", 52), p.int("trials", 100_000));
+    if n * trials > MAX_AUDIT_WORK {
+        return Err(ApiError::limit(
+            "trials",
+            format!(
+                "at most {} for n = {n} (n × trials ≤ {MAX_AUDIT_WORK})",
+                MAX_AUDIT_WORK / n
+            ),
+        ));
+    }
+    let args: audit::Args = cli(&p, &["alg"], &[])?;
+    work(&state, &p, true, move || {
+        let (report, tally) = audit::simulated_report(&args)?;
+        json(AuditWithCounts {
+            report,
+            positions: tally.positions.chunks(tally.n).collect(),
+        })
+    })
+    .await
+}
+
+/// The audit report and the card × position counts behind it.
+#[derive(serde::Serialize)]
+struct AuditWithCounts<'a> {
+    #[serde(flatten)]
+    report: audit::Report,
+    positions: Vec<&'a [u64]>,
+}
+
+const MIX: [Spec; 8] = [
+    text("model"),
+    int("n", 2, 52),
+    int("max_shuffles", 1, 1000),
+    int("step", 1, 1000),
+    int("mean_packet", 1, 52),
+    int("trials", 1, 4000),
+    RANDOM[0],
+    RANDOM[1],
+];
+
+/// `GET /api/mix`: `fairdeck mix MODEL --format json`.
+pub async fn mix(state: Shared, p: Params) -> Answer {
+    p.check(&MIX)?;
+    let args: mix::Args = cli(&p, &["model"], &[])?;
+    let (model, _, ks) = mix::plan(&args).map_err(|e| to_api_error(e, &p))?;
+    if ks.len() > 100 {
+        return Err(ApiError::limit("step", "large enough for at most 100 rows"));
+    }
+    // Simulated rows replay k shuffles per trial; an overhand shuffle costs O(n).
+    let per_shuffle = match model {
+        Model::Overhand { .. } => args.n as u64,
+        _ => 1,
+    };
+    let simulated = args.n > fairdeck_audit::mix::MAX_EXACT_N && model != Model::Riffle;
+    let work_units = args.trials * ks.iter().map(|&k| u64::from(k)).sum::<u64>() * per_shuffle;
+    if simulated && work_units > MAX_MIX_WORK {
+        return Err(ApiError::limit(
+            "trials",
+            format!("smaller: trials × shuffles shown × (n for overhand) ≤ {MAX_MIX_WORK}"),
+        ));
+    }
+    work(&state, &p, true, move || json(mix::report(&args)?)).await
+}
+
+const CHAOS: [Spec; 1] = [text("values")];
+
+/// `GET /api/chaos?values=1 4 2 3 5`: `fairdeck chaos VALUES --format json`.
+pub async fn chaos(state: Shared, p: Params) -> Answer {
+    p.check(&CHAOS)?;
+    let values = p
+        .get("values")
+        .ok_or_else(|| ApiError::bad("give values, e.g. values=1 4 2 3 5", Some("values")))?
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<i64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| ApiError::bad("values must be integers", Some("values")))?;
+    if values.is_empty() {
+        return Err(ApiError::bad("give at least one value", Some("values")));
+    }
+    work(&state, &p, false, move || json(chaos::one(&values)?)).await
+}
+
+const ALGORITHMS: [Spec; 1] = [text("alg")];
+
+/// `GET /api/algorithms`: `fairdeck algorithms --format json` (all, or `alg`).
+pub async fn algorithms(state: Shared, p: Params) -> Answer {
+    p.check(&ALGORITHMS)?;
+    if p.get("alg").is_some() {
+        let alg = algorithm(&p)?;
+        return work(&state, &p, true, move || json([algorithms::Entry::of(alg)])).await;
+    }
+    if let Some(all) = state.catalogue.get() {
+        return Ok(document(all.clone()));
+    }
+    let state2 = Arc::clone(&state);
+    work(&state, &p, true, move || {
+        let text = json(Algorithm::ALL.map(algorithms::Entry::of))?;
+        Ok(state2.catalogue.get_or_init(|| text).clone())
+    })
+    .await
+}
+
+/// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
+pub async fn fair_commit(state: Shared, p: Params) -> Answer {
+    p.check(&[])?;
+    work(&state, &p, false, || json(fair::committed()?)).await
+}
+
+const FAIR_DEAL: [Spec; 6] = [
+    text("server_secret"),
+    text("client_seed"),
+    int("nonce", 0, u64::MAX),
+    text("game"),
+    text("deck"),
+    int("players", 1, 10),
+];
+
+/// `GET /api/fair/deal`: `fairdeck fair deal --format json`.
+pub async fn fair_deal(state: Shared, p: Params) -> Answer {
+    p.check(&FAIR_DEAL)?;
+    for needed in ["server_secret", "client_seed", "nonce"] {
+        if p.get(needed).is_none() {
+            return Err(ApiError::bad(format!("give {needed}"), Some(needed)));
+        }
+    }
+    let args: fair::DealArgs = cli(&p, &[], &[])?;
+    work(&state, &p, false, move || {
+        json(fair::dealt_report(&args)?.0)
+    })
+    .await
+}
+
+/// The `alg` parameter, which every algorithm endpoint needs.
+fn algorithm(p: &Params) -> Result<Algorithm, ApiError> {
+    let name = p
+        .get("alg")
+        .ok_or_else(|| ApiError::bad("give alg (see /api/algorithms)", Some("alg")))?;
+    name.parse()
+        .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("alg")))
+}
+
+fn json(value: impl serde::Serialize) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(&value)?)
+}
+
+/// A JSON text as a response.
+fn document(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// An error from a builder that names the parameter at fault.
+#[derive(Debug)]
+struct Named(&'static str, String);
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
+}
+
+impl std::error::Error for Named {}
+
+/// Runs `f` on a blocking thread within the request's time limit; heavy
+/// work first takes one of the [`limits::HEAVY_AT_ONCE`] permits and holds it
+/// until the work ends (even past the time limit, so a slow request still
+/// counts against the bound).
+async fn work<F>(state: &AppState, p: &Params, heavy: bool, f: F) -> Answer
+where
+    F: FnOnce() -> anyhow::Result<String> + Send + 'static,
+{
+    let run = async {
+        let permit = if heavy {
+            Some(
+                state
+                    .heavy
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| ApiError::internal("the server is shutting down"))?,
+            )
+        } else {
+            None
+        };
+        let joined = tokio::task::spawn_blocking(move || {
+            let out = f();
+            drop(permit);
+            out
+        })
+        .await;
+        match joined {
+            Ok(result) => result.map(document).map_err(|e| to_api_error(e, p)),
+            Err(e) => Err(ApiError::internal(format!("the computation failed: {e}"))),
+        }
+    };
+    tokio::time::timeout(REQUEST_TIME, run)
+        .await
+        .unwrap_or_else(|_| {
+            Err(ApiError::busy(
+                "the request took too long (the server is busy, or the work too large)",
+            ))
+        })
+}
+
+/// A builder's error: the user's mistakes are 400 (naming the parameter
+/// when the message names one of the request's), the rest 500.
+fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
+    let message = format!("{e:#}");
+    if let Some(named) = e.downcast_ref::<Named>() {
+        return ApiError::bad(message, Some(named.0));
+    }
+    let mut names: Vec<&String> = p.0.keys().collect();
+    names.sort();
+    let mentioned = names.into_iter().find(|name| {
+        let flag = name.replace('_', "-");
+        message.contains(&format!("--{flag}"))
+            || message.contains(&format!("-{flag} "))
+            || (name.len() > 2 && message.contains(&name.replace('_', " ")))
+    });
+    let is_user = e.chain().any(|c| {
+        c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
+    });
+    if is_user {
+        ApiError::bad(message, mentioned.map(String::as_str))
+    } else {
+        ApiError::internal(message)
+    }
+}
+
+/// Parses the parameters as the flags of a subcommand: `positional` names
+/// become its positional arguments (after `--`), every other parameter
+/// `--name=value` (underscores as dashes; `strict=true` as `--strict`).
+fn cli<A: clap::Args + clap::FromArgMatches>(
+    p: &Params,
+    positional: &[&str],
+    extra: &[&str],
+) -> Result<A, ApiError> {
+    let mut argv: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    let mut names: Vec<&String> = p.0.keys().collect();
+    names.sort();
+    for name in names
+        .into_iter()
+        .filter(|n| !positional.contains(&n.as_str()))
+    {
+        let flag = name.replace('_', "-");
+        match (name.as_str(), p.0[name].as_str()) {
+            ("strict", "true" | "1" | "on") => argv.push("--strict".into()),
+            ("strict", _) => {}
+            (_, value) => argv.push(format!("--{flag}={value}")),
+        }
+    }
+    argv.push("--".into());
+    for name in positional {
+        argv.extend(p.get(name).map(str::to_string));
+    }
+    let command = A::augment_args(clap::Command::new("fairdeck").no_binary_name(true));
+    let matches = command
+        .try_get_matches_from(argv)
+        .map_err(|e| clap_error(&e))?;
+    A::from_arg_matches(&matches).map_err(|e| clap_error(&e))
+}
+
+/// A clap error as one line, naming the parameter when clap names a flag.
+fn clap_error(e: &clap::Error) -> ApiError {
+    use clap::error::{ContextKind, ContextValue};
+    let parameter = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(flag)) => flag
+            .trim_start_matches('-')
+            .split([' ', '=', '<'])
+            .next()
+            .map(|f| f.replace('-', "_")),
+        _ => None,
+    };
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("bad parameters");
+    let message = first.trim_start_matches("error: ").to_string();
+    ApiError::bad(message, parameter.as_deref())
+}

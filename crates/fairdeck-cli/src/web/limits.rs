@@ -1,0 +1,250 @@
+//! What a request may ask for, and the JSON error it gets when it asks for more.
+//!
+//! Every parameter of every endpoint is checked here before any work starts:
+//! a request names only known parameters, numbers lie in their ranges, text
+//! is short. The bounds keep each request to well under a second of CPU on a
+//! small machine (the CLI allows far more: it is the user's own time there).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::{FromRequest, Query, Request};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// Largest request body accepted (a JSON object of parameters).
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Longest query string accepted.
+pub const MAX_QUERY_BYTES: usize = 8 * 1024;
+/// Longest text parameter (seeds, names, card lists).
+pub const MAX_TEXT_CHARS: usize = 1024;
+/// A request's time limit: queueing for a heavy-work slot plus the work.
+pub const REQUEST_TIME: Duration = Duration::from_secs(20);
+/// Heavy requests (walks, audits, mixing) computed at once; more wait their turn.
+pub const HEAVY_AT_ONCE: usize = 2;
+/// Shuffles times items an audit may simulate (about a second of CPU).
+pub const MAX_AUDIT_WORK: u64 = 10_000_000;
+/// Simulated hand shuffles times their cost a mixing curve may take
+/// (top-to-random on 52 cards with the CLI's defaults is 3·10^7, about 2 s).
+pub const MAX_MIX_WORK: u64 = 40_000_000;
+
+/// The allowed range of one numeric parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct Range {
+    /// Smallest value.
+    pub min: u64,
+    /// Largest value.
+    pub max: u64,
+}
+
+/// A parameter an endpoint accepts: its name, and a range when numeric.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    /// The query or JSON name.
+    pub name: &'static str,
+    /// `Some` for an integer parameter.
+    pub range: Option<Range>,
+}
+
+/// A text parameter.
+pub const fn text(name: &'static str) -> Spec {
+    Spec { name, range: None }
+}
+
+/// An integer parameter in `min..=max`.
+pub const fn int(name: &'static str, min: u64, max: u64) -> Spec {
+    Spec {
+        name,
+        range: Some(Range { min, max }),
+    }
+}
+
+/// A refused request: 400 (or 503 when busy) with `{"error", "parameter", "limit"}`.
+#[derive(Debug, Serialize)]
+pub struct ApiError {
+    #[serde(skip)]
+    status: StatusCode,
+    /// What is wrong, in one line.
+    pub error: String,
+    /// The parameter at fault, when one is.
+    pub parameter: Option<String>,
+    /// The limit it broke, when it broke one.
+    pub limit: Option<String>,
+}
+
+impl ApiError {
+    /// A bad request, optionally naming the parameter.
+    pub fn bad(error: impl Into<String>, parameter: Option<&str>) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            error: error.into(),
+            parameter: parameter.map(str::to_string),
+            limit: None,
+        }
+    }
+
+    /// A parameter over (or under) its limit.
+    pub fn limit(parameter: &str, limit: impl Into<String>) -> Self {
+        let limit = limit.into();
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            error: format!("{parameter} must be {limit}"),
+            parameter: Some(parameter.to_string()),
+            limit: Some(limit),
+        }
+    }
+
+    /// The server is busy or the work took too long.
+    pub fn busy(error: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            error: error.into(),
+            parameter: None,
+            limit: Some(format!("{} s per request", REQUEST_TIME.as_secs())),
+        }
+    }
+
+    /// Something failed on the server's side.
+    pub fn internal(error: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            error: error.into(),
+            parameter: None,
+            limit: None,
+        }
+    }
+
+    /// The same error sent with another status.
+    pub fn with_status(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self)).into_response()
+    }
+}
+
+/// The parameters of one request: the query string of a GET, or the JSON
+/// object of a POST (strings, numbers, booleans, and arrays joined by spaces).
+#[derive(Debug, Default, Clone)]
+pub struct Params(pub HashMap<String, String>);
+
+impl<S: Send + Sync> FromRequest<S> for Params {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let query = req.uri().query().unwrap_or("");
+        if query.len() > MAX_QUERY_BYTES {
+            return Err(ApiError::limit(
+                "query",
+                format!("at most {MAX_QUERY_BYTES} bytes"),
+            ));
+        }
+        let mut params = Query::<HashMap<String, String>>::try_from_uri(req.uri())
+            .map_err(|e| ApiError::bad(format!("bad query string: {e}"), Some("query")))?
+            .0;
+        if req.method() == Method::POST {
+            let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
+                .await
+                .map_err(|_| ApiError::limit("body", format!("at most {MAX_BODY_BYTES} bytes")))?;
+            if !body.is_empty() {
+                params.extend(json_pairs(&body)?);
+            }
+        }
+        Ok(Params(params))
+    }
+}
+
+fn json_pairs(body: &[u8]) -> Result<HashMap<String, String>, ApiError> {
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}"), Some("body")))?;
+    let serde_json::Value::Object(map) = value else {
+        return Err(ApiError::bad(
+            "the body must be a JSON object",
+            Some("body"),
+        ));
+    };
+    map.into_iter()
+        .map(|(k, v)| Ok((k.clone(), flat(&k, v)?)))
+        .collect()
+}
+
+/// A JSON value as the text of a parameter.
+fn flat(name: &str, v: serde_json::Value) -> Result<String, ApiError> {
+    use serde_json::Value as V;
+    Ok(match v {
+        V::String(s) => s,
+        V::Number(n) => n.to_string(),
+        V::Bool(b) => b.to_string(),
+        V::Array(items) => items
+            .into_iter()
+            .map(|i| flat(name, i))
+            .collect::<Result<Vec<_>, _>>()?
+            .join(" "),
+        V::Null | V::Object(_) => {
+            return Err(ApiError::bad(
+                format!("{name} must be a string, number or list"),
+                Some(name),
+            ));
+        }
+    })
+}
+
+impl Params {
+    /// Checks every parameter against `specs`: known names, integers in
+    /// range, text not too long.
+    ///
+    /// # Errors
+    ///
+    /// The first parameter at fault, named, with its limit.
+    pub fn check(&self, specs: &[Spec]) -> Result<(), ApiError> {
+        let mut names: Vec<&String> = self.0.keys().collect();
+        names.sort();
+        for name in names {
+            let value = &self.0[name];
+            let Some(spec) = specs.iter().find(|s| s.name == name) else {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                return Err(ApiError::bad(
+                    format!("unknown parameter {name:?} (known: {})", known.join(", ")),
+                    Some(name),
+                ));
+            };
+            check_one(spec, value)?;
+        }
+        Ok(())
+    }
+
+    /// The text of a parameter, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// An integer parameter (already checked), or `default`.
+    pub fn int(&self, name: &str, default: u64) -> u64 {
+        self.get(name)
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(default)
+    }
+}
+
+fn check_one(spec: &Spec, value: &str) -> Result<(), ApiError> {
+    if value.chars().count() > MAX_TEXT_CHARS {
+        return Err(ApiError::limit(
+            spec.name,
+            format!("at most {MAX_TEXT_CHARS} characters"),
+        ));
+    }
+    let Some(r) = spec.range else {
+        return Ok(());
+    };
+    let within = format!("an integer from {} to {}", r.min, r.max);
+    match value.trim().parse::<u64>() {
+        Ok(v) if (r.min..=r.max).contains(&v) => Ok(()),
+        _ => Err(ApiError::limit(spec.name, within)),
+    }
+}

@@ -1,0 +1,146 @@
+// The Fairness page: "Will It Shuffle?" with exact numbers. For n ≤ 7 the card ×
+// position probability matrix of each algorithm comes from the exact walk (every path
+// of its choice tree), each cell an exact fraction (hover), coloured by its deviation
+// from 1/n; for larger n a bounded audit gives the heatmap, the p-values and a verdict
+// with its false-alarm rate. State in the query: a, b, n, seed, trials.
+
+import { el, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
+
+const EXACT_MAX_N = 7;
+const AUDIT_WORK = 10_000_000; // the server's bound on n × trials
+
+// Exact fractions as [numerator, denominator] BigInt pairs.
+const gcd = (a, b) => { a = a < 0n ? -a : a; while (b) [a, b] = [b, a % b]; return a; };
+function frac(text) {
+  const [p, q = '1'] = String(text).split('/');
+  return [BigInt(p), BigInt(q)];
+}
+function add([a, b], [c, d]) {
+  const p = a * d + c * b;
+  const q = b * d;
+  const g = gcd(p, q) || 1n;
+  return [p / g, q / g];
+}
+const show = ([p, q]) => (q === 1n ? `${p}` : `${p}/${q}`);
+const toNumber = ([p, q]) => Number(p) / Number(q);
+
+/** matrix[card][pos] = P(card ends at pos), exact, from the walk's outcomes. */
+function exactMatrix(report) {
+  const n = report.n;
+  const m = Array.from({ length: n }, () => Array.from({ length: n }, () => [0n, 1n]));
+  for (const o of report.outcomes) {
+    const p = frac(o.probability);
+    o.permutation.forEach((card, pos) => { m[card][pos] = add(m[card][pos], p); });
+  }
+  return m;
+}
+
+function matrixTable(n, cell, big) {
+  const head = el('tr', {}, el('th', { text: 'card ↓ pos →' }), ...Array.from({ length: n }, (_, j) => el('th', { text: big && (j + 1) % 5 && j ? '' : j + 1 })));
+  const rows = Array.from({ length: n }, (_, i) => el('tr', {}, el('th', { text: big && (i + 1) % 5 && i ? '' : i + 1 }), ...Array.from({ length: n }, (_, j) => cell(i, j))));
+  return el('table', { class: big ? 'matrix big' : 'matrix' }, el('tbody', {}, head, ...rows));
+}
+
+function legend(full) {
+  const stops = [-1, -0.5, 0, 0.5, 1];
+  return el('div', { class: 'legend' }, 'below 1/n',
+    ...stops.map((x) => el('span', { class: 'swatch', style: `background:${deviationColor(x)}` })),
+    `above 1/n (full colour: ${full})`);
+}
+
+function exactCard(report, m, scale) {
+  const n = report.n;
+  const cell = (i, j) => {
+    const p = toNumber(m[i][j]);
+    const d = p * n - 1;
+    return el('td', { style: `background:${deviationColor(d / scale)}`, title: `card ${i + 1} at position ${j + 1}: ${show(m[i][j])} ≈ ${p.toFixed(4)} (1/n = 1/${n}; ${d >= 0 ? '+' : ''}${(d * 100).toFixed(2)}%)`, 'data-p': show(m[i][j]), text: n <= 5 ? show(m[i][j]) : p.toFixed(3) });
+  };
+  const tv = frac(report.total_variation);
+  const verdict = report.uniform
+    ? `exactly uniform: all ${report.orders} orders have probability 1/${report.orders}`
+    : `biased: total variation from uniform ${show(tv)} ≈ ${fmt(toNumber(tv))}, ${report.support} of ${report.orders} orders reachable`;
+  return el('div', { class: 'matrix-card', 'data-alg': report.algorithm },
+    el('h3', { text: report.algorithm }),
+    el('div', { class: 'verdict', 'data-uniform': String(report.uniform), 'data-alg': report.algorithm, text: verdict }),
+    matrixTable(n, cell, false),
+    el('p', { class: 'note', text: `exact: ${report.paths} paths of the choice tree walked${report.unresolved !== '0' ? `, unresolved mass ${report.unresolved}` : ''}` }));
+}
+
+function auditCard(report, scale) {
+  const n = report.n;
+  const expected = report.trials / n;
+  const sd = Math.sqrt(expected * (1 - 1 / n));
+  const cell = (i, j) => {
+    const c = report.positions[i][j];
+    const z = (c - expected) / sd;
+    return el('td', { style: `background:${deviationColor(z / scale)}`, title: `card ${i + 1} at position ${j + 1}: ${c} of ${report.trials} (${(c / report.trials).toFixed(4)}; expected ${fmt(expected)}, z = ${z.toFixed(1)})` });
+  };
+  const uniform = report.verdict === 'uniform';
+  const tests = el('table', { class: 'tests' }, el('tbody', {},
+    el('tr', {}, ...['test', 'statistic', 'dof', 'p-value', ''].map((t) => el('th', { text: t }))),
+    ...report.tests.map((t) => el('tr', {}, el('td', { text: t.name }), el('td', { text: fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
+      el('td', { text: t.p_value.toExponential(2) }), el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' })))));
+  return el('div', { class: 'matrix-card', 'data-alg': report.source },
+    el('h3', { text: report.source }),
+    el('div', { class: 'verdict', 'data-uniform': String(uniform), 'data-alg': report.source,
+      text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}` }),
+    el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
+    matrixTable(n, cell, n > 20), tests,
+    el('p', { class: 'note', text: `seed ${report.seed}` }));
+}
+
+export async function render(root, query, ctx) {
+  const error = errorBox();
+  let names = ['naive-swap', 'fisher-yates'];
+  try {
+    names = (await ctx.api('/api/algorithms')).map((a) => a.name);
+  } catch (e) {
+    showError(error, e.message);
+  }
+  const state = { a: query.get('a') ?? 'naive-swap', b: query.get('b') ?? 'fisher-yates', n: query.get('n') ?? '6', seed: query.get('seed') ?? '', trials: query.get('trials') ?? '' };
+  const form = el('form', { class: 'controls', id: 'fair-form' },
+    field('Algorithm', select('a', names, state.a)),
+    field('next to', select('b', [['', '(none)'], ...names], state.b)),
+    field('Cards n', input('n', state.n, { type: 'number', min: 2, max: 200 }), `≤ ${EXACT_MAX_N}: exact; larger: audit`),
+    field('Seed (audit)', input('seed', state.seed, { placeholder: 'empty: fresh' })),
+    field('Shuffles (audit)', input('trials', state.trials, { type: 'number', min: 1, placeholder: 'auto' })),
+    el('button', { type: 'submit', text: 'Compare' }));
+  const out = el('div', { id: 'fair-output' });
+  root.append(el('h2', { text: 'Fairness: where does each card land?' }),
+    el('p', { class: 'lead', text: 'Row i, column j: the probability that card i ends at position j. A fair shuffle puts every card everywhere with probability exactly 1/n, so its matrix is plain white. Up to 7 cards the numbers are exact (every path of the algorithm’s choice tree is walked — hover a cell for its fraction); beyond, a statistical audit estimates them and states its false-alarm rate. The classic mistake, swapping each card with any card (naive-swap), sits next to Fisher–Yates by default.' }),
+    form, error, out);
+
+  const compare = async (params) => {
+    showError(error, '');
+    out.replaceChildren(el('p', { class: 'loading', text: 'Computing…' }));
+    const algs = [params.a, params.b].filter(Boolean);
+    const n = Number(params.n);
+    try {
+      let cards;
+      if (n <= EXACT_MAX_N) {
+        const reports = await Promise.all(algs.map((alg) => ctx.api('/api/exact', { alg, n })));
+        const ms = reports.map(exactMatrix);
+        const dev = Math.max(0.02, ...ms.flat(2).map((p) => Math.abs(toNumber(p) * n - 1)));
+        cards = [...reports.map((r, i) => exactCard(r, ms[i], dev)), legend(`${fmt(dev * 100, 3)}% away from 1/n`)];
+        ctx.setQuery(compact({ a: params.a, b: params.b, n }));
+      } else {
+        const trials = params.trials || String(Math.min(100000, Math.floor(AUDIT_WORK / n)));
+        const seed = params.seed || undefined;
+        const reports = [];
+        for (const alg of algs) reports.push(await ctx.api('/api/audit', { alg, n, trials, seed: seed ?? reports[0]?.seed }));
+        cards = [...reports.map((r) => auditCard(r, 4)), legend('4 standard errors away from the expected count')];
+        ctx.setQuery(compact({ a: params.a, b: params.b, n, trials, seed: seed ?? reports[0].seed }));
+      }
+      out.replaceChildren(el('div', { class: 'matrices' }, ...cards));
+    } catch (e) {
+      out.replaceChildren();
+      showError(error, e.message);
+    }
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const f = form.elements;
+    compare(compact({ a: f.a.value, b: f.b.value, n: f.n.value.trim(), seed: f.seed.value.trim(), trials: f.trials.value.trim() }));
+  });
+  await compare(compact(state));
+}

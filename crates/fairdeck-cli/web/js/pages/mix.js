@@ -1,0 +1,119 @@
+// The Hand shuffles page: how far from uniform a deck is after k riffles,
+// top-to-random moves or overhand shuffles — the "seven shuffles" picture. Exact where
+// the audit crate is exact (riffle for any n, every model for n ≤ 7); otherwise a
+// simulated lower bound with its error and, for top-to-random, an exact upper bound.
+// State in the query: n, models, seed.
+
+import { el, field, input, errorBox, showError, compact, fmt } from '../ui.js';
+
+const MODELS = [
+  ['riffle', 'riffle (Gilbert–Shannon–Reeds)', '#0f5132'],
+  ['top-to-random', 'top card to a random place', '#1e5aa8'],
+  ['overhand', 'overhand (packets of mean 6)', '#c62828'],
+];
+const WORK = 40_000_000; // the server's bound on simulated work
+
+/** The k values asked for: all k up to `max`, every `step`-th one (and k = 1). */
+function plan(model, n) {
+  const h = Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);
+  const max = model === 'riffle' ? 12 : model === 'top-to-random' ? Math.ceil(3 * n * h) : 4 * n;
+  const step = model === 'riffle' ? 1 : Math.max(1, Math.ceil(max / 20));
+  let sum = 0;
+  for (let k = 1; k <= max; k += 1) if (k % step === 0 || k === 1) sum += k;
+  const cost = model === 'overhand' ? n : 1;
+  const trials = Math.max(1, Math.min(4000, Math.floor(WORK / (sum * cost))));
+  return { max_shuffles: max, step, trials };
+}
+
+function chart(series) {
+  const W = 900; const H = 380; const L = 60; const R = 20; const T = 20; const B = 50;
+  const xmax = Math.max(...series.flatMap((s) => s.report.rows.map((r) => r.shuffles)));
+  const x = (k) => L + (Math.log10(k) / Math.log10(Math.max(xmax, 10))) * (W - L - R);
+  const y = (v) => T + (1 - v) * (H - T - B);
+  const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': 'distance from uniform against number of shuffles' });
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(el('svg:line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0.5 ? '#c9a227' : '#e3e8ee', 'stroke-dasharray': v === 0.5 ? '4 3' : '' }),
+      el('svg:text', { x: L - 8, y: y(v) + 4, 'text-anchor': 'end', text: v }));
+  }
+  for (let e = 0; 10 ** e <= xmax; e += 1) {
+    for (const m of [1, 2, 5]) {
+      const k = m * 10 ** e;
+      if (k > xmax) break;
+      svg.append(el('svg:line', { x1: x(k), x2: x(k), y1: T, y2: H - B, stroke: '#eef1f4' }), el('svg:text', { x: x(k), y: H - B + 16, 'text-anchor': 'middle', text: k }));
+    }
+  }
+  svg.append(el('svg:text', { x: (L + W - R) / 2, y: H - 10, 'text-anchor': 'middle', text: 'number of shuffles k (log scale)' }),
+    el('svg:text', { x: 14, y: (T + H - B) / 2, transform: `rotate(-90 14 ${(T + H - B) / 2})`, 'text-anchor': 'middle', text: 'total variation from uniform' }));
+  for (const { model, color, report } of series) {
+    const pts = (key) => report.rows.filter((r) => r[key] !== undefined).map((r) => [x(r.shuffles), y(Math.min(1, r[key]))]);
+    const line = (key, dash) => {
+      const p = pts(key);
+      if (p.length) svg.append(el('svg:polyline', { points: p.map((q) => q.join(',')).join(' '), fill: 'none', stroke: color, 'stroke-width': 2.5, 'stroke-dasharray': dash, 'data-model': model, 'data-series': key }));
+      p.forEach(([cx, cy]) => svg.append(el('svg:circle', { cx, cy, r: 2.5, fill: color })));
+    };
+    line('total_variation', '');
+    line('lower_bound', '6 3');
+    line('upper_bound', '2 3');
+  }
+  return el('div', { class: 'chart', id: 'mix-chart' }, svg);
+}
+
+function firstBelow(report, limit) {
+  const row = report.rows.find((r) => (r.total_variation ?? r.upper_bound ?? Infinity) < limit);
+  return row ? row.shuffles : null;
+}
+
+function table(report) {
+  const c = (v) => (v === undefined ? '–' : fmt(v));
+  const half = firstBelow(report, 0.5);
+  return el('div', { class: 'matrix-card', 'data-model': report.model },
+    el('h3', { text: `${report.model}, ${report.n} cards` }),
+    el('p', { class: 'note', text: report.method + (half ? ` — below ½ after ${half} shuffles${report.rows[0].total_variation === undefined ? ' (upper bound)' : ''}` : '') }),
+    el('table', { class: 'tests' }, el('tbody', {},
+      el('tr', {}, ...['k', 'distance', 'lower bound ± error', 'upper bound'].map((t) => el('th', { text: t }))),
+      ...report.rows.map((r) => el('tr', {}, el('td', { text: r.shuffles }), el('td', { text: c(r.total_variation) }),
+        el('td', { text: r.lower_bound === undefined ? '–' : `${fmt(r.lower_bound)} ± ${fmt(r.error)}` }), el('td', { text: c(r.upper_bound) }))))));
+}
+
+export async function render(root, query, ctx) {
+  const chosen = (query.get('models') ?? 'riffle,top-to-random,overhand').split(',');
+  const state = { n: query.get('n') ?? '52', seed: query.get('seed') ?? '' };
+  const boxes = MODELS.map(([m, label]) => el('label', { class: 'field' }, el('span', { class: 'field-label', text: m }),
+    el('span', {}, el('input', { type: 'checkbox', name: m, checked: chosen.includes(m) }), ` ${label}`)));
+  const form = el('form', { class: 'controls', id: 'mix-form' },
+    field('Cards n', input('n', state.n, { type: 'number', min: 2, max: 52 })), ...boxes,
+    field('Seed (simulation)', input('seed', state.seed, { placeholder: 'empty: fresh' })),
+    el('button', { type: 'submit', text: 'Draw' }));
+  const error = errorBox();
+  const out = el('div', { id: 'mix-output' });
+  root.append(el('h2', { text: 'Hand shuffles: how many are enough?' }),
+    el('p', { class: 'lead', text: 'Distance from a perfectly shuffled deck (total variation: 1 = some order is certain, 0 = every order equally likely) after k shuffles by hand. Solid lines are exact; dashed lines are simulated lower bounds (the deck is at least this far from uniform), dotted lines exact upper bounds. The riffle curve is Bayer and Diaconis’ “seven shuffles”: it drops below ½ at k = 7 for 52 cards.' }),
+    form, error, out);
+
+  const draw = async (params) => {
+    showError(error, '');
+    out.replaceChildren(el('p', { class: 'loading', text: 'Computing…' }));
+    const n = Number(params.n);
+    try {
+      const series = [];
+      let seed = params.seed;
+      for (const [model, , color] of MODELS.filter(([m]) => params.models.includes(m))) {
+        const report = await ctx.api('/api/mix', { model, n: params.n, ...plan(model, n), seed });
+        seed = seed || report.seed;
+        series.push({ model, color, report });
+      }
+      ctx.setQuery(compact({ n: params.n, models: params.models.join(','), seed }));
+      out.replaceChildren(
+        el('div', { class: 'legend' }, ...series.map((s) => el('span', { style: `color:${s.color};font-weight:700`, text: `━ ${s.model}` }))),
+        chart(series), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
+    } catch (e) {
+      out.replaceChildren();
+      showError(error, e.message);
+    }
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    draw({ n: form.elements.n.value.trim(), seed: form.elements.seed.value.trim(), models: MODELS.map(([m]) => m).filter((m) => form.elements[m].checked) });
+  });
+  await draw({ n: state.n, seed: state.seed, models: chosen });
+}
