@@ -58,8 +58,9 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     ``spark.read.parquet(...)``); its files are shuffled. ``seed``: a text
     or 64 hex digits (``None`` draws a fresh one; the result tells it).
     ``buckets``: the number of parts; by default ``⌈3 · input bytes /
-    task_memory⌉``. ``format``: ``text`` or ``parquet`` (from the
-    DataFrame, or from the file names when not given). ``split_bytes``:
+    task_memory⌉``. ``format``: ``text`` or ``parquet`` (when not given:
+    the DataFrame's, or ``parquet`` if every input file ends in
+    ``.parquet``, else ``text``). ``split_bytes``:
     text split size (default ``spark.sql.files.maxPartitionBytes``; it
     changes the work per task, never the output). Raises ``ValueError``
     for bad arguments, ``FileNotFoundError`` for missing inputs and
@@ -71,6 +72,9 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     paths, format = _inputs(df_or_paths, format)
     seed_hex = _rust.seed_hex(os.urandom(32).hex() if seed is None else str(seed))
     listing = list_inputs(paths)
+    if format is None:
+        parquet = listing.paths and all(p.endswith(".parquet") for p in listing.paths)
+        format = "parquet" if parquet else "text"
     out_fs, out_root = _prepare_output(output, overwrite)
     if format == "text" and not listing.local:
         raise ValueError("text input must be on a filesystem mounted on every executor "
@@ -103,11 +107,7 @@ def _inputs(df_or_paths, format):
         paths = list(df_or_paths.inputFiles())
     else:
         paths = df_or_paths
-        names = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        if format is None:
-            parquet = all(os.fspath(p).endswith(".parquet") for p in names)
-            format = "parquet" if names and parquet else "text"
-    if format not in FORMATS:
+    if format is not None and format not in FORMATS:
         raise ValueError(f"format must be 'text' or 'parquet', not {format!r}")
     return paths, format
 
