@@ -106,6 +106,36 @@ impl fmt::Debug for Seed {
     }
 }
 
+/// An upper bound on the entropy of a seed text (`--seed`, `Generator(seed=…)`), in bits.
+///
+/// 64 hex digits are a full 256-bit key. Any other text is hashed, so it
+/// holds at most what the text does: its length times log2 of the size of
+/// the smallest alphabet it fits in (10 digits, 16 hex digits, 26 lower-case
+/// letters, 62 letters and digits, 95 printable ASCII, else 2^20 Unicode
+/// scalar values), capped at 256 (the key size). This is only a rough
+/// *upper* bound: text chosen by a person ("42", "friday night") holds far
+/// less, because an attacker guesses likely texts first.
+pub fn seed_text_bits(text: &str) -> f64 {
+    if text.len() == 64 && text.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return 256.0;
+    }
+    let fits = |ok: fn(char) -> bool| text.chars().all(ok);
+    let alphabet: f64 = if fits(|c| c.is_ascii_digit()) {
+        10.0
+    } else if fits(|c| c.is_ascii_hexdigit()) {
+        16.0
+    } else if fits(|c| c.is_ascii_lowercase()) {
+        26.0
+    } else if fits(|c| c.is_ascii_alphanumeric()) {
+        62.0
+    } else if fits(|c| c.is_ascii_graphic() || c == ' ') {
+        95.0
+    } else {
+        1_048_576.0
+    };
+    (text.chars().count() as f64 * alphabet.log2()).min(256.0)
+}
+
 /// The named generators a [`Seed`] can key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -227,6 +257,16 @@ mod tests {
         assert_eq!(Seed::parse(&hex[1..]), Seed::from_text(&hex[1..]));
         assert!(Seed::from_hex(&hex[1..]).is_err());
         assert!(Seed::from_hex(&format!("{}g", &hex[1..])).is_err());
+    }
+
+    #[test]
+    fn seed_text_estimates() {
+        assert!((seed_text_bits("42") - 2.0 * 10f64.log2()).abs() < 1e-9);
+        assert!((seed_text_bits("friday") - 6.0 * 26f64.log2()).abs() < 1e-9);
+        assert!((seed_text_bits("Friday night!") - 13.0 * 95f64.log2()).abs() < 1e-9);
+        assert_eq!(seed_text_bits(&"a".repeat(64)), 256.0);
+        assert_eq!(seed_text_bits(&"z".repeat(200)), 256.0);
+        assert_eq!(seed_text_bits(""), 0.0);
     }
 
     #[test]

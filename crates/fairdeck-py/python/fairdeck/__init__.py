@@ -1,0 +1,16 @@
+"""fairdeck: exactly uniform, reproducible shuffles, samples and deals.
+
+Every one of the n! orders is equally likely (exact bounded draws, no
+modulo or floating-point bias), and every result can be replayed from its
+256-bit seed -- in Python, in the Rust library and with the ``fairdeck``
+command-line tool alike.
+
+>>> import numpy as np, fairdeck
+>>> g = fairdeck.Generator("friday night")
+>>> deck = np.arange(52)
+>>> g.shuffle(deck)
+"""
+
+from ._fairdeck import Generator, __version__
+
+__all__ = ["Generator", "__version__"]

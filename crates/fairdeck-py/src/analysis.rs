@@ -1,0 +1,212 @@
+//! `fairdeck.exact` and `fairdeck.audit`: the CLI's `exact` and `audit
+//! --input`, returning dicts with the CLI's JSON keys.
+
+use fairdeck::algorithms::Algorithm;
+use fairdeck_audit::exact::{self as walk, Limits};
+use fairdeck_audit::stats::{self, Audit, Tally};
+use num_rational::BigRational;
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::arrays::numpy;
+use crate::convert::value_error;
+
+/// Largest n `exact` accepts (9! = 362880 outcomes), as the CLI.
+const EXACT_MAX_N: usize = 9;
+
+/// The exact output distribution of a catalogue algorithm on n items
+/// (``fairdeck exact ALG -n N``): every path of its choice tree is walked
+/// and the probabilities are summed as fractions.
+///
+/// Returns a dict with the CLI's JSON keys: ``algorithm``, ``n``, ``paths``,
+/// ``depth``, ``support``, ``orders`` (n!), ``uniform``, ``total_variation``
+/// and ``unresolved`` (``fractions.Fraction``), and ``outcomes``: a dict from
+/// each reachable permutation (a tuple of 0..n-1) to its probability as a
+/// ``Fraction``. Unbounded algorithms are cut at ``max_depth`` rolls; the
+/// probability on cut paths is ``unresolved``.
+///
+/// Raises ValueError for an unknown algorithm, n outside 1..9, or a walk
+/// that needs more than ``max_paths`` paths.
+#[pyfunction]
+#[pyo3(signature = (algorithm, n, max_paths=10_000_000, max_depth=200))]
+pub fn exact<'py>(
+    py: Python<'py>,
+    algorithm: &str,
+    n: usize,
+    max_paths: u64,
+    max_depth: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let alg: Algorithm = algorithm.parse().map_err(value_error)?;
+    if !(1..=EXACT_MAX_N).contains(&n) {
+        return Err(PyValueError::new_err(format!(
+            "n must be between 1 and {EXACT_MAX_N}, got {n}"
+        )));
+    }
+    if max_paths == 0 {
+        return Err(PyValueError::new_err("max_paths must be positive"));
+    }
+    let limits = Limits {
+        max_paths,
+        max_depth,
+    };
+    let d = py
+        .detach(|| walk::distribution(n, |w| alg.permute(n, w), limits))
+        .map_err(value_error)?;
+    let fraction = fraction_type(py)?;
+    let to_fraction = |q: &BigRational| fraction.call1((q.numer().clone(), q.denom().clone()));
+    let outcomes = PyDict::new(py);
+    for (p, q) in &d.outcomes {
+        outcomes.set_item(PyTuple::new(py, p)?, to_fraction(q)?)?;
+    }
+    let tv = d.total_variation();
+    let doc = PyDict::new(py);
+    doc.set_item("algorithm", alg.name())?;
+    doc.set_item("n", d.n)?;
+    doc.set_item("paths", d.paths)?;
+    doc.set_item("depth", d.depth)?;
+    doc.set_item("support", d.support())?;
+    doc.set_item("orders", walk::factorial(d.n))?;
+    doc.set_item("uniform", d.is_uniform())?;
+    doc.set_item("total_variation", to_fraction(&tv)?)?;
+    doc.set_item("unresolved", to_fraction(&d.unresolved)?)?;
+    doc.set_item("outcomes", outcomes)?;
+    Ok(doc)
+}
+
+fn fraction_type(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("fractions")?.getattr("Fraction")
+}
+
+/// Statistical audit of permutations produced by any code: the CLI's
+/// ``fairdeck audit --input FILE``, on a 2-D integer array (or list of
+/// lists) with one permutation per row.
+///
+/// ``base`` is 0 or 1 (the numbering of the rows); by default it is detected
+/// from the first row, as the CLI does: 0 if it contains 0, else 1.
+/// ``alpha`` is the family-wise false-alarm rate (Bonferroni over the tests).
+///
+/// Returns a dict with the CLI's JSON keys: ``source``, ``n``, ``trials``,
+/// ``verdict`` (``"uniform"``, ``"biased"`` or ``"inconclusive"``),
+/// ``alpha``, ``per_test_alpha``, ``tests`` (``name``, ``statistic``,
+/// ``dof``, ``p_value``, ``passed``), ``failed`` and ``skipped``.
+///
+/// Raises TypeError for a non-integer array, ValueError for a wrong shape
+/// or a row that is not a permutation.
+#[pyfunction]
+#[pyo3(signature = (perms, alpha=stats::DEFAULT_ALPHA, base=None))]
+pub fn audit<'py>(
+    py: Python<'py>,
+    perms: &Bound<'py, PyAny>,
+    alpha: f64,
+    base: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(PyValueError::new_err("alpha must be between 0 and 1"));
+    }
+    if base.is_some_and(|b| b > 1) {
+        return Err(PyValueError::new_err("base must be 0 or 1"));
+    }
+    let rows = integer_rows(py, perms)?;
+    let tally = tally(py, &rows, base)?;
+    if tally.trials == 0 || tally.n < 2 {
+        return Err(PyValueError::new_err(
+            "no permutations of at least 2 items to audit",
+        ));
+    }
+    let audit = py.detach(|| stats::evaluate(&tally, alpha));
+    report(py, &audit)
+}
+
+/// `perms` as a C-contiguous 2-D `int64` array.
+fn integer_rows<'py>(
+    py: Python<'py>,
+    perms: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray2<'py, i64>> {
+    let np = numpy(py)?;
+    let arr = np.call_method1("asarray", (perms,))?;
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    if ndim != 2 {
+        return Err(PyValueError::new_err(format!(
+            "perms must be a 2-D array (one permutation per row), got {ndim} dimension(s)"
+        )));
+    }
+    let dtype = arr.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "perms must hold integers, not {}",
+            dtype.str()?
+        )));
+    }
+    let cast = np.call_method1("ascontiguousarray", (arr, "int64"))?;
+    cast.extract()
+}
+
+/// Counts the rows (shifted by the base) into a tally, without the GIL.
+fn tally(py: Python<'_>, rows: &PyReadonlyArray2<'_, i64>, base: Option<usize>) -> PyResult<Tally> {
+    let n = rows.shape()[1];
+    let data = rows.as_slice().map_err(value_error)?;
+    if data.is_empty() || n == 0 {
+        return Ok(Tally::new(n));
+    }
+    let base = base.unwrap_or_else(|| usize::from(!data[..n].contains(&0))) as i64;
+    py.detach(|| {
+        let mut tally = Tally::new(n);
+        let mut p = vec![0usize; n];
+        for (row, values) in data.chunks_exact(n).enumerate() {
+            for (slot, &v) in p.iter_mut().zip(values) {
+                let shifted = v.checked_sub(base).and_then(|s| usize::try_from(s).ok());
+                *slot = shifted.ok_or_else(|| {
+                    PyValueError::new_err(format!("row {row}: value {v} is below the base {base}"))
+                })?;
+            }
+            tally
+                .add(&p)
+                .map_err(|e| PyValueError::new_err(format!("row {row}: {e}")))?;
+        }
+        Ok(tally)
+    })
+}
+
+/// The CLI's JSON report as a dict.
+fn report<'py>(py: Python<'py>, audit: &Audit) -> PyResult<Bound<'py, PyDict>> {
+    let threshold = audit.threshold();
+    let tests = PyList::empty(py);
+    for t in &audit.tests {
+        let row = PyDict::new(py);
+        row.set_item("name", t.name)?;
+        row.set_item("statistic", t.statistic)?;
+        if let Some(dof) = t.dof {
+            row.set_item("dof", dof)?;
+        }
+        row.set_item("p_value", t.p_value)?;
+        row.set_item("passed", t.p_value >= threshold)?;
+        tests.append(row)?;
+    }
+    let skipped = PyList::empty(py);
+    for (name, reason) in &audit.skipped {
+        let row = PyDict::new(py);
+        row.set_item("name", *name)?;
+        row.set_item("reason", reason)?;
+        skipped.append(row)?;
+    }
+    let verdict = match (audit.tests.is_empty(), audit.is_uniform()) {
+        (true, _) => "inconclusive",
+        (false, true) => "uniform",
+        (false, false) => "biased",
+    };
+    let failed: Vec<&str> = audit.failed().iter().map(|t| t.name).collect();
+    let doc = PyDict::new(py);
+    doc.set_item("source", "array")?;
+    doc.set_item("n", audit.n)?;
+    doc.set_item("trials", audit.trials)?;
+    doc.set_item("verdict", verdict)?;
+    doc.set_item("alpha", audit.alpha)?;
+    doc.set_item("per_test_alpha", threshold)?;
+    doc.set_item("tests", tests)?;
+    doc.set_item("failed", failed)?;
+    doc.set_item("skipped", skipped)?;
+    Ok(doc)
+}

@@ -1,0 +1,241 @@
+//! In-place shuffles of numpy arrays of any dtype, and of Python lists.
+//!
+//! An array is shuffled along its first axis: its "items" are `x[0]`,
+//! `x[1]`, … When the items are 1, 2, 4, 8 or 16 bytes wide, contiguous and
+//! aligned, the array's own memory is shuffled as a slice of unsigned
+//! integers of that width, with no copy — the exact order
+//! `fairdeck::shuffle::shuffle` gives a Rust slice of that element size.
+//! Other layouts of those widths are shuffled in a contiguous copy (the same
+//! order) that is written back. Items of any other width (structured
+//! records, rows of a 2-D array) are moved through an index permutation,
+//! the order a shuffle of `int64` values gives.
+
+use fairdeck::shuffle::{par_shuffle, shuffle};
+use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
+use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyModule};
+
+use crate::stream::{DETACH_LEN, Stream, Threads, pool};
+
+/// The numpy module, imported once.
+pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    Ok(NUMPY
+        .get_or_try_init(py, || PyModule::import(py, "numpy").map(Bound::unbind))?
+        .bind(py))
+}
+
+/// An array's items along axis 0 as raw memory.
+pub struct RawItems {
+    data: *mut u8,
+    /// Number of items (`x.shape[0]`).
+    pub len: usize,
+    /// Bytes per item: the itemsize times the product of the other axes.
+    pub item: usize,
+    /// Whether the items lie one after the other in memory.
+    pub contiguous: bool,
+    /// Whether the dtype holds Python objects (then the GIL stays held).
+    pub objects: bool,
+}
+
+impl RawItems {
+    /// Describes `arr` for an in-place shuffle along axis 0.
+    ///
+    /// # Errors
+    ///
+    /// `ValueError` for a 0-d or read-only array.
+    pub fn of(arr: &Bound<'_, PyUntypedArray>) -> PyResult<Self> {
+        let (shape, strides) = (arr.shape(), arr.strides());
+        if shape.is_empty() {
+            return Err(PyValueError::new_err(
+                "cannot shuffle a 0-d array: give an array with at least one axis",
+            ));
+        }
+        // SAFETY: `arr` is a live numpy array; its fields are read under the GIL.
+        let fields = unsafe { &*npyffi::_PyArray_GET_ITEM_DATA(arr.as_array_ptr()) };
+        if fields.flags & NPY_ARRAY_WRITEABLE == 0 {
+            return Err(PyValueError::new_err(
+                "the array is read-only: shuffle a copy (x.copy()) or use permutation(x)",
+            ));
+        }
+        let dtype = arr.dtype();
+        let mut item = dtype.itemsize();
+        let mut inner_contiguous = true;
+        for k in (1..shape.len()).rev() {
+            if shape[k] > 1 && strides[k] != item as isize {
+                inner_contiguous = false;
+            }
+            item *= shape[k];
+        }
+        let len = shape[0];
+        Ok(RawItems {
+            data: fields.data.cast(),
+            len,
+            item,
+            contiguous: inner_contiguous && (len < 2 || strides[0] == item as isize),
+            objects: dtype.has_object(),
+        })
+    }
+
+    /// The items as a slice of `T` when `T` is exactly one item wide and the
+    /// memory is contiguous and aligned for `T`.
+    ///
+    /// # Safety
+    ///
+    /// The array described must stay alive, unmoved and not resized while
+    /// the slice is used (the caller holds a reference to it), and no other
+    /// Rust code may hold a reference into its memory meanwhile.
+    pub unsafe fn slice<'a, T>(&self) -> Option<&'a mut [T]> {
+        let fits = self.contiguous
+            && self.item == size_of::<T>()
+            && (self.data as usize).is_multiple_of(align_of::<T>());
+        // SAFETY: `len` items of `size_of::<T>()` bytes lie contiguously at
+        // `data`, aligned for `T`; every bit pattern is a valid unsigned
+        // integer; the caller guarantees the memory outlives the slice.
+        fits.then(|| unsafe { std::slice::from_raw_parts_mut(self.data.cast::<T>(), self.len) })
+    }
+}
+
+/// Item widths shuffled directly as unsigned integers.
+const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
+
+/// Shuffles `slice` with the stream (or the parallel shuffle), releasing
+/// the GIL when `detach` is set.
+pub fn shuffle_slice<T: Send>(
+    py: Python<'_>,
+    slice: &mut [T],
+    stream: &Stream,
+    threads: Threads,
+    detach: bool,
+) -> PyResult<()> {
+    let run = |slice: &mut [T]| -> PyResult<()> {
+        match threads {
+            Threads::Sequential => stream.with(|dice| shuffle(slice, dice)),
+            Threads::Pool(k) => {
+                let key = stream.subkey();
+                pool(k)?.install(|| par_shuffle(slice, &key, stream.kind));
+            }
+        }
+        Ok(())
+    };
+    if detach {
+        py.detach(|| run(slice))
+    } else {
+        run(slice)
+    }
+}
+
+/// Shuffles the items of `arr` in place (see the module documentation).
+pub fn shuffle_array(
+    arr: &Bound<'_, PyUntypedArray>,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<()> {
+    let raw = RawItems::of(arr)?;
+    if raw.len < 2 || raw.item == 0 {
+        return Ok(());
+    }
+    if shuffle_in_place(arr.py(), &raw, stream, threads)? {
+        return Ok(());
+    }
+    if WIDTHS.contains(&raw.item) {
+        shuffle_through_copy(arr, stream, threads)
+    } else {
+        shuffle_by_index(arr, raw.len, stream, threads)
+    }
+}
+
+/// The zero-copy path; `false` when the layout does not allow it.
+fn shuffle_in_place(
+    py: Python<'_>,
+    raw: &RawItems,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<bool> {
+    // Object pointers are only moved with the GIL held: another thread
+    // could otherwise replace (and free) an item we are carrying.
+    let detach = !raw.objects && raw.len >= DETACH_LEN;
+    // SAFETY: the caller holds `arr` (a reference to the array) for the
+    // whole call; numpy cannot resize an array that is referenced.
+    unsafe {
+        if let Some(s) = raw.slice::<u8>() {
+            shuffle_slice(py, s, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u16>() {
+            shuffle_slice(py, s, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u32>() {
+            shuffle_slice(py, s, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u64>() {
+            shuffle_slice(py, s, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u128>() {
+            shuffle_slice(py, s, stream, threads, detach)?;
+        } else {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Strided or unaligned items of a direct width: shuffle a C-contiguous
+/// copy (the same order as in place) and write it back.
+fn shuffle_through_copy(
+    arr: &Bound<'_, PyUntypedArray>,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<()> {
+    let py = arr.py();
+    let np = numpy(py)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("order", "C")?;
+    kwargs.set_item("copy", true)?;
+    let copy = np.call_method("array", (arr,), Some(&kwargs))?;
+    let copy = copy.cast::<PyUntypedArray>()?;
+    let raw = RawItems::of(copy)?;
+    if !shuffle_in_place(py, &raw, stream, threads)? {
+        // A fresh numpy allocation is aligned; if it ever is not, fall back.
+        return shuffle_by_index(arr, raw.len, stream, threads);
+    }
+    np.call_method1("copyto", (arr, copy))?;
+    Ok(())
+}
+
+/// Items of any other width: `x[...] = x[p]` with `p` a shuffled `arange`.
+fn shuffle_by_index(
+    arr: &Bound<'_, PyUntypedArray>,
+    len: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<()> {
+    let py = arr.py();
+    let order = shuffled_range(py, len, stream, threads)?;
+    let order = PyArray1::from_vec(py, order);
+    let moved = arr.get_item(order)?;
+    arr.set_item(py.Ellipsis(), moved)?;
+    Ok(())
+}
+
+/// `0..n` as `int64`, shuffled: the order `permutation(n)` returns.
+pub fn shuffled_range(
+    py: Python<'_>,
+    n: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<Vec<i64>> {
+    let mut order: Vec<i64> = (0..n as i64).collect();
+    shuffle_slice(py, &mut order, stream, threads, n >= DETACH_LEN)?;
+    Ok(order)
+}
+
+/// Shuffles a Python list in place, as a slice of its items (8-byte
+/// references: the order of an `int64` array of the same length).
+pub fn shuffle_list(list: &Bound<'_, PyList>, stream: &Stream, threads: Threads) -> PyResult<()> {
+    let py = list.py();
+    let mut items: Vec<Py<PyAny>> = list.iter().map(Bound::unbind).collect();
+    shuffle_slice(py, &mut items, stream, threads, false)?;
+    for (i, item) in items.into_iter().enumerate() {
+        list.set_item(i, item)?;
+    }
+    Ok(())
+}

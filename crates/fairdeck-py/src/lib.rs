@@ -1,0 +1,50 @@
+//! # fairdeck-py
+//!
+//! The Python package `fairdeck`: the extension module `fairdeck._fairdeck`
+//! (this crate, PyO3, stable ABI for CPython ≥ 3.11) and the pure-Python
+//! modules beside it in `python/fairdeck/`. Build and install it with
+//! `pip install ./crates/fairdeck-py` or `maturin develop`.
+//!
+//! ```python
+//! import numpy as np, fairdeck
+//! g = fairdeck.Generator("friday night")    # the CLI's --seed
+//! deck = np.arange(52)
+//! g.shuffle(deck)                            # in place, exactly uniform
+//! ```
+//!
+//! Every random choice goes through the `fairdeck` library's dice (exact
+//! bounded draws), keyed by the same seeds as the CLI, so the same seed gives
+//! the same shuffle, sample and deal in Python, in Rust and on the command
+//! line. Errors are Python exceptions (`ValueError`, `TypeError`,
+//! `OverflowError`); no input makes the Rust code panic.
+//!
+//! The crate has no Rust tests of its own (see `Cargo.toml`): its tests are
+//! the pytest suite in `crates/fairdeck-py/tests`, run by `scripts/test-python`.
+
+// FFI crate: `unsafe` is needed to shuffle a numpy array's memory in place
+// (arrays.rs, one function, with its invariant stated there).
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use pyo3::prelude::*;
+
+mod analysis;
+mod arrays;
+mod convert;
+mod deal;
+mod distributed;
+mod draws;
+mod generator;
+mod rows;
+mod seed;
+mod stream;
+
+/// The extension module: everything `fairdeck/__init__.py` re-exports.
+#[pymodule]
+fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<generator::Generator>()?;
+    m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
+    distributed::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! `permuted`: every row (or column, or lane along any axis) shuffled on its own.
+//!
+//! The lanes along `axis` are copied to the last axis of a C-contiguous
+//! array, so each lane is one contiguous run of `m` items; then each run is
+//! shuffled with `fairdeck::shuffle::shuffle`, in order, on the generator's
+//! stream (sequential) or, with `threads=`, in blocks of rows each keyed
+//! from 32 bytes of the stream (the same result for every thread count).
+
+use fairdeck::shuffle::shuffle;
+use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+use crate::arrays::{RawItems, numpy, shuffle_array};
+use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
+
+/// Rows of one task in a threaded `permuted`: about 2^16 items, fixed so
+/// that the blocks (and their keys) do not depend on the thread count.
+const BLOCK_ITEMS: usize = 1 << 16;
+
+/// Shuffles each run of `m` consecutive items of `data` independently.
+fn shuffle_runs<T: Send>(
+    py: Python<'_>,
+    data: &mut [T],
+    m: usize,
+    stream: &Stream,
+    threads: Threads,
+    detach: bool,
+) -> PyResult<()> {
+    let run = |data: &mut [T]| -> PyResult<()> {
+        match threads {
+            Threads::Sequential => stream.with(|dice| {
+                data.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
+            }),
+            Threads::Pool(k) => {
+                let key = stream.subkey();
+                let block = (BLOCK_ITEMS / m).max(1) * m;
+                pool(k)?.install(|| {
+                    data.par_chunks_mut(block)
+                        .enumerate()
+                        .for_each(|(index, rows)| {
+                            let mut dice = task_dice(&key, stream.kind, b"permuted", index);
+                            rows.chunks_exact_mut(m)
+                                .for_each(|row| shuffle(row, &mut dice));
+                        });
+                });
+            }
+        }
+        Ok(())
+    };
+    if detach {
+        py.detach(|| run(data))
+    } else {
+        run(data)
+    }
+}
+
+/// Shuffles the last-axis runs of the C-contiguous array `y` in place;
+/// `false` when its items are not a direct width (then the caller permutes
+/// through indexes).
+fn shuffle_rows_in_place(
+    y: &Bound<'_, PyUntypedArray>,
+    m: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<bool> {
+    let py = y.py();
+    let flat = y.reshape_flat()?;
+    let raw = RawItems::of(&flat)?;
+    let detach = !raw.objects && raw.len >= DETACH_LEN;
+    // SAFETY: `y` (and the view `flat`) stay referenced for the whole call.
+    unsafe {
+        if let Some(s) = raw.slice::<u8>() {
+            shuffle_runs(py, s, m, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u16>() {
+            shuffle_runs(py, s, m, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u32>() {
+            shuffle_runs(py, s, m, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u64>() {
+            shuffle_runs(py, s, m, stream, threads, detach)?;
+        } else if let Some(s) = raw.slice::<u128>() {
+            shuffle_runs(py, s, m, stream, threads, detach)?;
+        } else {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A flat view of a C-contiguous array (no copy).
+trait ReshapeFlat<'py> {
+    fn reshape_flat(&self) -> PyResult<Bound<'py, PyUntypedArray>>;
+}
+
+impl<'py> ReshapeFlat<'py> for Bound<'py, PyUntypedArray> {
+    fn reshape_flat(&self) -> PyResult<Bound<'py, PyUntypedArray>> {
+        Ok(self
+            .call_method1("reshape", (-1,))?
+            .cast_into::<PyUntypedArray>()?)
+    }
+}
+
+/// `permuted(x, axis, out)` as numpy defines it, exactly uniform per lane.
+pub fn permuted<'py>(
+    x: &Bound<'py, PyAny>,
+    axis: Option<isize>,
+    out: Option<&Bound<'py, PyAny>>,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = x.py();
+    let np = numpy(py)?;
+    let arr = np.call_method1("asarray", (x,))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let result = match axis {
+        None => {
+            let flat = c_copy(np, &arr.call_method1("reshape", (-1,))?)?;
+            shuffle_array(&flat, stream, threads)?;
+            flat.call_method1("reshape", (arr.getattr("shape")?,))?
+        }
+        Some(axis) => {
+            let axis = normalize_axis(axis, shape.len())?;
+            let lanes = c_copy(np, &np.call_method1("moveaxis", (&arr, axis, -1))?)?;
+            let m = shape[axis];
+            if m > 1 && !lanes.is_empty() && !shuffle_rows_in_place(&lanes, m, stream, threads)? {
+                permute_lanes_by_index(&lanes, m, stream, threads)?;
+            }
+            np.call_method1("moveaxis", (&lanes, -1, axis))?
+        }
+    };
+    match out {
+        None => Ok(result),
+        Some(out) => {
+            let out_shape: Vec<usize> = out.getattr("shape")?.extract()?;
+            if out_shape != shape {
+                return Err(PyValueError::new_err(format!(
+                    "out has shape {out_shape:?}, x has shape {shape:?}: they must match"
+                )));
+            }
+            np.call_method1("copyto", (out, &result))?;
+            Ok(out.clone())
+        }
+    }
+}
+
+/// Items of other widths: take each lane through its own shuffled index run.
+fn permute_lanes_by_index(
+    lanes: &Bound<'_, PyUntypedArray>,
+    m: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<()> {
+    let py = lanes.py();
+    let total = lanes.len() * lanes.shape()[1..].iter().product::<usize>();
+    let mut index: Vec<i64> = (0..total).map(|i| (i % m) as i64).collect();
+    shuffle_runs(py, &mut index, m, stream, threads, total >= DETACH_LEN)?;
+    let np = numpy(py)?;
+    let index =
+        PyArray1::from_vec(py, index).call_method1("reshape", (lanes.getattr("shape")?,))?;
+    let taken = np.call_method1("take_along_axis", (lanes, index, -1))?;
+    lanes.set_item(py.Ellipsis(), taken)?;
+    Ok(())
+}
+
+/// A fresh C-contiguous copy of `a`.
+fn c_copy<'py>(
+    np: &Bound<'py, PyModule>,
+    a: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let kwargs = PyDict::new(np.py());
+    kwargs.set_item("order", "C")?;
+    kwargs.set_item("copy", true)?;
+    Ok(np
+        .call_method("array", (a,), Some(&kwargs))?
+        .cast_into::<PyUntypedArray>()?)
+}
+
+/// `axis` in `-ndim..ndim`, as a non-negative axis.
+fn normalize_axis(axis: isize, ndim: usize) -> PyResult<usize> {
+    let wrapped = if axis < 0 { axis + ndim as isize } else { axis };
+    usize::try_from(wrapped)
+        .ok()
+        .filter(|&a| a < ndim)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "axis {axis} is out of bounds for an array of dimension {ndim}"
+            ))
+        })
+}

@@ -1,0 +1,102 @@
+//! The generator's stream of dice rolls, and the `threads=` option.
+
+use std::sync::{Mutex, PoisonError};
+
+use fairdeck::dice::RngDice;
+use fairdeck::rng::{AnyRng, Generator, Seed};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rand_core::Rng;
+use sha2::{Digest, Sha256};
+
+use crate::convert::to_usize;
+
+/// Work at least this long (in elements) runs with the GIL released: about
+/// 3 µs of shuffling, more than the cost of releasing and taking it back.
+pub const DETACH_LEN: usize = 1024;
+
+/// One generator's dice, shared by its methods.
+///
+/// The mutex lets a method run with the GIL released while another Python
+/// thread calls the same generator: the second call waits for the first,
+/// so every call sees the stream in a well-defined state. Code holding the
+/// lock never waits for the GIL, so the two locks cannot deadlock.
+pub struct Stream {
+    /// Which generator the seed keys.
+    pub kind: Generator,
+    dice: Mutex<RngDice<AnyRng>>,
+}
+
+impl Stream {
+    /// The dice of `kind` keyed with `seed`: the CLI's `--seed`/`--generator`.
+    pub fn new(seed: &Seed, kind: Generator) -> Self {
+        Stream {
+            kind,
+            dice: Mutex::new(RngDice::new(kind.build(seed))),
+        }
+    }
+
+    /// Runs `f` with the dice (waiting for another thread's call to finish).
+    pub fn with<R>(&self, f: impl FnOnce(&mut RngDice<AnyRng>) -> R) -> R {
+        // A panic cannot leave the generator half-updated in a way that
+        // matters (its state is always a valid state), so poison is ignored.
+        let mut dice = self.dice.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut dice)
+    }
+
+    /// A new 256-bit key taken from the stream (32 bytes of generator
+    /// output), for work that runs on several threads with derived keys.
+    pub fn subkey(&self) -> Seed {
+        let mut key = [0u8; 32];
+        self.with(|dice| dice.rng_mut().fill_bytes(&mut key));
+        Seed::from_bytes(key)
+    }
+}
+
+/// The dice of task `index` of a threaded job keyed by `key`: the
+/// generator of the same kind keyed by SHA-256 of a label, the key and the
+/// index, so tasks draw from independent keys whatever the thread count.
+pub fn task_dice(key: &Seed, kind: Generator, label: &[u8], index: usize) -> RngDice<AnyRng> {
+    let derived = Sha256::new()
+        .chain_update(b"fairdeck-py/")
+        .chain_update(label)
+        .chain_update(key.as_bytes())
+        .chain_update((index as u64).to_le_bytes())
+        .finalize();
+    RngDice::new(kind.build(&Seed::from_bytes(derived.into())))
+}
+
+/// `threads=`: `None` runs the sequential algorithm on the generator's own
+/// stream (the order the CLI and the Rust library give); an integer runs
+/// the parallel algorithm on that many threads, keyed by 32 bytes taken
+/// from the stream, with the same result for every thread count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threads {
+    /// The sequential algorithm on the generator's stream.
+    Sequential,
+    /// The parallel algorithm on a pool of this many threads.
+    Pool(usize),
+}
+
+impl Threads {
+    /// Reads `threads=` (None or an integer ≥ 1).
+    pub fn from_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let Some(threads) = threads.filter(|t| !t.is_none()) else {
+            return Ok(Threads::Sequential);
+        };
+        match to_usize(threads, "threads")? {
+            0 => Err(PyValueError::new_err(
+                "threads must be at least 1 (or None for the sequential shuffle)",
+            )),
+            k => Ok(Threads::Pool(k)),
+        }
+    }
+}
+
+/// A rayon pool of `threads` threads.
+pub fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))
+}
