@@ -105,8 +105,8 @@ fn order_bucket<'py>(
     positions: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let ids = row_ids(files.as_slice()?, positions.as_slice()?)?;
-    let order = fairdeck_distributed::order_bucket(&key_of(seed), bucket, &ids)
-        .map_err(value_error)?;
+    let order =
+        fairdeck_distributed::order_bucket(&key_of(seed), bucket, &ids).map_err(value_error)?;
     Ok(PyArray1::from_vec(
         py,
         order.into_iter().map(|i| i as i64).collect(),
@@ -164,12 +164,24 @@ struct TextSplit {
 #[pymethods]
 impl TextSplit {
     #[new]
-    fn new(path: String, file: u32, start: u64, end: u64, seed: &str, buckets: u64) -> PyResult<Self> {
+    fn new(
+        path: String,
+        file: u32,
+        start: u64,
+        end: u64,
+        seed: &str,
+        buckets: u64,
+    ) -> PyResult<Self> {
         let file = i32::try_from(file).map_err(|_| value_error("file index too large"))?;
         let bucket = Box::new(bucket_fn(seed, buckets)?);
         let open = File::open(&path).and_then(|f| SplitLines::new(f, start, end));
         let lines = open.map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
-        Ok(Self { lines, path, file, bucket })
+        Ok(Self {
+            lines,
+            path,
+            file,
+            bucket,
+        })
     }
 
     /// The next batch of about `max_bytes` of lines, or `None` after the last.
