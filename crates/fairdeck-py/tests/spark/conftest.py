@@ -58,8 +58,12 @@ def parts(out: Path) -> list[bytes]:
 def spark():
     from pyspark.sql import SparkSession
 
+    # Python workers run this interpreter (with this tree's fairdeck), not
+    # whatever `python3` is first on the PATH.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (
         SparkSession.builder.master("local[2,3]")
+        .config("spark.pyspark.python", sys.executable)
         .appName("fairdeck tests")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
