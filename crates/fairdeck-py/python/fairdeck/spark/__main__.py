@@ -9,6 +9,8 @@ error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 
 
@@ -31,6 +33,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_line(e: Exception) -> str:
+    """The innermost Python error of a failed Spark job, else its first line."""
+    lines = str(e).strip().splitlines()
+    errors = [x.strip() for x in lines if re.match(r"\s*\w+(Error|Exception): ", x)]
+    return errors[-1] if errors else (lines[0] if lines else type(e).__name__)
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.buckets is not None and args.buckets < 1:
@@ -45,6 +54,10 @@ def main(argv=None) -> int:
 
         from fairdeck.spark import shuffle
 
+        if "PYSPARK_GATEWAY_PORT" not in os.environ:
+            # Plain python starts Spark itself: its Python workers must run
+            # this interpreter, which has fairdeck (spark-submit decides itself).
+            os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = SparkSession.builder.appName("fairdeck shuffle").config(
             "spark.ui.showConsoleProgress", "false"
         )
@@ -59,10 +72,10 @@ def main(argv=None) -> int:
         print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
         return 1
     except Exception as e:  # a Spark job failure: one line, not a JVM stack trace
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        print(f"python -m fairdeck.spark: {first}", file=sys.stderr)
+        print(f"python -m fairdeck.spark: {_one_line(e)}", file=sys.stderr)
         return 1
-    print(f"{result.rows} rows in {result.buckets} parts in {args.output}")
+    parts = "part" if result.buckets == 1 else "parts"
+    print(f"{result.rows} rows in {result.buckets} {parts} in {args.output}")
     print(f"seed: {result.seed}")
     return 0
 
