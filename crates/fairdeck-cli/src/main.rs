@@ -2,7 +2,8 @@
 //!
 //! Flags are parsed by clap into one `Args` struct per subcommand
 //! (`cmd/<name>.rs`), which validates them and runs; all output goes through
-//! [`output::Output`]; errors are mapped to exit codes in [`failure`].
+//! [`output::Output`]; errors are mapped to exit codes in [`failure`]. Run
+//! under the name `shuf`, it is `fairdeck shuf` (GNU's messages and exit codes).
 
 mod bench;
 mod cli;
@@ -10,13 +11,18 @@ mod cmd;
 mod failure;
 mod output;
 mod random;
-mod shuf;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Installed or linked as `shuf`, fairdeck is `fairdeck shuf`.
+    let mut argv = std::env::args_os();
+    if let Some(name) = argv.next().filter(|n| cmd::shuf::invoked_as_shuf(n)) {
+        let args: Vec<_> = argv.collect();
+        return cmd::shuf::main(&name.to_string_lossy(), &args);
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return failure::clap_error(e),

@@ -1,7 +1,7 @@
 //! `Generator.deal`: the document `fairdeck deal --format json` prints, as a dict.
 
 use fairdeck::cards::{Card, DealPlan, DeckKind, Game};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -65,6 +65,7 @@ pub fn deal<'py>(
     args: &DealArgs<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = args.config()?;
+    warn_short_key(py, generator, config.deck)?;
     let dealt = generator
         .stream
         .with(|dice| config.plan.shuffle_and_deal(config.deck, dice))
@@ -91,4 +92,21 @@ pub fn deal<'py>(
     doc.set_item("entropy_key_bits", key.bits)?;
     doc.set_item("entropy_source", key.origin)?;
     Ok(doc)
+}
+
+/// A `UserWarning` when a seed text holds fewer bits than the deck needs,
+/// as the CLI warns on stderr: most orders of the deck can never come out.
+fn warn_short_key(py: Python<'_>, generator: &Generator, deck: DeckKind) -> PyResult<()> {
+    let (key, needed) = (&generator.key, deck.entropy_bits());
+    if key.origin != "seed-text" || key.bits >= needed {
+        return Ok(());
+    }
+    let message = format!(
+        "the seed text holds at most {:.1} bits but a {deck} deck needs {needed:.1}: at most \
+         1 in 2^{:.0} of its orders can ever be dealt; use a 64-hex-digit key or seed=None",
+        key.bits,
+        needed - key.bits
+    );
+    let message = std::ffi::CString::new(message).map_err(value_error)?;
+    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)
 }

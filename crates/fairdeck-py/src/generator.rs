@@ -28,7 +28,7 @@ use crate::stream::{Stream, Threads};
 /// ``"xoshiro256pp"`` (fast, predictable: simulations only).
 ///
 /// The first call on a fresh generator gives what the CLI gives for the same
-/// seed (``fairdeck deal``, ``fairdeck sample``, ``fairdeck shuf``); later
+/// seed (``fairdeck deal``, ``fairdeck sample``); later
 /// calls continue the generator's stream. Every draw is exact: bounded
 /// integers by Lemire's rejection method, never ``%`` or floating point.
 /// A generator may be shared by threads (calls take turns).
@@ -82,7 +82,7 @@ impl Generator {
     ///
     /// ``threads=None`` runs the sequential Fisher–Yates shuffle on the
     /// generator's stream: the order the Rust library's ``shuffle`` gives a
-    /// slice of the same item size, and ``fairdeck shuf --seed`` gives lines.
+    /// slice of the same item size, and ``fairdeck deal`` gives its deck.
     /// ``threads=k`` runs the parallel bucket shuffle on k threads, keyed by
     /// 32 bytes of the stream: the same order for every k.
     ///

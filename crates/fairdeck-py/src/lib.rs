@@ -36,6 +36,7 @@ mod draws;
 mod generator;
 mod rows;
 mod seed;
+mod shuf;
 mod stream;
 
 /// The extension module: everything `fairdeck/__init__.py` re-exports.
@@ -45,6 +46,7 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
     distributed::register(m)?;
+    m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

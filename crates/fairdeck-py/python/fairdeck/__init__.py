@@ -11,6 +11,6 @@ command-line tool alike.
 >>> g.shuffle(deck)
 """
 
-from ._fairdeck import Generator, __version__
+from ._fairdeck import Generator, __version__, audit, exact, shuf
 
-__all__ = ["Generator", "__version__"]
+__all__ = ["Generator", "audit", "exact", "shuf", "__version__"]

@@ -7,6 +7,7 @@
 //! division of its rejection test runs with probability below 2^-8. Any other
 //! dice (the enumerator, counting) sees the same bounds in the same order.
 
+use super::buckets::prefetch;
 use crate::dice::Dice;
 
 /// How many consecutive rolls to batch when the largest bound is `bound`:
@@ -51,29 +52,97 @@ macro_rules! dispatch {
 
 /// Durstenfeld's backward loop: for `i` from `n` down to 2, swap position
 /// `i − 1` with a position uniform in `[0, i)`. Rolls `n, n−1, …, 2`.
+///
+/// Slices larger than the L2 cache run the same swaps, in the same order,
+/// [`LAG`] steps behind their rolls, each swap's random target prefetched
+/// when its roll comes in: the rolls do not depend on the slice, so only
+/// the memory traffic changes (several cache misses in flight instead of
+/// one at a time), never the result.
 pub(crate) fn fisher_yates<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
-    let mut i = slice.len();
+    let n = slice.len();
+    if size_of_val(slice) > LAG_BYTES {
+        let mut lagged = Lagged::new();
+        backward_steps(n, dice, |a, b| lagged.swap(slice, a, b));
+        lagged.finish(slice);
+    } else {
+        backward_steps(n, dice, |a, b| slice.swap(a, b));
+    }
+}
+
+/// The rolls of [`fisher_yates`] on `n` elements, each handed to `swap` as
+/// the pair of positions to exchange, in order.
+#[inline(always)]
+fn backward_steps<D: Dice + ?Sized, F: FnMut(usize, usize)>(n: usize, dice: &mut D, mut swap: F) {
+    let mut i = n;
     while i > 1 {
         // One tight loop per bit length of the bound: the batch size and the
         // dice's hint are fixed inside it (bit scans are slow on some CPUs).
         let bits = bit_len(i);
         let k = batch_len(i).min(i - 1);
-        i = dispatch!(k, backward_run(slice, i, bits, dice));
+        i = dispatch!(k, backward_run(i, bits, dice, &mut swap));
+    }
+}
+
+/// Slices above this many bytes (beyond a 1 MiB L2 cache) swap [`LAG`] steps behind.
+const LAG_BYTES: usize = 1 << 20;
+
+/// How many swaps wait for their prefetched target: enough misses in flight
+/// to cover a memory round trip at a few ns per step.
+const LAG: usize = 32;
+
+/// A FIFO of pending swaps whose targets have been prefetched.
+struct Lagged {
+    ring: [(usize, usize); LAG],
+    len: usize,
+    at: usize,
+}
+
+impl Lagged {
+    fn new() -> Self {
+        Lagged {
+            ring: [(0, 0); LAG],
+            len: 0,
+            at: 0,
+        }
+    }
+
+    /// Queues the swap of `a` and `b` (prefetching `b`) and runs the one
+    /// queued `LAG` swaps ago.
+    #[inline(always)]
+    fn swap<T>(&mut self, slice: &mut [T], a: usize, b: usize) {
+        prefetch(slice, b);
+        if self.len == LAG {
+            let (x, y) = self.ring[self.at];
+            slice.swap(x, y);
+        } else {
+            self.len += 1;
+        }
+        self.ring[self.at] = (a, b);
+        self.at = (self.at + 1) % LAG;
+    }
+
+    /// Runs the swaps still queued, oldest first.
+    fn finish<T>(self, slice: &mut [T]) {
+        let start = (self.at + LAG - self.len) % LAG;
+        for t in 0..self.len {
+            let (x, y) = self.ring[(start + t) % LAG];
+            slice.swap(x, y);
+        }
     }
 }
 
 /// Batches of `K` backward steps while the bound `i` keeps its bit length
 /// `bits` and at least `K` steps remain; returns the next bound.
 #[inline(always)]
-fn backward_run<const K: usize, T, D: Dice + ?Sized>(
-    slice: &mut [T],
+fn backward_run<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     mut i: usize,
     bits: u32,
     dice: &mut D,
+    swap: &mut F,
 ) -> usize {
     let floor = (1usize << (bits - 1)).max(K + 1);
     loop {
-        backward::<K, T, D>(slice, i, bits, dice);
+        backward::<K, D, F>(i, bits, dice, swap);
         i -= K;
         if i < floor {
             return i;
@@ -89,11 +158,11 @@ fn bit_len(x: usize) -> u32 {
 
 /// One batch of `K` backward steps starting with bound `i` (requires `i > K`).
 #[inline(always)]
-fn backward<const K: usize, T, D: Dice + ?Sized>(
-    slice: &mut [T],
+fn backward<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     i: usize,
     bits: u32,
     dice: &mut D,
+    swap: &mut F,
 ) {
     let mut bounds = [0u64; K];
     for (t, b) in bounds.iter_mut().enumerate() {
@@ -102,7 +171,7 @@ fn backward<const K: usize, T, D: Dice + ?Sized>(
     let mut out = [0u64; K];
     dice.roll_many_below(bits, &bounds, &mut out);
     for (t, &j) in out.iter().enumerate() {
-        slice.swap(i - 1 - t, j as usize);
+        swap(i - 1 - t, j as usize);
     }
 }
 
@@ -164,6 +233,20 @@ fn forward<const K: usize, T, D: Dice + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::RngDice;
+    use crate::rng::{Generator, Seed};
+
+    #[test]
+    fn lagged_swaps_give_the_same_order_as_direct_swaps() {
+        let n = LAG_BYTES / size_of::<u64>() + 1001;
+        let dice = || RngDice::new(Generator::ChaCha20.build(&Seed::parse("lag")));
+        let mut lagged: Vec<u64> = (0..n as u64).collect();
+        let mut direct = lagged.clone();
+        fisher_yates(&mut lagged, &mut dice());
+        backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
+        assert_eq!(lagged, direct);
+        assert!(lagged.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
+    }
 
     #[test]
     fn batches_keep_their_bit_lengths_within_56() {

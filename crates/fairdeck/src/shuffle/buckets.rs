@@ -117,14 +117,14 @@ const PREFETCH_AHEAD: usize = 64;
 
 /// Asks the CPU to start loading the cache line of `slice[index]`, if it exists.
 ///
-/// The only `unsafe` in fairdeck. Invariant: the pointer handed to the
+/// The only `unsafe` in fairdeck (also used by the lagged Fisher–Yates). Invariant: the pointer handed to the
 /// intrinsic is derived from an in-bounds element of `slice` (checked
 /// here), and a prefetch has no architectural effect — it cannot fault,
 /// read into a register or write; it only warms the cache. Measured: the
 /// distribution of 10⁸ `u32` spends most of its time waiting for these
 /// lines (README, "Speed"). Covered by every bucket-shuffle test.
 #[inline(always)]
-fn prefetch<T>(slice: &[T], index: usize) {
+pub(super) fn prefetch<T>(slice: &[T], index: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(element) = slice.get(index) {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

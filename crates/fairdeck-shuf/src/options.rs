@@ -8,8 +8,12 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
-use super::budget;
-use super::failure::ShufError;
+mod numbers;
+
+use self::numbers::{parse_count, parse_range};
+use crate::budget::{self, MemorySize};
+use crate::error::Error;
+use crate::quote::Quotes;
 
 /// Where the lines come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,10 +48,10 @@ pub struct Config {
     pub delimiter: u8,
     /// `--seed`.
     pub seed: Option<String>,
-    /// `--memory`, in bytes.
-    pub memory: u64,
-    /// `--temporary-directory`.
-    pub temp_dir: PathBuf,
+    /// `--memory`; `None`: the caller's default (see [`budget::SystemMemory::default_budget`]).
+    pub memory: Option<MemorySize>,
+    /// `--temporary-directory`; `None`: the caller's default (`$TMPDIR`, `/tmp`).
+    pub temp_dir: Option<PathBuf>,
     /// `--verbose`.
     pub verbose: bool,
 }
@@ -93,18 +97,42 @@ struct Seen {
     help: bool,
     version: bool,
     seed: Option<String>,
-    memory: Option<u64>,
+    memory: Option<MemorySize>,
     temp_dir: Option<OsString>,
     verbose: bool,
     operands: Vec<OsString>,
 }
 
-/// Parses the arguments after `shuf`.
+/// How the command line is read and its messages are quoted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Syntax {
+    /// `POSIXLY_CORRECT` is set: the first operand ends the options, so
+    /// anything after it is an operand too (GNU `getopt`'s POSIX mode).
+    pub posixly_correct: bool,
+    /// The quotation marks of the locale, for values quoted in messages.
+    pub quotes: Quotes,
+}
+
+/// Parses the arguments after `shuf` (without the program name).
+///
+/// Pure: reads nothing but its arguments (the caller reads
+/// `POSIXLY_CORRECT`, the locale, `TMPDIR`). O(total length of the arguments
+/// × number of options).
+///
+/// ```
+/// use std::ffi::OsString;
+/// use fairdeck_shuf::options::{parse, Input, Request, Syntax};
+/// let args: Vec<OsString> = ["-n3", "-e", "a", "b"].iter().map(OsString::from).collect();
+/// let Ok(Request::Run(config)) = parse(&args, &Syntax::default()) else { panic!() };
+/// assert_eq!(config.limit, Some(3));
+/// assert_eq!(config.input, Input::Echo(vec![b"a".to_vec(), b"b".to_vec()]));
+/// ```
 ///
 /// # Errors
 ///
-/// A [`ShufError`] with GNU's wording for every malformed command line.
-pub fn parse(args: &[OsString]) -> Result<Request, ShufError> {
+/// An [`Error::Usage`] or [`Error::Invalid`] with GNU's wording for every
+/// malformed command line.
+pub fn parse(args: &[OsString], syntax: &Syntax) -> Result<Request, Error> {
     let mut seen = Seen::default();
     let mut i = 0;
     while i < args.len() {
@@ -114,7 +142,7 @@ pub fn parse(args: &[OsString]) -> Result<Request, ShufError> {
             seen.operands.extend(args[i..].iter().cloned());
             break;
         } else if let Some(long) = arg.strip_prefix(b"--") {
-            parse_long(long, args, &mut i, &mut seen)?;
+            parse_long(long, args, &mut i, &mut seen, syntax)?;
             // GNU acts on --help and --version as soon as it meets them.
             if seen.help {
                 return Ok(Request::Help);
@@ -123,12 +151,15 @@ pub fn parse(args: &[OsString]) -> Result<Request, ShufError> {
                 return Ok(Request::Version);
             }
         } else if arg.len() > 1 && arg[0] == b'-' {
-            parse_short(&arg[1..], args, &mut i, &mut seen)?;
+            parse_short(&arg[1..], args, &mut i, &mut seen, syntax)?;
+        } else if syntax.posixly_correct {
+            seen.operands.extend(args[i - 1..].iter().cloned());
+            break;
         } else {
             seen.operands.push(args[i - 1].clone());
         }
     }
-    finish(seen)
+    finish(seen, syntax)
 }
 
 fn parse_long(
@@ -136,7 +167,8 @@ fn parse_long(
     args: &[OsString],
     i: &mut usize,
     seen: &mut Seen,
-) -> Result<(), ShufError> {
+    syntax: &Syntax,
+) -> Result<(), Error> {
     let text = String::from_utf8_lossy(text);
     let (name, inline) = match text.split_once('=') {
         Some((n, v)) => (n, Some(v.to_string())),
@@ -147,18 +179,19 @@ fn parse_long(
     let option = match (exact, candidates.as_slice()) {
         (Some(o), _) => o,
         (None, [o]) => *o,
-        (None, []) => return Err(ShufError::usage(format!("unrecognized option '--{name}'"))),
+        // getopt quotes the whole argument, `=value` included.
+        (None, []) => return Err(Error::Usage(format!("unrecognized option '--{text}'"))),
         (None, many) => {
             let list: Vec<String> = many.iter().map(|o| format!("'--{}'", o.0)).collect();
-            return Err(ShufError::usage(format!(
-                "option '--{name}' is ambiguous; possibilities: {}",
+            return Err(Error::Usage(format!(
+                "option '--{text}' is ambiguous; possibilities: {}",
                 list.join(" ")
             )));
         }
     };
     let value = match (option.2, inline) {
         (false, Some(_)) => {
-            return Err(ShufError::usage(format!(
+            return Err(Error::Usage(format!(
                 "option '--{}' doesn't allow an argument",
                 option.0
             )));
@@ -171,14 +204,14 @@ fn parse_long(
                 Some(v.clone())
             }
             None => {
-                return Err(ShufError::usage(format!(
+                return Err(Error::Usage(format!(
                     "option '--{}' requires an argument",
                     option.0
                 )));
             }
         },
     };
-    apply(option.0, value, seen)
+    apply(option.0, value, seen, syntax)
 }
 
 fn parse_short(
@@ -186,14 +219,15 @@ fn parse_short(
     args: &[OsString],
     i: &mut usize,
     seen: &mut Seen,
-) -> Result<(), ShufError> {
+    syntax: &Syntax,
+) -> Result<(), Error> {
     for (at, &letter) in letters.iter().enumerate() {
         let c = letter as char;
         let Some(option) = OPTIONS.iter().find(|o| o.1 == Some(c)) else {
-            return Err(ShufError::usage(format!("invalid option -- '{c}'")));
+            return Err(Error::Usage(format!("invalid option -- '{c}'")));
         };
         if !option.2 {
-            apply(option.0, None, seen)?;
+            apply(option.0, None, seen, syntax)?;
             continue;
         }
         let rest = &letters[at + 1..];
@@ -203,22 +237,28 @@ fn parse_short(
             *i += 1;
             v.clone()
         } else {
-            return Err(ShufError::usage(format!(
+            return Err(Error::Usage(format!(
                 "option requires an argument -- '{c}'"
             )));
         };
-        return apply(option.0, Some(value), seen);
+        return apply(option.0, Some(value), seen, syntax);
     }
     Ok(())
 }
 
-fn apply(name: &str, value: Option<OsString>, seen: &mut Seen) -> Result<(), ShufError> {
+fn apply(
+    name: &str,
+    value: Option<OsString>,
+    seen: &mut Seen,
+    syntax: &Syntax,
+) -> Result<(), Error> {
     let text = || {
         value
             .as_ref()
             .map(|v| v.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
+    let q = syntax.quotes;
     match name {
         "echo" => seen.echo = true,
         "repeat" => seen.repeat = true,
@@ -228,12 +268,12 @@ fn apply(name: &str, value: Option<OsString>, seen: &mut Seen) -> Result<(), Shu
         "verbose" => seen.verbose = true,
         "input-range" => {
             if seen.range.is_some() {
-                return Err(ShufError::fatal("multiple -i options specified"));
+                return Err(Error::Invalid("multiple -i options specified".into()));
             }
-            seen.range = Some(parse_range(&text())?);
+            seen.range = Some(parse_range(&text(), q)?);
         }
         "head-count" => {
-            let n = parse_count(&text())?;
+            let n = parse_count(&text(), q)?;
             seen.limit = Some(seen.limit.map_or(n, |m| m.min(n)));
         }
         "output" => set_once(&mut seen.output, value, "multiple output files specified")?,
@@ -243,7 +283,7 @@ fn apply(name: &str, value: Option<OsString>, seen: &mut Seen) -> Result<(), Shu
             "multiple random sources specified",
         )?,
         "seed" => seen.seed = Some(text()),
-        "memory" => seen.memory = Some(budget::parse_size(&text())?),
+        "memory" => seen.memory = Some(budget::parse_size(&text(), q)?),
         "temporary-directory" => seen.temp_dir = value,
         _ => unreachable!("option table and apply() disagree on {name}"),
     }
@@ -255,9 +295,9 @@ fn set_once(
     slot: &mut Option<OsString>,
     value: Option<OsString>,
     message: &str,
-) -> Result<(), ShufError> {
+) -> Result<(), Error> {
     match (slot.as_ref(), value) {
-        (Some(old), Some(new)) if *old != new => Err(ShufError::fatal(message)),
+        (Some(old), Some(new)) if *old != new => Err(Error::Invalid(message.into())),
         (_, new) => {
             *slot = new;
             Ok(())
@@ -266,7 +306,7 @@ fn set_once(
 }
 
 /// Cross-checks the options and builds the configuration.
-fn finish(seen: Seen) -> Result<Request, ShufError> {
+fn finish(seen: Seen, syntax: &Syntax) -> Result<Request, Error> {
     if seen.help {
         return Ok(Request::Help);
     }
@@ -274,31 +314,27 @@ fn finish(seen: Seen) -> Result<Request, ShufError> {
         return Ok(Request::Version);
     }
     if seen.seed.is_some() && seen.random_source.is_some() {
-        return Err(ShufError::usage(
-            "cannot combine --seed and --random-source",
+        return Err(Error::Usage(
+            "cannot combine --seed and --random-source".into(),
         ));
     }
     if seen.echo && seen.range.is_some() {
-        return Err(ShufError::usage("cannot combine -e and -i options"));
+        return Err(Error::Usage("cannot combine -e and -i options".into()));
     }
     let input = if seen.echo {
         Input::Echo(seen.operands.into_iter().map(OsString::into_vec).collect())
     } else if let Some((lo, hi)) = seen.range {
         if let Some(extra) = seen.operands.first() {
-            return Err(extra_operand(extra));
+            return Err(extra_operand(extra, syntax.quotes));
         }
         Input::Range { lo, hi }
     } else {
         if let Some(extra) = seen.operands.get(1) {
-            return Err(extra_operand(extra));
+            return Err(extra_operand(extra, syntax.quotes));
         }
         let file = seen.operands.into_iter().next().filter(|f| f != "-");
         Input::File(file.map(PathBuf::from))
     };
-    let temp_dir = seen
-        .temp_dir
-        .or_else(|| std::env::var_os("TMPDIR").filter(|t| !t.is_empty()))
-        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     Ok(Request::Run(Box::new(Config {
         input,
         limit: seen.limit,
@@ -307,75 +343,26 @@ fn finish(seen: Seen) -> Result<Request, ShufError> {
         repeat: seen.repeat,
         delimiter: if seen.zero { 0 } else { b'\n' },
         seed: seen.seed,
-        memory: seen.memory.unwrap_or_else(budget::default_memory),
-        temp_dir,
+        memory: seen.memory,
+        temp_dir: seen.temp_dir.map(PathBuf::from),
         verbose: seen.verbose,
     })))
 }
 
-fn extra_operand(extra: &OsString) -> ShufError {
-    ShufError::usage(format!("extra operand '{}'", extra.to_string_lossy()))
-}
-
-/// Why a decimal number did not parse, as `xstrtoumax` tells it.
-#[derive(Debug, PartialEq, Eq)]
-enum NumberError {
-    Invalid,
-    Overflow,
-}
-
-/// A decimal unsigned integer as `strtoumax` reads it: leading white space
-/// and one `+` allowed, then digits and nothing else.
-fn parse_decimal(text: &str) -> Result<u64, NumberError> {
-    let trimmed = text.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let digits = trimmed.strip_prefix('+').unwrap_or(trimmed);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(NumberError::Invalid);
-    }
-    digits.parse::<u64>().map_err(|_| NumberError::Overflow)
-}
-
-/// `-n COUNT`: GNU saturates a count too large for the machine to its maximum.
-fn parse_count(text: &str) -> Result<u64, ShufError> {
-    match parse_decimal(text) {
-        Ok(n) => Ok(n),
-        Err(NumberError::Overflow) => Ok(u64::MAX),
-        Err(NumberError::Invalid) => Err(ShufError::fatal(format!("invalid line count: '{text}'"))),
-    }
-}
-
-/// `-i LO-HI`. `HI = LO − 1` is allowed (no lines), as in GNU. The whole
-/// 64-bit range `0-18446744073709551615` is allowed too (GNU rejects it):
-/// it needs `-n` or `-r`, which the caller checks.
-fn parse_range(text: &str) -> Result<(u64, Option<u64>), ShufError> {
-    let part = |p: &str| {
-        parse_decimal(p).map_err(|e| {
-            let why = match e {
-                NumberError::Invalid => "",
-                NumberError::Overflow => ": Value too large for defined data type",
-            };
-            ShufError::fatal(format!("invalid input range: '{p}'{why}"))
-        })
-    };
-    let Some((lo_text, hi_text)) = text.split_once('-') else {
-        return Err(ShufError::fatal(format!("invalid input range: '{text}'")));
-    };
-    let lo = part(lo_text)?;
-    let hi = part(hi_text)?;
-    match lo.checked_sub(1) {
-        _ if lo <= hi => Ok((lo, Some(hi))),
-        Some(below) if below == hi => Ok((lo, None)),
-        _ => Err(ShufError::fatal(format!("invalid input range: '{text}'"))),
-    }
+fn extra_operand(extra: &OsString, quotes: Quotes) -> Error {
+    Error::Usage(format!(
+        "extra operand {}",
+        quotes.quote(extra.as_encoded_bytes())
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(args: &[&str]) -> Result<Config, ShufError> {
+    fn run(args: &[&str]) -> Result<Config, Error> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        match parse(&args)? {
+        match parse(&args, &Syntax::default())? {
             Request::Run(c) => Ok(*c),
             other => panic!("{other:?}"),
         }
@@ -395,31 +382,7 @@ mod tests {
     }
 
     #[test]
-    fn ranges_follow_gnu() {
-        assert_eq!(parse_range("1-3").unwrap(), (1, Some(3)));
-        assert_eq!(parse_range(" +1- 3").unwrap(), (1, Some(3)));
-        assert_eq!(parse_range("3-2").unwrap(), (3, None));
-        assert_eq!(
-            parse_range("0-18446744073709551615").unwrap(),
-            (0, Some(u64::MAX))
-        );
-        for bad in [
-            "5-3",
-            "3",
-            "-3",
-            "1-2-3",
-            "1-",
-            "x-1",
-            "1-99999999999999999999",
-        ] {
-            assert!(parse_range(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn counts_saturate_and_the_smallest_wins() {
-        assert_eq!(parse_count("99999999999999999999").unwrap(), u64::MAX);
-        assert!(parse_count("-1").is_err() && parse_count("").is_err());
+    fn the_smallest_count_wins() {
         assert_eq!(
             run(&["-n", "5", "-n", "2", "-n", "9"]).unwrap().limit,
             Some(2)

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::thread::{self, JoinHandle};
 
-use super::failure::{IoContext, ShufError};
-use super::scratch::ScratchFile;
+use crate::error::{Error, IoContext};
+use crate::scratch::ScratchFile;
 
 /// Full buffers that may wait for the writer at once.
 const QUEUE: usize = 4;
@@ -20,7 +20,7 @@ const QUEUE: usize = 4;
 pub struct Spill {
     sender: Option<SyncSender<(usize, Vec<u8>)>>,
     recycled: Receiver<Vec<u8>>,
-    worker: Option<JoinHandle<Result<(), ShufError>>>,
+    worker: Option<JoinHandle<Result<(), Error>>>,
     buffers: Vec<Vec<u8>>,
     capacity: usize,
 }
@@ -55,7 +55,7 @@ impl Spill {
     ///
     /// The writer thread's error (a full disk, say), once it has stopped.
     #[inline]
-    pub fn push(&mut self, bucket: usize, line: &[u8]) -> Result<(), ShufError> {
+    pub fn push(&mut self, bucket: usize, line: &[u8]) -> Result<(), Error> {
         let buffer = &mut self.buffers[bucket];
         buffer.extend_from_slice(line);
         if buffer.len() >= self.capacity {
@@ -69,7 +69,7 @@ impl Spill {
     /// # Errors
     ///
     /// The first write error.
-    pub fn finish(mut self) -> Result<(), ShufError> {
+    pub fn finish(mut self) -> Result<(), Error> {
         for bucket in 0..self.buffers.len() {
             if !self.buffers[bucket].is_empty() {
                 self.ship(bucket)?;
@@ -79,7 +79,7 @@ impl Spill {
         self.join()
     }
 
-    fn ship(&mut self, bucket: usize) -> Result<(), ShufError> {
+    fn ship(&mut self, bucket: usize) -> Result<(), Error> {
         let fresh = match self.recycled.try_recv() {
             Ok(mut b) => {
                 b.clear();
@@ -95,14 +95,14 @@ impl Spill {
             _ => Err(self
                 .join()
                 .err()
-                .unwrap_or_else(|| ShufError::fatal("the bucket writer stopped"))),
+                .unwrap_or_else(|| Error::Invalid("the bucket writer stopped".into()))),
         }
     }
 
-    fn join(&mut self) -> Result<(), ShufError> {
+    fn join(&mut self) -> Result<(), Error> {
         match self.worker.take().map(JoinHandle::join) {
             Some(Ok(result)) => result,
-            Some(Err(_)) => Err(ShufError::fatal("the bucket writer thread panicked")),
+            Some(Err(_)) => Err(Error::Invalid("the bucket writer thread panicked".into())),
             None => Ok(()),
         }
     }

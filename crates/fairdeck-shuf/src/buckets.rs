@@ -23,12 +23,13 @@ use std::path::PathBuf;
 use fairdeck::dice::Dice;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::dice::ShufDice;
-use super::failure::{IoContext, ShufError};
-use super::lines::{Job, for_each_line, run_job};
-use super::scratch::Scratch;
-use super::sink::Sink;
-use super::spill::Spill;
+use crate::cancel::Cancel;
+use crate::dice::ShufDice;
+use crate::error::{Error, IoContext};
+use crate::lines::{Job, for_each_line, reserve, run_job};
+use crate::scratch::Scratch;
+use crate::sink::Sink;
+use crate::spill::Spill;
 
 /// Index bytes per line the in-memory shuffle adds to the data.
 const INDEX_BYTES: u64 = 4;
@@ -43,8 +44,10 @@ pub struct Plan<'a> {
     pub delimiter: u8,
     /// Where the bucket files go.
     pub scratch: &'a mut Scratch,
-    /// Whether to describe what is done on stderr.
-    pub verbose: bool,
+    /// The run's cancellation flag.
+    pub cancel: Cancel,
+    /// How many buckets the first level used (0 until it is chosen).
+    pub buckets: u64,
     /// Whether to draw a progress bar on stderr.
     pub progress: bool,
     /// The buffer buckets are read into, reused so that each bucket does
@@ -126,13 +129,10 @@ pub fn shuffle_out_of_core(
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
     sink: &mut Sink,
-) -> Result<(), ShufError> {
+) -> Result<(), Error> {
     let count = bucket_count(size, plan.memory);
-    if plan.verbose {
-        eprintln!(
-            "fairdeck shuf: out of core: {count} buckets in {}",
-            plan.scratch.path().display()
-        );
+    if plan.buckets == 0 {
+        plan.buckets = count;
     }
     let buckets = scatter(&mut reader, size, count, plan, dice)?;
     // The reader may hold buffered input (a pipe's first SIZE bytes): free it.
@@ -154,11 +154,11 @@ fn scatter(
     count: u64,
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
-) -> Result<Vec<(PathBuf, u64, u64)>, ShufError> {
+) -> Result<Vec<(PathBuf, u64, u64)>, Error> {
     let buffer = (plan.memory / 4 / count).clamp(4096, 1 << 20) as usize;
     let files = (0..count)
         .map(|_| plan.scratch.create())
-        .collect::<Result<Vec<_>, ShufError>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     let mut sizes = vec![(0u64, 0u64); files.len()];
     let mut spill = Spill::new(files, buffer);
@@ -166,7 +166,7 @@ fn scatter(
     let mut pending = 0u64;
     let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
     let mut picker = BucketPicker::new(count);
-    for_each_line(reader, plan.delimiter, chunk, |line| {
+    for_each_line(reader, plan.delimiter, chunk, &plan.cancel, |line| {
         let bucket = picker.pick(dice);
         spill.push(bucket, line)?;
         let (bytes, lines) = &mut sizes[bucket];
@@ -197,8 +197,7 @@ fn progress_bar(show: bool, size: Option<u64>) -> ProgressBar {
         None => ProgressBar::new_spinner(),
     };
     bar.set_draw_target(ProgressDrawTarget::stderr());
-    let template =
-        "fairdeck shuf: scattering {bar:20} {bytes}/{total_bytes} {binary_bytes_per_sec}";
+    let template = "shuf: scattering {bar:20} {bytes}/{total_bytes} {binary_bytes_per_sec}";
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
@@ -211,12 +210,16 @@ fn gather(
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
     sink: &mut Sink,
-) -> Result<(), ShufError> {
+) -> Result<(), Error> {
+    plan.cancel.check()?;
     let mut file = File::open(&path).on(path.display())?;
-    if lines <= 1 || bytes + INDEX_BYTES * lines <= plan.memory {
+    let need = INDEX_BYTES
+        .checked_mul(lines)
+        .and_then(|index| index.checked_add(bytes));
+    if lines <= 1 || need.is_some_and(|n| n <= plan.memory) {
         let mut data = std::mem::take(&mut plan.buffer);
         data.clear();
-        data.reserve(bytes as usize);
+        reserve(&mut data, usize::try_from(bytes).unwrap_or(usize::MAX))?;
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
@@ -239,17 +242,19 @@ mod tests {
     fn shuffle_small(input: &[u8], delimiter: u8, seed: &str) -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let mut scratch = Scratch::new(dir.path()).unwrap();
+        let cancel = Cancel::default();
+        let mut scratch = Scratch::new(dir.path(), &cancel, None).unwrap();
         let mut plan = Plan {
             memory: 4096,
             delimiter,
             scratch: &mut scratch,
-            verbose: false,
+            cancel: cancel.clone(),
+            buckets: 0,
             progress: false,
             buffer: Vec::new(),
         };
         let mut dice = ShufDice::seeded(&fairdeck::rng::Seed::parse(seed));
-        let mut sink = Sink::new(Some(out.clone()), None);
+        let mut sink = Sink::new(Some(out.clone()), None, &cancel);
         let size = Some(input.len() as u64);
         shuffle_out_of_core(Box::new(input), size, &mut plan, &mut dice, &mut sink).unwrap();
         sink.finish().unwrap();

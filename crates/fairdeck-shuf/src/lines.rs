@@ -12,18 +12,59 @@ use fairdeck::dice::Dice;
 use fairdeck::shuffle::{partial_shuffle, shuffle};
 use memchr::{memchr, memchr_iter};
 
-use super::dice::ShufDice;
-use super::failure::{IoContext, ShufError};
-use super::sink::Sink;
+use crate::cancel::Cancel;
+use crate::dice::ShufDice;
+use crate::error::{Error, IoContext};
+use crate::sink::Sink;
 
-/// Reads all of `reader` after what `data` already holds.
+/// Reads all of `reader` after what `data` already holds, growing `data`
+/// fallibly (GNU's "memory exhausted" rather than an abort) and checking
+/// `cancel` every 16 MiB.
 ///
 /// # Errors
 ///
-/// GNU's "read error" message.
-pub fn read_all(reader: &mut dyn Read, data: &mut Vec<u8>) -> Result<(), ShufError> {
-    reader.read_to_end(data).on("read error")?;
-    Ok(())
+/// GNU's "read error" message; [`Error::MemoryExhausted`]; [`Error::Interrupted`].
+pub fn read_all(reader: &mut dyn Read, data: &mut Vec<u8>, cancel: &Cancel) -> Result<(), Error> {
+    const STEP: usize = 16 << 20;
+    loop {
+        cancel.check()?;
+        reserve(data, STEP.min(data.len().max(1 << 16)))?;
+        let got = read_chunk(reader, data, STEP).on("read error")?;
+        if got == 0 {
+            return Ok(());
+        }
+    }
+}
+
+/// `v.try_reserve(extra)`, with GNU's "memory exhausted" on failure.
+///
+/// # Errors
+///
+/// [`Error::MemoryExhausted`].
+pub fn reserve<T>(v: &mut Vec<T>, extra: usize) -> Result<(), Error> {
+    v.try_reserve(extra)
+        .map_err(|_| Error::MemoryExhausted(None))
+}
+
+/// Deals the first `k` items of a uniformly random order of `items` into
+/// `items[..k]`.
+///
+/// With a `--random-source` file the swaps are GNU's `randperm`: for `i` in
+/// `0..k`, swap item `i` with item `i + choose(n − i)`, so the same bytes
+/// give GNU's order. Otherwise [`fairdeck::shuffle`]'s production shuffle.
+/// Either way O(k) draws and O(1) extra memory; every order is equally likely.
+pub fn deal<T>(items: &mut [T], k: usize, dice: &mut ShufDice) {
+    let n = items.len();
+    if dice.is_gnu() {
+        for i in 0..k.min(n) {
+            let j = i + dice.roll((n - i) as u64) as usize;
+            items.swap(i, j);
+        }
+    } else if k >= n {
+        shuffle(items, dice);
+    } else {
+        partial_shuffle(items, k, dice);
+    }
 }
 
 /// Calls `each` with every line of `reader`, reading `chunk` bytes at a time.
@@ -37,11 +78,14 @@ pub fn for_each_line(
     reader: &mut dyn Read,
     delimiter: u8,
     chunk: usize,
-    mut each: impl FnMut(&[u8]) -> Result<(), ShufError>,
-) -> Result<(), ShufError> {
+    cancel: &Cancel,
+    mut each: impl FnMut(&[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut buf: Vec<u8> = Vec::with_capacity(chunk);
     loop {
+        cancel.check()?;
         let carried = buf.len();
+        reserve(&mut buf, chunk)?;
         let got = read_chunk(reader, &mut buf, chunk).on("read error")?;
         if got == 0 {
             if !buf.is_empty() {
@@ -121,7 +165,7 @@ pub fn run_job(
     job: Job,
     dice: &mut ShufDice,
     sink: &mut Sink,
-) -> Result<(), ShufError> {
+) -> Result<(), Error> {
     if u32::try_from(data.len()).is_ok() {
         run_indexed::<u32>(data, delimiter, job, dice, sink)
     } else {
@@ -130,10 +174,11 @@ pub fn run_job(
 }
 
 /// The start of every line of `data`, in order.
-fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Vec<T> {
+fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Result<Vec<T>, Error> {
     let unterminated = data.last().is_some_and(|&b| b != delimiter);
     let count = memchr_iter(delimiter, data).count() + usize::from(unterminated);
-    let mut starts: Vec<T> = Vec::with_capacity(count);
+    let mut starts: Vec<T> = Vec::new();
+    reserve(&mut starts, count)?;
     let mut start = 0;
     for end in memchr_iter(delimiter, data) {
         starts.push(T::new(start));
@@ -142,7 +187,7 @@ fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Vec<T> {
     if unterminated {
         starts.push(T::new(start));
     }
-    starts
+    Ok(starts)
 }
 
 fn run_indexed<T: Offset>(
@@ -151,8 +196,8 @@ fn run_indexed<T: Offset>(
     job: Job,
     dice: &mut ShufDice,
     sink: &mut Sink,
-) -> Result<(), ShufError> {
-    let mut starts = line_starts::<T>(data, delimiter);
+) -> Result<(), Error> {
+    let mut starts = line_starts::<T>(data, delimiter)?;
     let count = starts.len();
     let line = |s: T| {
         let from = s.get();
@@ -161,11 +206,7 @@ fn run_indexed<T: Offset>(
     match job {
         Job::Shuffle(limit) => {
             let k = limit.map_or(count, |k| k.min(count as u64) as usize);
-            if k == count {
-                shuffle(&mut starts, dice);
-            } else {
-                partial_shuffle(&mut starts, k, dice);
-            }
+            deal(&mut starts, k, dice);
             if let Some(e) = dice.failure() {
                 return Err(e);
             }
@@ -180,12 +221,14 @@ fn run_indexed<T: Offset>(
         }
         Job::Repeat(limit) => {
             if count == 0 {
-                return Err(ShufError::fatal("no lines to repeat"));
+                return Err(Error::NoLinesToRepeat);
             }
-            repeat(limit, dice, |d| {
-                let s = starts[d.roll(count as u64) as usize];
-                sink.record(line(s), delimiter)
-            })
+            repeat(
+                limit,
+                dice,
+                |d| d.roll(count as u64),
+                |j| sink.record(line(starts[j as usize]), delimiter),
+            )
         }
     }
 }
@@ -197,6 +240,7 @@ const PREFETCH_AHEAD: usize = 12;
 
 /// Hints the processor to load the line at `at` into the cache.
 #[inline(always)]
+#[allow(unsafe_code)]
 fn prefetch(data: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -237,25 +281,26 @@ fn line_end(data: &[u8], from: usize, delimiter: u8) -> usize {
     memchr(delimiter, &data[at..]).map_or(data.len(), |i| at + i + 1)
 }
 
-/// Calls `draw` `limit` times (forever when `None`), stopping at the first
-/// error or when the random source runs out.
+/// Draws `limit` times (forever when `None`) and emits each draw, stopping
+/// at the first error or when the random source runs out: every value
+/// drawn before that is emitted, the failed draw is not.
 ///
 /// # Errors
 ///
-/// The first error of `draw`, or the random source's failure.
+/// The first error of `emit`, or the random source's failure.
 pub fn repeat(
     limit: Option<u64>,
     dice: &mut ShufDice,
-    mut draw: impl FnMut(&mut ShufDice) -> Result<(), ShufError>,
-) -> Result<(), ShufError> {
+    mut draw: impl FnMut(&mut ShufDice) -> u64,
+    mut emit: impl FnMut(u64) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut left = limit;
     while left != Some(0) {
-        draw(dice)?;
-        if dice.exhausted() {
-            return Err(dice
-                .failure()
-                .unwrap_or_else(|| ShufError::fatal("dice ran out")));
+        let value = draw(dice);
+        if let Some(e) = dice.failure() {
+            return Err(e);
         }
+        emit(value)?;
         left = left.map(|n| n - 1);
     }
     Ok(())
@@ -278,11 +323,13 @@ pub fn reservoir(
     k: u64,
     delimiter: u8,
     dice: &mut ShufDice,
-) -> Result<Vec<Vec<u8>>, ShufError> {
+    cancel: &Cancel,
+) -> Result<Vec<Vec<u8>>, Error> {
     let mut kept: Vec<Vec<u8>> = Vec::new();
     let mut seen: u64 = 0;
-    for_each_line(reader, delimiter, 1 << 20, |line| {
+    for_each_line(reader, delimiter, 1 << 20, cancel, |line| {
         if seen < k {
+            reserve(&mut kept, 1)?;
             kept.push(line.to_vec());
         } else {
             let j = dice.roll(seen + 1);
@@ -295,7 +342,12 @@ pub fn reservoir(
         seen += 1;
         Ok(())
     })?;
-    shuffle(&mut kept, dice);
+    if dice.is_gnu() && seen >= k {
+        // GNU draws the fate of one more line before it finds the input ended.
+        dice.roll(seen.saturating_add(1));
+    }
+    let len = kept.len();
+    deal(&mut kept, len, dice);
     match dice.failure() {
         Some(e) => Err(e),
         None => Ok(kept),
@@ -308,7 +360,7 @@ mod tests {
 
     fn lines_of(input: &[u8], delimiter: u8, chunk: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        for_each_line(&mut &input[..], delimiter, chunk, |l| {
+        for_each_line(&mut &input[..], delimiter, chunk, &Cancel::default(), |l| {
             out.push(l.to_vec());
             Ok(())
         })
@@ -354,9 +406,10 @@ mod tests {
 
     #[test]
     fn an_unterminated_last_line_is_still_a_line() {
-        assert_eq!(line_starts::<u32>(b"ab\nc", b'\n'), [0, 3]);
-        assert_eq!(line_starts::<u64>(b"ab\nc\n", b'\n'), [0, 3]);
-        assert_eq!(line_starts::<u32>(b"\n\n", b'\n'), [0, 1]);
-        assert!(line_starts::<u32>(b"", b'\n').is_empty());
+        let starts = |d: &[u8]| line_starts::<u32>(d, b'\n').unwrap();
+        assert_eq!(starts(b"ab\nc"), [0, 3]);
+        assert_eq!(line_starts::<u64>(b"ab\nc\n", b'\n').unwrap(), [0, 3]);
+        assert_eq!(starts(b"\n\n"), [0, 1]);
+        assert!(starts(b"").is_empty());
     }
 }

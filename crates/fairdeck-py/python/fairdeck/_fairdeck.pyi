@@ -1,0 +1,134 @@
+"""Type stubs of the extension module fairdeck._fairdeck (see the docstrings for details)."""
+
+from fractions import Fraction
+from os import PathLike
+from typing import Any, Literal, SupportsIndex, TypedDict, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Seed = str | int | None
+_Size = SupportsIndex | tuple[SupportsIndex, ...]
+_Threads = SupportsIndex | None
+_A = TypeVar("_A", bound=np.ndarray[Any, Any])
+
+class Hand(TypedDict):
+    name: str
+    role: str
+    cards: list[str]
+
+class Deal(TypedDict):
+    seed: str
+    generator: str
+    game: str | None
+    deck: str
+    deck_size: int
+    hands: list[Hand]
+    stock: list[str]
+    entropy_needed_bits: float
+    entropy_key_bits: float
+    entropy_source: str
+
+class Generator:
+    """Exactly uniform shuffles, samples and deals, reproducible from a seed."""
+
+    def __init__(
+        self, seed: _Seed = None, generator: Literal["chacha20", "xoshiro256pp"] | str = "chacha20"
+    ) -> None: ...
+    @property
+    def seed(self) -> str:
+        """The 256-bit key as 64 hex digits."""
+    @property
+    def generator(self) -> str:
+        """The generator's name: "chacha20" or "xoshiro256pp"."""
+    def shuffle(self, x: npt.NDArray[Any] | list[Any], threads: _Threads = None) -> None:
+        """Shuffle x in place along its first axis, uniformly over all n! orders."""
+    @overload
+    def permutation(self, x: SupportsIndex, threads: _Threads = None) -> npt.NDArray[np.int64]: ...
+    @overload
+    def permutation(self, x: npt.ArrayLike, threads: _Threads = None) -> npt.NDArray[Any]: ...
+    @overload
+    def permuted(
+        self, x: npt.ArrayLike, axis: SupportsIndex | None = None, out: None = None, threads: _Threads = None
+    ) -> npt.NDArray[Any]: ...
+    @overload
+    def permuted(
+        self, x: npt.ArrayLike, axis: SupportsIndex | None = None, *, out: _A, threads: _Threads = None
+    ) -> _A: ...
+    @overload
+    def integers(self, n: SupportsIndex, size: None = None) -> int: ...
+    @overload
+    def integers(self, n: SupportsIndex, size: _Size) -> npt.NDArray[np.int64 | np.uint64]: ...
+    def sample(self, k: SupportsIndex, n: SupportsIndex) -> npt.NDArray[np.int64 | np.uint64]:
+        """k distinct integers of range(n) in random order, n up to 2**64-1."""
+    @overload
+    def choice(self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: bool = True) -> Any: ...
+    @overload
+    def choice(self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: bool = True) -> npt.NDArray[Any]: ...
+    def deal(
+        self,
+        game: str | None = None,
+        players: int | None = None,
+        cards: int | None = None,
+        deck: str | None = None,
+    ) -> Deal:
+        """Shuffle a deck and deal it: the document of `fairdeck deal --format json`."""
+
+class ExactResult(TypedDict):
+    algorithm: str
+    n: int
+    paths: int
+    depth: int
+    support: int
+    orders: int
+    uniform: bool
+    total_variation: Fraction
+    unresolved: Fraction
+    outcomes: dict[tuple[int, ...], Fraction]
+
+def exact(algorithm: str, n: int, max_paths: int = 10_000_000, max_depth: int = 200) -> ExactResult:
+    """The exact output distribution of a catalogue algorithm on n items."""
+
+class AuditTest(TypedDict, total=False):
+    name: str
+    statistic: float
+    dof: float
+    p_value: float
+    passed: bool
+
+class AuditSkipped(TypedDict):
+    name: str
+    reason: str
+
+class AuditResult(TypedDict):
+    source: str
+    n: int
+    trials: int
+    verdict: Literal["uniform", "biased", "inconclusive"]
+    alpha: float
+    per_test_alpha: float
+    tests: list[AuditTest]
+    failed: list[str]
+    skipped: list[AuditSkipped]
+
+def audit(perms: npt.ArrayLike, alpha: float = 1e-6, base: int | None = None) -> AuditResult:
+    """Statistical audit of permutations, one per row of a 2-D integer array."""
+
+_Path = str | PathLike[str]
+
+class ShufResult(TypedDict):
+    records: int
+    bytes: int
+    method: str
+    seed: str
+
+def shuf(
+    input_path: _Path,
+    output_path: _Path,
+    memory: int | str | None = None,
+    seed: _Seed = None,
+    temp_dir: _Path | None = None,
+) -> ShufResult:
+    """Shuffle the lines of a file into another (or itself), out of core beyond `memory`."""

@@ -1,0 +1,115 @@
+"""integers, sample and choice: ranges, shapes, dtypes, distinctness, bad input."""
+
+import numpy as np
+import pytest
+
+import fairdeck
+
+U64_MAX = 2**64 - 1
+
+
+def test_integers_scalar_and_shapes():
+    g = fairdeck.Generator("ints")
+    v = g.integers(6)
+    assert isinstance(v, int) and 0 <= v < 6
+    a = g.integers(6, size=1000)
+    assert a.dtype == np.int64 and a.shape == (1000,)
+    assert a.min() >= 0 and a.max() <= 5 and len(set(a.tolist())) == 6
+    assert g.integers(10, size=(3, 4)).shape == (3, 4)
+    assert g.integers(10, size=0).shape == (0,)
+    assert g.integers(1, size=5).tolist() == [0] * 5
+
+
+def test_integers_over_the_whole_64_bit_range():
+    g = fairdeck.Generator("wide")
+    a = g.integers(U64_MAX, size=200)
+    assert a.dtype == np.uint64
+    assert int(a.max()) > 2**63  # half the values are above 2^63: all 200 below has p = 2^-200
+    assert g.integers(2**63, size=3).dtype == np.int64
+
+
+def test_integers_are_reproducible_and_exact_rolls():
+    assert (
+        fairdeck.Generator("r").integers(1000, size=50).tolist()
+        == fairdeck.Generator("r").integers(1000, size=50).tolist()
+    )
+
+
+@pytest.mark.parametrize(
+    "n,error,match",
+    [
+        (0, ValueError, "at least 1"),
+        (-1, ValueError, "non-negative"),
+        (2**64, OverflowError, "too large"),
+        (2.5, TypeError, "integer"),
+        ("7", TypeError, "integer"),
+        (True, TypeError, "bool"),
+    ],
+)
+def test_integers_bad_n(n, error, match):
+    with pytest.raises(error, match=match):
+        fairdeck.Generator("bad").integers(n)
+
+
+def test_integers_accepts_numpy_integers():
+    assert 0 <= fairdeck.Generator("np").integers(np.int64(10)) < 10
+    assert fairdeck.Generator("np").integers(np.uint64(U64_MAX)) >= 0
+
+
+def test_sample_is_distinct_for_every_density():
+    g = fairdeck.Generator("sample")
+    for k, n in [(0, 10), (10, 10), (5, 90), (1000, 1_000_000), (3, U64_MAX), (5000, 6000)]:
+        s = g.sample(k, n)
+        assert len(s) == k and len(set(s.tolist())) == k
+        assert all(0 <= int(v) < n for v in s)
+    assert g.sample(3, U64_MAX).dtype == np.uint64
+    assert g.sample(3, 100).dtype == np.int64
+
+
+def test_sample_bad_input():
+    g = fairdeck.Generator("bad")
+    with pytest.raises(ValueError, match="cannot pick 11 distinct values from range"):
+        g.sample(11, 10)
+    with pytest.raises(ValueError, match="too many"):
+        g.sample(2**40, U64_MAX)
+    with pytest.raises(ValueError, match="non-negative"):
+        g.sample(-1, 10)
+    with pytest.raises(ValueError, match="non-negative"):
+        g.sample(1, -10)
+    with pytest.raises(OverflowError):
+        g.sample(1, 2**64)
+    with pytest.raises(TypeError):
+        g.sample(1.0, 10)
+
+
+def test_choice_from_a_range_and_from_an_array():
+    g = fairdeck.Generator("choice")
+    assert 0 <= g.choice(10) < 10
+    picks = g.choice(10, size=10, replace=False)
+    assert sorted(picks.tolist()) == list(range(10))
+    words = np.array(["ace", "king", "queen", "jack"])
+    assert g.choice(words) in set(words.tolist())
+    assert set(g.choice(words, size=(2, 2), replace=False).ravel().tolist()) == set(words.tolist())
+    assert g.choice(["a", "b"], size=100).shape == (100,)
+    rows = np.arange(12).reshape(4, 3)
+    chosen = g.choice(rows, size=2, replace=False)
+    assert chosen.shape == (2, 3) and (chosen[:, 1] == chosen[:, 0] + 1).all()
+
+
+def test_choice_without_replacement_is_sample():
+    assert (
+        fairdeck.Generator("same").choice(1000, size=20, replace=False).tolist()
+        == fairdeck.Generator("same").sample(20, 1000).tolist()
+    )
+
+
+def test_choice_bad_input():
+    g = fairdeck.Generator("bad")
+    with pytest.raises(ValueError, match="population of 3"):
+        g.choice(3, size=4, replace=False)
+    with pytest.raises(ValueError, match="empty"):
+        g.choice([], size=2)
+    with pytest.raises(ValueError, match="at least one axis"):
+        g.choice(np.array(2.5))
+    with pytest.raises(ValueError, match="non-negative"):
+        g.choice(5, size=-1)

@@ -1,0 +1,66 @@
+"""permuted: independent lanes along any axis, every dtype, threads, out=."""
+
+import numpy as np
+import pytest
+
+import fairdeck
+
+
+def test_each_row_is_a_permutation_and_x_is_unchanged():
+    x = np.tile(np.arange(52), (1000, 1))
+    y = fairdeck.Generator("decks").permuted(x, axis=1)
+    assert (x == np.arange(52)).all()
+    assert (np.sort(y, axis=1) == np.arange(52)).all()
+    assert len({tuple(r) for r in y.tolist()}) == 1000
+
+
+def test_rows_follow_the_shuffle_of_each_row_in_turn():
+    x = np.tile(np.arange(20), (5, 1))
+    y = fairdeck.Generator("in turn").permuted(x, axis=1)
+    g = fairdeck.Generator("in turn")
+    expected = [g.permutation(20).tolist() for _ in range(5)]
+    assert y.tolist() == expected
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, None])
+def test_any_axis(axis):
+    x = np.arange(4 * 5 * 6).reshape(4, 5, 6)
+    y = fairdeck.Generator("axes").permuted(x, axis=axis)
+    assert y.shape == x.shape
+    if axis is None:
+        assert sorted(y.ravel().tolist()) == list(range(120))
+    else:
+        assert (np.sort(y, axis=axis) == x).all()
+
+
+def test_odd_item_sizes_and_objects():
+    x = np.array([[f"s{i}" for i in range(7)]] * 30)  # U3: 12 bytes
+    y = fairdeck.Generator("odd").permuted(x, axis=1)
+    assert all(sorted(r) == sorted(x[0].tolist()) for r in y.tolist())
+    z = fairdeck.Generator("obj").permuted(x.astype(object), axis=1)
+    assert all(sorted(r) == sorted(x[0].tolist()) for r in z.tolist())
+
+
+def test_threads_same_result_for_every_count():
+    x = np.tile(np.arange(52, dtype=np.int64), (5000, 1))
+    a = fairdeck.Generator("t").permuted(x, axis=1, threads=1)
+    b = fairdeck.Generator("t").permuted(x, axis=1, threads=2)
+    assert (a == b).all() and (np.sort(a, axis=1) == np.arange(52)).all()
+
+
+def test_out():
+    x = np.tile(np.arange(10), (3, 1))
+    out = np.empty_like(x)
+    r = fairdeck.Generator("out").permuted(x, axis=1, out=out)
+    assert r is out and (np.sort(out, axis=1) == x).all()
+    with pytest.raises(ValueError, match="shape"):
+        fairdeck.Generator("out").permuted(x, axis=1, out=np.empty((2, 10)))
+
+
+def test_bad_axis_and_empty():
+    g = fairdeck.Generator("bad")
+    with pytest.raises(ValueError, match="out of bounds"):
+        g.permuted(np.zeros((2, 3)), axis=2)
+    assert g.permuted(np.zeros((0, 3)), axis=1).shape == (0, 3)
+    assert g.permuted(np.zeros((3, 0)), axis=1).shape == (3, 0)
+    assert g.permuted([3, 1, 2]).shape == (3,)

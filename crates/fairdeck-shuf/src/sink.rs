@@ -1,0 +1,266 @@
+//! Where shuffled lines go: standard output or `-o FILE`, through one large
+//! buffer.
+//!
+//! `-o FILE` is opened only when the first byte is written, which is after
+//! all input has been read, so `-o F F` is safe. When `FILE` is the input
+//! file itself, the output goes to a temporary file `.fairdeck-shuf.PID.XXXXXX`
+//! in the same directory, which replaces `FILE` only after everything was
+//! written and synced, so a full disk or an interrupt leaves the input
+//! untouched. When `FILE` has other hard links, renaming would cut it off
+//! from them (they would keep the old order), so the finished temporary
+//! file is instead copied into `FILE` in place; if that copy fails, the
+//! temporary file is kept and the message names it, so no line is lost.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+use crate::cancel::Cancel;
+use crate::error::{Error, IoContext};
+use crate::scratch::remove_stale;
+
+/// Bytes gathered before each write to the output.
+const BUFFER: usize = 1 << 20;
+
+/// The name partial outputs start with (then `PID.`).
+pub const OUTPUT_PREFIX: &str = ".fairdeck-shuf.";
+
+/// The output of a run.
+pub struct Sink {
+    output: Option<PathBuf>,
+    /// The input file, to detect `-o` naming it.
+    input: Option<PathBuf>,
+    state: State,
+    buffer: Vec<u8>,
+    cancel: Cancel,
+    /// Records and bytes written so far.
+    pub(crate) records: u64,
+    pub(crate) bytes: u64,
+}
+
+enum State {
+    Closed,
+    Open(File),
+    Replacing(NamedTempFile, PathBuf),
+    /// The standard output could not be duplicated (it is closed).
+    Failed(io::ErrorKind, Option<i32>),
+}
+
+impl Sink {
+    /// A sink for `-o output` (standard output when `None`); `input` is the
+    /// file being shuffled, if any.
+    pub fn new(output: Option<PathBuf>, input: Option<PathBuf>, cancel: &Cancel) -> Self {
+        Self {
+            output,
+            input,
+            state: State::Closed,
+            buffer: Vec::new(),
+            cancel: cancel.clone(),
+            records: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Appends one record: `bytes`, and the delimiter if `bytes` lacks it
+    /// (the last line of an input that does not end with one).
+    ///
+    /// # Errors
+    ///
+    /// Write errors; [`Error::Interrupted`].
+    #[inline]
+    pub fn record(&mut self, bytes: &[u8], delimiter: u8) -> Result<(), Error> {
+        self.buffer.extend_from_slice(bytes);
+        if bytes.last() != Some(&delimiter) {
+            self.buffer.push(delimiter);
+        }
+        self.records += 1;
+        self.spill()
+    }
+
+    /// Appends one item and the delimiter, whatever bytes the item holds
+    /// (an `-e` argument may contain the delimiter).
+    ///
+    /// # Errors
+    ///
+    /// Write errors; [`Error::Interrupted`].
+    pub fn item(&mut self, bytes: &[u8], delimiter: u8) -> Result<(), Error> {
+        self.buffer.extend_from_slice(bytes);
+        self.buffer.push(delimiter);
+        self.records += 1;
+        self.spill()
+    }
+
+    /// Appends `value` in decimal and the delimiter.
+    ///
+    /// # Errors
+    ///
+    /// Write errors; [`Error::Interrupted`].
+    #[inline]
+    pub fn number(&mut self, value: u64, delimiter: u8) -> Result<(), Error> {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut v = value;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.buffer.extend_from_slice(&digits[at..]);
+        self.buffer.push(delimiter);
+        self.records += 1;
+        self.spill()
+    }
+
+    #[inline]
+    fn spill(&mut self) -> Result<(), Error> {
+        if self.buffer.len() >= BUFFER {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Bytes buffered and not yet written.
+    pub(crate) fn pending(&self) -> u64 {
+        self.buffer.len() as u64
+    }
+
+    /// Writes what is buffered so far (what was drawn before a failure).
+    ///
+    /// # Errors
+    ///
+    /// GNU's "write error" message.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.drain()
+    }
+
+    /// Writes everything, closes the output and, when replacing the input
+    /// file, puts the finished temporary file in its place.
+    ///
+    /// # Errors
+    ///
+    /// GNU's "write error" message; [`Error::Interrupted`] (then the input
+    /// file is left as it was).
+    pub fn finish(mut self) -> Result<(), Error> {
+        self.drain()?;
+        match std::mem::replace(&mut self.state, State::Closed) {
+            State::Closed | State::Failed(..) => Ok(()),
+            State::Open(_) => Ok(()),
+            State::Replacing(temp, target) => replace(temp, &target, &self.cancel),
+        }
+    }
+
+    fn drain(&mut self) -> Result<(), Error> {
+        self.cancel.check()?;
+        if matches!(self.state, State::Closed) {
+            self.state = self.open()?;
+        }
+        let file = match &mut self.state {
+            State::Open(f) => f,
+            State::Replacing(t, _) => t.as_file_mut(),
+            State::Failed(kind, raw) => return Err(Error::io("write error", rebuild(*kind, *raw))),
+            State::Closed => unreachable!("opened above"),
+        };
+        file.write_all(&self.buffer).on("write error")?;
+        self.bytes += self.buffer.len() as u64;
+        self.buffer.clear();
+        Ok(())
+    }
+
+    fn open(&self) -> Result<State, Error> {
+        let Some(path) = &self.output else {
+            return Ok(match io::stdout().as_fd().try_clone_to_owned() {
+                Ok(fd) => State::Open(File::from(fd)),
+                Err(e) => State::Failed(e.kind(), e.raw_os_error()),
+            });
+        };
+        if self.input.as_deref().is_some_and(|i| same_file(i, path)) {
+            return replacement(path, &self.cancel);
+        }
+        let file = File::create(path).on(path.display())?;
+        Ok(State::Open(file))
+    }
+}
+
+fn rebuild(kind: io::ErrorKind, raw: Option<i32>) -> io::Error {
+    raw.map_or_else(|| io::Error::from(kind), io::Error::from_raw_os_error)
+}
+
+/// Whether two paths name the same existing file.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+/// A temporary file next to `target`, with its permissions, to put in its place.
+fn replacement(target: &Path, cancel: &Cancel) -> Result<State, Error> {
+    let target = fs::canonicalize(target).on(target.display())?;
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    remove_stale(dir, OUTPUT_PREFIX);
+    let prefix = format!("{OUTPUT_PREFIX}{}.", std::process::id());
+    let temp = cancel.create(
+        || {
+            tempfile::Builder::new()
+                .prefix(&prefix)
+                .tempfile_in(dir)
+                .on(dir.display())
+        },
+        |t| t.path().to_path_buf(),
+    )?;
+    let permissions = fs::metadata(&target).on(target.display())?.permissions();
+    fs::set_permissions(temp.path(), permissions).on(temp.path().display())?;
+    Ok(State::Replacing(temp, target))
+}
+
+/// Puts the finished `temp` in the place of `target`: a rename, or an
+/// in-place copy when `target` has other hard links.
+fn replace(temp: NamedTempFile, target: &Path, cancel: &Cancel) -> Result<(), Error> {
+    temp.as_file().sync_all().on("write error")?;
+    let path = temp.path().to_path_buf();
+    let links = fs::metadata(target).on(target.display())?.nlink();
+    cancel.commit(&path, || {
+        if links > 1 {
+            return copy_in_place(temp, target);
+        }
+        temp.persist(target)
+            .map(drop)
+            .map_err(|e| Error::io(target.display(), e.error))
+    })
+}
+
+/// Copies `temp` over the contents of `target`; on failure keeps `temp` and
+/// names it in the error.
+fn copy_in_place(temp: NamedTempFile, target: &Path) -> Result<(), Error> {
+    let copy = || -> io::Result<()> {
+        let mut from = File::open(temp.path())?;
+        let mut to = fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(target)?;
+        io::copy(&mut from, &mut to)?;
+        to.sync_all()
+    };
+    match copy() {
+        Ok(()) => temp.close().on(target.display()),
+        Err(e) => {
+            let kept = temp.into_temp_path().keep().map_err(|k| k.error);
+            let what = match kept {
+                Ok(p) => format!(
+                    "{} (the shuffled lines are kept in {})",
+                    target.display(),
+                    p.display()
+                ),
+                Err(_) => target.display().to_string(),
+            };
+            Err(Error::io(what, e))
+        }
+    }
+}
