@@ -31,6 +31,7 @@ mod analysis;
 mod arrays;
 mod convert;
 mod deal;
+mod distributed;
 mod draws;
 mod generator;
 mod rows;
@@ -44,6 +45,7 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<generator::Generator>()?;
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
+    distributed::register(m)?;
     m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

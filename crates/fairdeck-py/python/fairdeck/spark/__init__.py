@@ -1,0 +1,209 @@
+"""Exact, reproducible shuffles of datasets larger than a machine, on Apache Spark.
+
+``shuffle(inputs, seed=..., output=...)`` writes the input's rows in an
+order drawn uniformly from all n! orders, as parts ``part-00000``,
+``part-00001``, ... whose concatenation in name order is the shuffled
+dataset. The order depends only on the seed and the data: not on the
+cluster, the executor count, Spark's split sizes or partitioning, the order
+tasks run in, or retries. See the ``fairdeck-distributed`` crate for the
+algorithm and its proof, and the README section "Spark" for deployment.
+
+Pipeline: a DataFrame of input splits (file, byte range; or Parquet row
+groups) -> ``mapInArrow`` reading rows with their ids and buckets ->
+``repartition(k, key)`` (key chosen so that partition b is bucket b) ->
+``mapInArrow`` ordering each bucket and writing it as part b.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from fairdeck._fairdeck import distributed as _rust
+
+from . import _tasks
+from ._listing import Listing, list_inputs, parse_bytes
+
+__all__ = ["shuffle", "ShuffleResult", "DEFAULT_TASK_MEMORY"]
+
+#: The memory one task may use for its bucket unless told otherwise.
+DEFAULT_TASK_MEMORY = 512 << 20
+FORMATS = ("text", "parquet")
+
+
+@dataclass(frozen=True)
+class ShuffleResult:
+    """What a shuffle wrote."""
+
+    #: The seed as 64 hex digits: pass it as ``seed=`` to replay the run.
+    seed: str
+    #: The number of buckets (and of parts).
+    buckets: int
+    #: Rows written.
+    rows: int
+    #: The part paths, in order: read them in this order.
+    parts: list[str]
+
+
+def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=None,
+            task_memory=DEFAULT_TASK_MEMORY, split_bytes=None, overwrite=False) -> ShuffleResult:
+    """Shuffles the rows of files (text lines or Parquet rows) into ``output``.
+
+    ``df_or_paths``: a path, a list of paths (files or directories), or a
+    DataFrame read straight from files (``spark.read.text(...)`` or
+    ``spark.read.parquet(...)``); its files are shuffled. ``seed``: a text
+    or 64 hex digits (``None`` draws a fresh one; the result tells it).
+    ``buckets``: the number of parts; by default ``⌈3 · input bytes /
+    task_memory⌉``. ``format``: ``text`` or ``parquet`` (when not given:
+    the DataFrame's, or ``parquet`` if every input file ends in
+    ``.parquet``, else ``text``). ``split_bytes``:
+    text split size (default ``spark.sql.files.maxPartitionBytes``; it
+    changes the work per task, never the output). Raises ``ValueError``
+    for bad arguments, ``FileNotFoundError`` for missing inputs and
+    ``FileExistsError`` if ``output`` holds files and ``overwrite`` is false.
+    """
+    from pyspark.sql import SparkSession
+
+    spark = spark or SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
+    paths, format = _inputs(df_or_paths, format)
+    seed_hex = _rust.seed_hex(os.urandom(32).hex() if seed is None else str(seed))
+    listing = list_inputs(paths)
+    if format is None:
+        parquet = listing.paths and all(p.endswith(".parquet") for p in listing.paths)
+        format = "parquet" if parquet else "text"
+    out_fs, out_root = _prepare_output(output, overwrite)
+    if format == "text" and not listing.local:
+        raise ValueError("text input must be on a filesystem mounted on every executor "
+                         "(local, NFS, a FUSE mount); use Parquet for hdfs:// or s3:// inputs")
+    splits, schema, size = _plan(spark, listing, format, split_bytes)
+    k = _bucket_count(buckets, size, task_memory)
+    keys = _tasks.partition_keys(k)
+    if format == "text":
+        read = _tasks.ReadText(seed_hex, k, keys)
+    else:
+        read = _tasks.ReadParquet(seed_hex, k, keys, listing.fs, schema)
+    rows = _splits_frame(spark, splits, format).mapInArrow(read, _spark_schema(schema))
+    write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out_fs, out_root))
+    summary = rows.repartition(k, _tasks.PKEY).mapInArrow(write, _tasks.SUMMARY).collect()
+    written = _finish(out_fs, out_root, k, format, schema, summary)
+    return ShuffleResult(seed_hex, k, sum(r["rows"] for r in summary), written)
+
+
+def _inputs(df_or_paths, format):
+    """Paths and format of the input (a DataFrame must be a plain file scan)."""
+    if hasattr(df_or_paths, "inputFiles"):
+        plan = df_or_paths._jdf.queryExecution().analyzed()
+        name = plan.getClass().getSimpleName()
+        if name != "LogicalRelation":
+            raise ValueError("a DataFrame to shuffle must be read straight from files "
+                             "(spark.read.text or spark.read.parquet): rows of a computed "
+                             "DataFrame have no stable ids; write it out first")
+        detected = plan.relation().fileFormat().toString().lower()
+        format = format or detected
+        paths = list(df_or_paths.inputFiles())
+    else:
+        paths = df_or_paths
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"format must be 'text' or 'parquet', not {format!r}")
+    return paths, format
+
+
+def _bucket_count(buckets, size: int, task_memory) -> int:
+    if buckets is None:
+        return int(_rust.buckets_for(size, parse_bytes(task_memory)))
+    if isinstance(buckets, bool) or not isinstance(buckets, int) or not 1 <= buckets < 2**31:
+        raise ValueError(f"buckets must be an integer in 1..2**31 - 1, got {buckets!r}")
+    return buckets
+
+
+def _uri(fs: pafs.FileSystem, path: str) -> str:
+    return path if isinstance(fs, pafs.LocalFileSystem) else f"{fs.type_name}://{path}"
+
+
+def _prepare_output(output, overwrite: bool):
+    output = os.fspath(output)
+    if "://" not in output:
+        output = os.path.abspath(output)
+    fs, root = pafs.FileSystem.from_uri(output)
+    info = fs.get_file_info(root)
+    if info.type == pafs.FileType.File:
+        raise FileExistsError(f"{output}: is a file; the output is a directory of parts")
+    if info.type == pafs.FileType.Directory and fs.get_file_info(pafs.FileSelector(root)):
+        if not overwrite:
+            raise FileExistsError(f"{output}: directory is not empty (pass overwrite=True)")
+        fs.delete_dir_contents(root)
+    fs.create_dir(root, recursive=True)
+    return fs, root
+
+
+def _plan(spark, listing: Listing, format: str, split_bytes):
+    """The splits, the Arrow schema of the rows, and the in-memory size estimate."""
+    helpers = [pa.field(_tasks.PKEY, pa.int32()), pa.field(_tasks.BUCKET, pa.int32()),
+               pa.field(_tasks.FILE, pa.int32()), pa.field(_tasks.POS, pa.int64())]
+    if format == "text":
+        step = parse_bytes(split_bytes or spark.conf.get("spark.sql.files.maxPartitionBytes"))
+        splits = [(f, p, start, min(size, start + max(step, 1)))
+                  for f, (p, size) in enumerate(zip(listing.paths, listing.sizes))
+                  for start in range(0, size, max(step, 1))]
+        return splits, pa.schema(helpers + [pa.field("value", pa.binary())]), sum(listing.sizes)
+    splits, size, data_schema = [], 0, None
+    for f, path in enumerate(listing.paths):
+        meta = pq.read_metadata(path, filesystem=listing.fs)
+        data_schema = data_schema or meta.schema.to_arrow_schema()
+        first = 0
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            splits.append((f, path, g, first))
+            first += group.num_rows
+            size += group.total_byte_size
+    if data_schema is None:
+        raise ValueError("no Parquet files in the input")
+    data = _spark_compatible(data_schema)
+    return splits, pa.schema(helpers + list(data)), size
+
+
+def _spark_compatible(schema: pa.Schema) -> pa.Schema:
+    """The Arrow schema Spark gives back for a Parquet schema."""
+    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+
+    return to_arrow_schema(from_arrow_schema(schema))
+
+
+def _spark_schema(schema: pa.Schema):
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return from_arrow_schema(schema)
+
+
+def _splits_frame(spark, splits, format: str):
+    """One split per row and per partition, so each split is one task."""
+    if format == "text":
+        ddl = "file int, path string, start long, end long"
+    else:
+        ddl = "file int, path string, group int, first long"
+    rdd = spark.sparkContext.parallelize(splits, max(1, len(splits)))
+    return spark.createDataFrame(rdd, ddl)
+
+
+def _finish(fs, root: str, k: int, format: str, schema: pa.Schema, summary) -> list[str]:
+    """Empty parts for empty buckets, a ``_SUCCESS`` marker, no temporary files."""
+    seen = {r["bucket"] for r in summary}
+    data = pa.schema([f for f in schema if not f.name.startswith("__fairdeck_")])
+    parts = []
+    for b in range(k):
+        path = f"{root}/{_tasks.part_name(b, k, format)}"
+        parts.append(_uri(fs, path))
+        if b in seen:
+            continue
+        with fs.open_output_stream(path) as f:
+            if format == "parquet":
+                pq.write_table(data.empty_table(), f)
+    if fs.get_file_info(f"{root}/_temporary").type == pafs.FileType.Directory:
+        fs.delete_dir(f"{root}/_temporary")
+    with fs.open_output_stream(f"{root}/_SUCCESS"):
+        pass
+    return parts

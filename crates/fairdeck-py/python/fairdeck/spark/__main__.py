@@ -1,0 +1,84 @@
+"""``python -m fairdeck.spark shuffle IN... OUT --format text|parquet --seed S [--buckets K]``.
+
+Runs under ``spark-submit`` (the master and resources come from it) and
+under plain ``python`` (Spark's embedded ``local[*]`` master). Prints the
+seed that replays the run. Exit status: 0 done, 2 usage error, 1 runtime
+error (one line on stderr, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m fairdeck.spark",
+        description="Exact, reproducible shuffles of files larger than a machine, on Apache Spark.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("shuffle", help="shuffle the lines (text) or rows (Parquet) of files")
+    s.add_argument("paths", nargs="+", metavar="IN", help="input files or directories, then OUT")
+    s.add_argument("output", metavar="OUT", help="output directory (must be empty or absent)")
+    s.add_argument("--format", choices=["text", "parquet"], help="input format (default: from names)")
+    s.add_argument("--seed", help="64 hex digits, or any text (hashed); default: a fresh seed")
+    s.add_argument("--buckets", type=int, help="number of parts (default: from size and memory)")
+    s.add_argument("--task-memory", default="512MB", help="memory per task for one bucket")
+    s.add_argument("--split-bytes", help="text split size (default: spark.sql.files.maxPartitionBytes)")
+    s.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
+    s.add_argument("--overwrite", action="store_true", help="replace the output's contents")
+    return p
+
+
+def _one_line(e: Exception) -> str:
+    """The innermost Python error of a failed Spark job, else its first line."""
+    lines = str(e).strip().splitlines()
+    errors = [x.strip() for x in lines if re.match(r"\s*\w+(Error|Exception): ", x)]
+    return errors[-1] if errors else (lines[0] if lines else type(e).__name__)
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.buckets is not None and args.buckets < 1:
+        print("python -m fairdeck.spark: --buckets must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        from pyspark.sql import SparkSession
+
+        from fairdeck.spark._listing import list_inputs
+
+        list_inputs(args.paths)  # fail fast, before starting Spark
+
+        from fairdeck.spark import shuffle
+
+        if "PYSPARK_GATEWAY_PORT" not in os.environ:
+            # Plain python starts Spark itself: its Python workers must run
+            # this interpreter, which has fairdeck (spark-submit decides itself).
+            os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        builder = SparkSession.builder.appName("fairdeck shuffle").config(
+            "spark.ui.showConsoleProgress", "false"
+        )
+        if args.master:
+            builder = builder.master(args.master)
+        spark = builder.getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+        result = shuffle(args.paths, seed=args.seed, buckets=args.buckets, output=args.output,
+                         format=args.format, spark=spark, task_memory=args.task_memory,
+                         split_bytes=args.split_bytes, overwrite=args.overwrite)
+    except (ValueError, OSError) as e:
+        print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a Spark job failure: one line, not a JVM stack trace
+        print(f"python -m fairdeck.spark: {_one_line(e)}", file=sys.stderr)
+        return 1
+    parts = "part" if result.buckets == 1 else "parts"
+    print(f"{result.rows} rows in {result.buckets} {parts} in {args.output}")
+    print(f"seed: {result.seed}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
