@@ -1,6 +1,6 @@
 //! `Generator.deal`: the document `fairdeck deal --format json` prints, as a dict.
 
-use fairdeck::cards::{Card, DealPlan, DeckKind, Game};
+use fairdeck::cards::{Card, DealPlan, DealShape, DeckKind, Game, high_card_points};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -39,10 +39,11 @@ impl DealArgs<'_> {
             let Some(players) = self.players else {
                 return Err(PyValueError::new_err("cards= needs players="));
             };
+            let deck = deck.unwrap_or_default();
             return Ok(Config {
                 game: None,
-                deck: deck.unwrap_or_default(),
-                plan: DealPlan::round_robin(players, cards).map_err(value_error)?,
+                deck,
+                plan: DealPlan::round_robin_in(deck, players, cards).map_err(value_error)?,
             });
         }
         if self.game.is_none() && self.players.is_some() {
@@ -65,7 +66,10 @@ pub fn deal<'py>(
     args: &DealArgs<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = args.config()?;
-    warn_short_key(py, generator, config.deck)?;
+    // What the game can tell apart (its distinct deals), as the CLI counts it.
+    let shape = DealShape::for_game(config.game, &config.plan, config.deck).map_err(value_error)?;
+    let needed = shape.bits();
+    warn_short_key(py, generator, &shape)?;
     let dealt = generator
         .stream
         .with(|dice| config.plan.shuffle_and_deal(config.deck, dice))
@@ -77,6 +81,9 @@ pub fn deal<'py>(
         hand.set_item("name", &pile.name)?;
         hand.set_item("role", pile.role.name())?;
         hand.set_item("cards", text(&pile.cards))?;
+        if config.game == Some(Game::Bridge) {
+            hand.set_item("hcp", high_card_points(&pile.cards))?;
+        }
         hands.append(hand)?;
     }
     let key = &generator.key;
@@ -88,23 +95,26 @@ pub fn deal<'py>(
     doc.set_item("deck_size", config.deck.len())?;
     doc.set_item("hands", hands)?;
     doc.set_item("stock", text(&dealt.stock))?;
-    doc.set_item("entropy_needed_bits", config.deck.entropy_bits())?;
+    doc.set_item("entropy_needed_bits", needed)?;
     doc.set_item("entropy_key_bits", key.bits)?;
     doc.set_item("entropy_source", key.origin)?;
+    doc.set_item("entropy_deals", shape.formula())?;
+    doc.set_item("entropy_order_bits", config.deck.entropy_bits())?;
     Ok(doc)
 }
 
-/// A `UserWarning` when a seed text holds fewer bits than the deck needs,
-/// as the CLI warns on stderr: most orders of the deck can never come out.
-fn warn_short_key(py: Python<'_>, generator: &Generator, deck: DeckKind) -> PyResult<()> {
-    let (key, needed) = (&generator.key, deck.entropy_bits());
+/// A `UserWarning` when a seed text holds fewer bits than the deal needs,
+/// as the CLI warns on stderr: most deals can never come out.
+fn warn_short_key(py: Python<'_>, generator: &Generator, shape: &DealShape) -> PyResult<()> {
+    let (key, needed) = (&generator.key, shape.bits());
     if key.origin != "seed-text" || key.bits >= needed {
         return Ok(());
     }
     let message = format!(
-        "the seed text holds at most {:.1} bits but a {deck} deck needs {needed:.1}: at most \
-         1 in 2^{:.0} of its orders can ever be dealt; use a 64-hex-digit key or seed=None",
+        "the seed text holds at most {:.1} bits but a deal ({} deals) needs {needed:.1}: at \
+         most 1 in 2^{:.0} of the deals can ever be dealt; use a 64-hex-digit key or seed=None",
         key.bits,
+        shape.formula(),
         needed - key.bits
     );
     let message = std::ffi::CString::new(message).map_err(value_error)?;

@@ -65,7 +65,7 @@ test('deal renders 52 distinct card images and the replay link reproduces it', a
   assert.equal(cards.length, 52);
   assert.equal(new Set(cards).size, 52);
   assert.equal(await page.locator('.hand').count(), 4);
-  assert.match(await page.textContent('#deal-entropy'), /the deck needs 225\.6 bits, the key holds 256/);
+  assert.match(await page.textContent('#deal-entropy'), /a bridge deal needs 95\.4 bits \(52!\/\(13!\)\^4 deals\), the key holds 256/);
   await shot(page, 'deal');
   const href = await page.getAttribute('#replay', 'href');
   assert.match(href, /seed=[0-9a-f]{64}/);

@@ -14,10 +14,11 @@ _Size = SupportsIndex | tuple[SupportsIndex, ...]
 _Threads = SupportsIndex | None
 _A = TypeVar("_A", bound=np.ndarray[Any, Any])
 
-class Hand(TypedDict):
+class Hand(TypedDict, total=False):
     name: str
     role: str
     cards: list[str]
+    hcp: int  # high-card points, bridge hands only
 
 class Deal(TypedDict):
     seed: str
@@ -27,9 +28,11 @@ class Deal(TypedDict):
     deck_size: int
     hands: list[Hand]
     stock: list[str]
-    entropy_needed_bits: float
+    entropy_needed_bits: float  # log2 of the game's distinct deals
     entropy_key_bits: float
     entropy_source: str
+    entropy_deals: str  # the count of distinct deals, as a formula
+    entropy_order_bits: float  # log2 of the deck's distinguishable orders
 
 class Generator:
     """Exactly uniform shuffles, samples and deals, reproducible from a seed."""

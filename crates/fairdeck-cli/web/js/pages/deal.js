@@ -53,7 +53,12 @@ function entropyLine(r) {
   const needed = r.entropy_needed_bits.toFixed(1);
   const bits = Number.isInteger(r.entropy_key_bits) ? r.entropy_key_bits : r.entropy_key_bits.toFixed(1);
   const bound = r.entropy_source === 'seed-text' ? 'at most ' : '';
-  return `the deck needs ${needed} bits, the key holds ${bound}${bits}`;
+  // As the CLI's entropy line: what a game can tell apart (its distinct
+  // deals), not the deck order, where the report says so.
+  const what = r.entropy_deals
+    ? `a ${r.game ?? 'custom'} deal needs ${needed} bits (${r.entropy_deals} deals)`
+    : `the deck needs ${needed} bits`;
+  return `${what}, the key holds ${bound}${bits}`;
 }
 
 function meta(report, replayHref, seedShown) {
@@ -67,8 +72,8 @@ function meta(report, replayHref, seedShown) {
   if (report.entropy_key_bits < report.entropy_needed_bits) {
     const gap = (report.entropy_needed_bits - report.entropy_key_bits).toFixed(0);
     box.append(el('p', { class: 'warn', text: report.entropy_source === 'seed-text'
-      ? `This seed text holds far fewer bits than the deck needs: at most 1 in 2^${gap} of the orders can ever be dealt from such seeds, and a guesser tries likely texts first. Leave the seed empty for a fresh 256-bit key.`
-      : `A 256-bit key reaches at most 2^256 of this deck's orders: unpredictable, but most orders can never be dealt.` }));
+      ? `This seed text holds far fewer bits than the deal needs: at most 1 in 2^${gap} of the orders can ever be dealt from such seeds, and a guesser tries likely texts first. Leave the seed empty for a fresh 256-bit key.`
+      : `A 256-bit key reaches at most 2^256 of this game's deals: unpredictable, but most deals can never be dealt.` }));
   }
   return box;
 }
