@@ -119,8 +119,13 @@ pub fn deal_boards(
     render(args, out, &boards, &origin)
 }
 
-/// Runs `deal --from-pbn FILE`.
-pub fn from_pbn(args: &Args, path: &Path, out: &mut Output) -> anyhow::Result<ExitCode> {
+/// Reads a PBN file: its text and its boards (at least one).
+///
+/// # Errors
+///
+/// An unreadable file (runtime error); bad PBN or no board with a `[Deal]`
+/// tag (usage errors naming the file, and the line where there is one).
+pub(crate) fn read_pbn_file(path: &Path) -> anyhow::Result<(String, Vec<pbn::PbnBoard>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let boards = pbn::read(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
@@ -130,6 +135,12 @@ pub fn from_pbn(args: &Args, path: &Path, out: &mut Output) -> anyhow::Result<Ex
             path.display()
         )));
     }
+    Ok((text, boards))
+}
+
+/// Runs `deal --from-pbn FILE`.
+pub fn from_pbn(args: &Args, path: &Path, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let (_, boards) = read_pbn_file(path)?;
     let origin = Origin {
         file: Some(path.display().to_string()),
         ..Origin::default()

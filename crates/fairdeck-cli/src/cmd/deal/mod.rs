@@ -1,7 +1,7 @@
 //! `fairdeck deal`: shuffle a deck and deal it — one deal, a set of bridge
 //! boards (`boards.rs`), or the boards of a PBN file.
 
-mod boards;
+pub(crate) mod boards;
 mod source;
 mod text;
 

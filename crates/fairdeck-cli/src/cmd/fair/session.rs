@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use fairdeck::cards::Board;
 use fairdeck::cards::pbn::{self, PbnBoard};
 use fairdeck::fair::{self, BoardCheck, Commitment};
@@ -152,15 +151,7 @@ fn published(args: &VerifyArgs, text: &str) -> anyhow::Result<Option<(Commitment
 /// Runs `fair verify --pbn FILE`.
 pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Result<ExitCode> {
     let secret = args.inputs.secret()?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let boards = pbn::read(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
-    if boards.is_empty() {
-        return Err(usage(format!(
-            "{}: no board with a [Deal] tag",
-            path.display()
-        )));
-    }
+    let (text, boards) = crate::cmd::deal::boards::read_pbn_file(path)?;
     let computed = secret.commitment();
     let published = published(args, &text)?;
     let matches = published.map(|(c, _)| c == computed);
