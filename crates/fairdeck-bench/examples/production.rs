@@ -36,7 +36,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<(Options, bool), Stri
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
             "--format" => json = value()? == "json",
-            "--sizes" => options.sizes = list(&value()?)?,
+            "--sizes" => {
+                options.sizes = list(&value()?)?;
+                let sizes = options.sizes.clone();
+                options.wide_sizes.retain(|n| sizes.contains(n));
+            }
             "--threads" => options.threads = list(&value()?)?,
             "--max-time" => {
                 let secs: f64 = value()?.parse().map_err(|_| "--max-time wants seconds")?;

@@ -3,12 +3,12 @@
 //! Each case is built once with a fixed seed and then run repeatedly; the
 //! harness and the criterion benches share them so both measure the same code.
 
-use chacha20::ChaCha20Rng;
+use chacha20::{ChaCha12Rng, ChaCha20Rng};
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{Generator, Seed};
-use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
@@ -21,7 +21,8 @@ pub const SEED: [u8; 32] = *b"fairdeck-bench-production-seed!!";
 pub enum Implementation {
     /// fairdeck: `shuffle` on one thread, `par_shuffle` on more; `sample`.
     Fairdeck,
-    /// rand 0.10: `SliceRandom::shuffle`, `rand::seq::index::sample` (one thread).
+    /// rand 0.10: `SliceRandom::shuffle`, `SliceRandom::partial_shuffle`,
+    /// `rand::seq::index::sample` (one thread).
     Rand,
 }
 
@@ -31,8 +32,11 @@ pub enum Implementation {
 pub enum RngFamily {
     /// Xoshiro256++ (`rand_xoshiro`) on both sides.
     Fast,
-    /// ChaCha: fairdeck's ChaCha20; rand's `StdRng` (ChaCha12 in rand 0.10).
+    /// ChaCha: fairdeck's ChaCha20 (its default); rand's `StdRng` (ChaCha12 in rand 0.10).
     Crypto,
+    /// ChaCha12 on both sides: fairdeck's `chacha12` against rand's `StdRng`,
+    /// the like-for-like comparison of the cryptographic paths.
+    ChaCha12,
 }
 
 impl Implementation {
@@ -46,12 +50,15 @@ impl Implementation {
 }
 
 impl RngFamily {
-    /// The name in reports: the generator actually used.
+    /// The name in reports: the generator actually used. rand's rows of
+    /// [`RngFamily::Crypto`] and [`RngFamily::ChaCha12`] are the same
+    /// generator (`stdrng-chacha12`), so the harness measures them once.
     pub fn name(self, implementation: Implementation) -> &'static str {
         match (self, implementation) {
             (RngFamily::Fast, _) => "xoshiro256pp",
             (RngFamily::Crypto, Implementation::Fairdeck) => "chacha20",
-            (RngFamily::Crypto, Implementation::Rand) => "stdrng-chacha12",
+            (RngFamily::ChaCha12, Implementation::Fairdeck) => "chacha12",
+            (_, Implementation::Rand) => "stdrng-chacha12",
         }
     }
 
@@ -60,38 +67,48 @@ impl RngFamily {
         match self {
             RngFamily::Fast => Generator::Xoshiro256PlusPlus,
             RngFamily::Crypto => Generator::ChaCha20,
+            RngFamily::ChaCha12 => Generator::ChaCha12,
         }
     }
 }
 
-/// A boxed operation on a `u32` buffer, run once per call.
-pub type Shuffler = Box<dyn FnMut(&mut [u32]) + Send>;
+/// A boxed operation on a buffer of `T` (`u32` unless said), run once per call.
+pub type Shuffler<T = u32> = Box<dyn FnMut(&mut [T]) + Send>;
 
 /// The single-threaded shuffle of `implementation` with `family`, seeded with [`SEED`].
-pub fn shuffler(implementation: Implementation, family: RngFamily) -> Shuffler {
+pub fn shuffler<T: Send + 'static>(
+    implementation: Implementation,
+    family: RngFamily,
+) -> Shuffler<T> {
     match (implementation, family) {
         (Implementation::Fairdeck, RngFamily::Fast) => {
-            let mut dice = RngDice::new(Xoshiro256PlusPlus::from_seed(SEED));
-            Box::new(move |v| fairdeck::shuffle::shuffle(v, &mut dice))
+            fairdeck_shuffle(Xoshiro256PlusPlus::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::Crypto) => {
-            let mut dice = RngDice::new(ChaCha20Rng::from_seed(SEED));
-            Box::new(move |v| fairdeck::shuffle::shuffle(v, &mut dice))
+            fairdeck_shuffle(ChaCha20Rng::from_seed(SEED))
+        }
+        (Implementation::Fairdeck, RngFamily::ChaCha12) => {
+            fairdeck_shuffle(ChaCha12Rng::from_seed(SEED))
         }
         (Implementation::Rand, RngFamily::Fast) => {
-            let mut rng = Xoshiro256PlusPlus::from_seed(SEED);
-            Box::new(move |v| v.shuffle(&mut rng))
+            rand_shuffle(Xoshiro256PlusPlus::from_seed(SEED))
         }
-        (Implementation::Rand, RngFamily::Crypto) => {
-            let mut rng = StdRng::from_seed(SEED);
-            Box::new(move |v| v.shuffle(&mut rng))
-        }
+        (Implementation::Rand, _) => rand_shuffle(StdRng::from_seed(SEED)),
     }
+}
+
+fn fairdeck_shuffle<T, R: Rng + Send + 'static>(rng: R) -> Shuffler<T> {
+    let mut dice = RngDice::new(rng);
+    Box::new(move |v| fairdeck::shuffle::shuffle(v, &mut dice))
+}
+
+fn rand_shuffle<T, R: Rng + Send + 'static>(mut rng: R) -> Shuffler<T> {
+    Box::new(move |v| v.shuffle(&mut rng))
 }
 
 /// fairdeck's `par_shuffle` with `family`; each call uses the next seed so
 /// repeated runs do not shuffle the same way.
-pub fn par_shuffler(family: RngFamily) -> Shuffler {
+pub fn par_shuffler<T: Send + 'static>(family: RngFamily) -> Shuffler<T> {
     let mut round = 0u64;
     Box::new(move |v| {
         round += 1;
@@ -101,37 +118,78 @@ pub fn par_shuffler(family: RngFamily) -> Shuffler {
     })
 }
 
+/// Cards in a hold'em deal: 2 hole cards and 5 board cards.
+pub const HOLDEM_CARDS: usize = 9;
+
+/// A boxed dealer: deals [`HOLDEM_CARDS`] cards of the 52-card deck it is
+/// given by a partial shuffle (the deck stays shuffled between calls, which
+/// keeps every deal uniform) and returns a checksum of the hand.
+pub type Dealer = Box<dyn FnMut(&mut [u8; 52]) -> u8 + Send>;
+
+/// One hold'em deal per call: fairdeck's `partial_shuffle` or rand's.
+pub fn dealer(implementation: Implementation, family: RngFamily) -> Dealer {
+    match (implementation, family) {
+        (Implementation::Fairdeck, RngFamily::Fast) => {
+            fairdeck_deal(Xoshiro256PlusPlus::from_seed(SEED))
+        }
+        (Implementation::Fairdeck, RngFamily::Crypto) => {
+            fairdeck_deal(ChaCha20Rng::from_seed(SEED))
+        }
+        (Implementation::Fairdeck, RngFamily::ChaCha12) => {
+            fairdeck_deal(ChaCha12Rng::from_seed(SEED))
+        }
+        (Implementation::Rand, RngFamily::Fast) => rand_deal(Xoshiro256PlusPlus::from_seed(SEED)),
+        (Implementation::Rand, _) => rand_deal(StdRng::from_seed(SEED)),
+    }
+}
+
+fn fairdeck_deal<R: Rng + Send + 'static>(rng: R) -> Dealer {
+    let mut dice = RngDice::new(rng);
+    Box::new(move |deck| {
+        let (hand, _) = fairdeck::shuffle::partial_shuffle(deck, HOLDEM_CARDS, &mut dice);
+        hand.iter().fold(0, |a, &c| a ^ c)
+    })
+}
+
+fn rand_deal<R: Rng + Send + 'static>(mut rng: R) -> Dealer {
+    Box::new(move |deck| {
+        let (hand, _) = deck.partial_shuffle(&mut rng, HOLDEM_CARDS);
+        hand.iter().fold(0, |a, &c| a ^ c)
+    })
+}
+
 /// A boxed sampler: `k` distinct values below `u64::MAX`, returns a checksum.
 pub type Sampler = Box<dyn FnMut(usize) -> u64 + Send>;
 
 /// `sample(k, 2^64 − 1)` of `implementation` with `family`.
 pub fn sampler(implementation: Implementation, family: RngFamily) -> Sampler {
-    const RANGE: u64 = u64::MAX;
     match (implementation, family) {
         (Implementation::Fairdeck, RngFamily::Fast) => {
-            let mut dice = RngDice::new(Xoshiro256PlusPlus::from_seed(SEED));
-            Box::new(move |k| checksum(fairdeck::sample::sample(k as u64, RANGE, &mut dice)))
+            fairdeck_sample(Xoshiro256PlusPlus::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::Crypto) => {
-            let mut dice = RngDice::new(ChaCha20Rng::from_seed(SEED));
-            Box::new(move |k| checksum(fairdeck::sample::sample(k as u64, RANGE, &mut dice)))
+            fairdeck_sample(ChaCha20Rng::from_seed(SEED))
         }
-        (Implementation::Rand, RngFamily::Fast) => {
-            let mut rng = Xoshiro256PlusPlus::from_seed(SEED);
-            Box::new(move |k| rand_checksum(&mut rng, k))
+        (Implementation::Fairdeck, RngFamily::ChaCha12) => {
+            fairdeck_sample(ChaCha12Rng::from_seed(SEED))
         }
-        (Implementation::Rand, RngFamily::Crypto) => {
-            let mut rng = StdRng::from_seed(SEED);
-            Box::new(move |k| rand_checksum(&mut rng, k))
-        }
+        (Implementation::Rand, RngFamily::Fast) => rand_sample(Xoshiro256PlusPlus::from_seed(SEED)),
+        (Implementation::Rand, _) => rand_sample(StdRng::from_seed(SEED)),
     }
+}
+
+fn fairdeck_sample<R: Rng + Send + 'static>(rng: R) -> Sampler {
+    let mut dice = RngDice::new(rng);
+    Box::new(move |k| checksum(fairdeck::sample::sample(k as u64, u64::MAX, &mut dice)))
+}
+
+fn rand_sample<R: Rng + Send + 'static>(mut rng: R) -> Sampler {
+    Box::new(move |k| {
+        let picks = rand::seq::index::sample(&mut rng, u64::MAX as usize, k);
+        picks.iter().fold(0, |a, x| a ^ x as u64)
+    })
 }
 
 fn checksum(sample: Result<Vec<u64>, fairdeck::Error>) -> u64 {
     sample.map_or(0, |v| v.iter().fold(0, |a, &x| a ^ x))
-}
-
-fn rand_checksum<R: rand::Rng>(rng: &mut R, k: usize) -> u64 {
-    let picks = rand::seq::index::sample(rng, u64::MAX as usize, k);
-    picks.iter().fold(0, |a, x| a ^ x as u64)
 }

@@ -27,3 +27,4 @@
 
 pub mod cases;
 pub mod production;
+pub mod report;

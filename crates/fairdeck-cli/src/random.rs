@@ -12,8 +12,9 @@ pub struct RandomArgs {
     #[arg(long, value_name = "SEED")]
     pub seed: Option<String>,
 
-    /// Generator: chacha20 (default, cryptographic) or xoshiro256pp (fast,
-    /// predictable: simulations only).
+    /// Generator: chacha20 (default), chacha12 or chacha8 (cryptographic,
+    /// fewer rounds, faster), or xoshiro256pp (fast, predictable:
+    /// simulations only).
     #[arg(long, value_name = "NAME", default_value = "chacha20", value_parser = parse_generator)]
     pub generator: Generator,
 }

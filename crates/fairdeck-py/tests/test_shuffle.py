@@ -48,6 +48,15 @@ def test_generators_differ_and_are_named():
     assert a.permutation(30).tolist() != b.permutation(30).tolist()
 
 
+def test_reduced_round_chacha_is_accepted_and_replays():
+    for name in ["chacha12", "chacha8"]:
+        g = fairdeck.Generator("x", name)
+        assert g.generator == name
+        assert g.permutation(30).tolist() == fairdeck.Generator("x", name).permutation(30).tolist()
+        other = fairdeck.Generator("x").permutation(30).tolist()
+        assert fairdeck.Generator("x", name).permutation(30).tolist() != other
+
+
 def is_permutation_of(after, before):
     return sorted(after.tolist()) == sorted(before.tolist())
 

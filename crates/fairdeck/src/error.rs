@@ -66,7 +66,7 @@ impl fmt::Display for Error {
             Error::InvalidSeed(why) => write!(f, "invalid seed: {why}"),
             Error::UnknownGenerator(name) => write!(
                 f,
-                "unknown generator {name:?} (known: chacha20, xoshiro256pp)"
+                "unknown generator {name:?} (known: chacha20, chacha12, chacha8, xoshiro256pp)"
             ),
             Error::SampleTooLarge { k, n } => {
                 write!(f, "cannot pick {k} distinct values from a range of {n}")

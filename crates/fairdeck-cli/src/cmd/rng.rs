@@ -1,7 +1,8 @@
 //! `fairdeck rng`: raw generator bytes for testing laboratories.
 //!
-//! The stream is exactly the generator's output bytes (for ChaCha20 the
-//! keystream; for Xoshiro256++ its 64-bit words, little-endian), so it can be
+//! The stream is exactly the generator's output bytes (for ChaCha20,
+//! ChaCha12 and ChaCha8 the keystream; for Xoshiro256++ its 64-bit words,
+//! little-endian), so it can be
 //! piped into `dieharder -g 200`, `ent`, PractRand's `RNG_test stdin` or
 //! TestU01. The seed is printed on stderr so that a failing run can be
 //! replayed.
