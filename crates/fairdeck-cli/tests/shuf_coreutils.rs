@@ -27,15 +27,9 @@ fn shuf(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// `sh -c SCRIPT` with `$SHUF` naming fairdeck (argv[0] = shuf through `exec -a`).
-fn sh(script: &str) -> Output {
-    Command::new("bash")
-        .args(["-c", script])
-        .env("SHUF", cargo_bin("fairdeck"))
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap()
-}
+mod common;
+
+use common::shuf_shell as sh;
 
 fn ok(out: &Output) -> String {
     assert!(

@@ -16,15 +16,9 @@ fn shuf(args: &[&str]) -> Output {
     cmd.output().unwrap()
 }
 
-/// `bash -c SCRIPT` with `$SHUF` naming fairdeck; run it as `exec -a shuf "$SHUF"`.
-fn sh(script: &str) -> Output {
-    Command::new("bash")
-        .args(["-c", script])
-        .env("SHUF", cargo_bin("fairdeck"))
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap()
-}
+mod common;
+
+use common::shuf_shell as sh;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

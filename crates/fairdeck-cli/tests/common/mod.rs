@@ -123,3 +123,14 @@ pub fn numbers(v: &Value) -> Vec<u64> {
         .map(|x| x.as_u64().unwrap())
         .collect()
 }
+
+/// `bash -c SCRIPT` with `$SHUF` naming fairdeck (run it as `exec -a shuf "$SHUF"`) and
+/// `LC_ALL=C`: for runs that need a shell (`ulimit`, redirections, argv[0]).
+pub fn shuf_shell(script: &str) -> Output {
+    Process::new("bash")
+        .args(["-c", script])
+        .env("SHUF", assert_cmd::cargo::cargo_bin("fairdeck"))
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap()
+}
