@@ -116,27 +116,24 @@ trait Offset: Copy {
     fn get(self) -> usize;
 }
 
-impl Offset for u32 {
-    #[inline]
-    fn new(at: usize) -> Self {
-        at as u32
-    }
-    #[inline]
-    fn get(self) -> usize {
-        self as usize
-    }
+/// The two widths share one body: the callers choose the width so that
+/// every offset fits, so the casts never truncate.
+macro_rules! offset_width {
+    ($($t:ty),*) => {$(
+        impl Offset for $t {
+            #[inline]
+            fn new(at: usize) -> Self {
+                at as $t
+            }
+            #[inline]
+            fn get(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
 }
 
-impl Offset for u64 {
-    #[inline]
-    fn new(at: usize) -> Self {
-        at as u64
-    }
-    #[inline]
-    fn get(self) -> usize {
-        self as usize
-    }
-}
+offset_width!(u32, u64);
 
 /// What to do with the lines of a buffer.
 #[derive(Debug, Clone, Copy)]

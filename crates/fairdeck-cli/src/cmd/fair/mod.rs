@@ -156,6 +156,17 @@ fn read_secret_file(path: &std::path::Path) -> anyhow::Result<String> {
     Ok(text)
 }
 
+impl DealArgs {
+    /// How the text output draws cards (`--ascii`; colour on a terminal).
+    fn style(&self, out: &Output) -> CardStyle {
+        CardStyle {
+            ascii: self.ascii,
+            glyphs: false,
+            color: out.color(),
+        }
+    }
+}
+
 impl DealInputs {
     fn secret(&self) -> anyhow::Result<ServerSecret> {
         let text = match (&self.server_secret, &self.secret_file) {
@@ -289,11 +300,7 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     match out.format() {
         Format::Json => out.json(&report)?,
         Format::Text => {
-            let style = CardStyle {
-                ascii: args.ascii,
-                glyphs: false,
-                color: out.color(),
-            };
+            let style = args.style(out);
             let w = out.stdout();
             print_text(w, &format!("{game}, {kind} deck"), &dealt, style)?;
             print_dealt(w, &report)?;

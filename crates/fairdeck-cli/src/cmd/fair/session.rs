@@ -11,7 +11,7 @@ use fairdeck::fair::{self, BoardCheck, Commitment};
 use serde::Serialize;
 
 use super::{DealArgs, VerifyArgs};
-use crate::cmd::deal::{CardStyle, print_diagram};
+use crate::cmd::deal::print_diagram;
 use crate::failure::usage;
 use crate::output::{Format, Output};
 
@@ -80,11 +80,7 @@ pub fn deal(args: &DealArgs, range: &str, out: &mut Output) -> anyhow::Result<Ex
                 .collect(),
         })?,
         Format::Text => {
-            let style = CardStyle {
-                ascii: args.ascii,
-                glyphs: false,
-                color: out.color(),
-            };
+            let style = args.style(out);
             let w = out.stdout();
             for b in &boards {
                 let heading = format!(
