@@ -30,6 +30,7 @@ use crate::dice::Dice;
 mod batched;
 mod buckets;
 mod moves;
+mod pages;
 #[cfg(feature = "rayon")]
 mod par_scatter;
 #[cfg(feature = "rayon")]

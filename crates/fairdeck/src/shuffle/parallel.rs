@@ -83,7 +83,12 @@ pub(crate) fn par_shuffle_planned<T: Send>(
 }
 
 /// The dice of one task: `generator` keyed by a hash of the phase, the seed and the index.
-pub(super) fn task_dice(seed: &Seed, generator: Generator, phase: &[u8], index: usize) -> RngDice<AnyRng> {
+pub(super) fn task_dice(
+    seed: &Seed,
+    generator: Generator,
+    phase: &[u8],
+    index: usize,
+) -> RngDice<AnyRng> {
     let key = Sha256::new()
         .chain_update(b"fairdeck/par_shuffle/")
         .chain_update(phase)

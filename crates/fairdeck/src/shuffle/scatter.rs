@@ -34,6 +34,7 @@
 
 use super::batched::fisher_yates;
 use super::moves::{self, Move, split_by};
+use super::pages::advise_huge_pages;
 use crate::dice::Dice;
 
 /// Where the scatter shuffle starts and how it splits; tests shrink it.
@@ -83,24 +84,45 @@ impl ScatterPlan {
     }
 }
 
+/// Labels drawn per call to the dice while counting: small enough that
+/// they are counted while still in the L1 cache.
+const LABEL_RUN: usize = 16 << 10;
+
+/// Fills `labels` with uniform labels of `bits` bits and returns how many
+/// there are of each value `0..2^bits` (counted while they are in the cache).
+pub(crate) fn draw_labels<D: Dice + ?Sized>(
+    dice: &mut D,
+    bits: u32,
+    labels: &mut [u8],
+) -> Vec<usize> {
+    let mut tallies = vec![[0usize; 4]; 1 << bits];
+    for run in labels.chunks_mut(LABEL_RUN) {
+        dice.roll_pow2_many(bits, run);
+        tally(run, &mut tallies);
+    }
+    tallies.iter().map(|t| t.iter().sum()).collect()
+}
+
 /// How many labels of each value `0..buckets` there are.
+#[cfg(test)]
 pub(crate) fn count(labels: &[u8], buckets: usize) -> Vec<usize> {
-    // Four tallies, so consecutive equal labels do not wait on each other's increments.
-    let mut tallies = vec![[0u32; 4]; buckets];
+    let mut tallies = vec![[0usize; 4]; buckets];
+    tally(labels, &mut tallies);
+    tallies.iter().map(|t| t.iter().sum()).collect()
+}
+
+/// Adds the labels to four tallies per value, so that consecutive equal
+/// labels do not wait on each other's increments.
+fn tally(labels: &[u8], tallies: &mut [[usize; 4]]) {
     let mut quads = labels.chunks_exact(4);
     for q in &mut quads {
         for (lane, &l) in q.iter().enumerate() {
             tallies[usize::from(l)][lane] += 1;
         }
     }
-    let mut lens: Vec<usize> = tallies
-        .iter()
-        .map(|t| t.iter().map(|&c| c as usize).sum())
-        .collect();
     for &l in quads.remainder() {
-        lens[usize::from(l)] += 1;
+        tallies[usize::from(l)][0] += 1;
     }
-    lens
 }
 
 /// Shuffles `slice` by the scatter method: labels, one scatter pass, then
@@ -113,10 +135,12 @@ pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
     let n = slice.len();
     let (outer, inner) = plan.bits(n);
     let mut labels = vec![0u8; n];
-    dice.roll_pow2_many(outer, &mut labels);
-    let lens = count(&labels, 1 << outer);
+    advise_huge_pages(&mut labels);
+    let lens = draw_labels(dice, outer, &mut labels);
     let mut scratch = Vec::with_capacity(n);
-    let mut spread = moves::scatter(slice, &labels, lens, &mut scratch.spare_capacity_mut()[..n]);
+    let scratch = &mut scratch.spare_capacity_mut()[..n];
+    advise_huge_pages(scratch);
+    let mut spread = moves::scatter(slice, &labels, lens, scratch);
     let mut at = 0;
     while let Some(len) = spread.next_len() {
         let labels = &mut labels[at..at + len];
@@ -138,8 +162,7 @@ pub(crate) fn shuffle_bucket<'a, T: 'a, D: Dice + ?Sized>(
         fisher_yates(settle(Move::Copy), dice);
         return;
     }
-    dice.roll_pow2_many(bits, labels);
-    let lens = count(labels, 1 << bits);
+    let lens = draw_labels(dice, bits, labels);
     let segment = settle(Move::Scatter {
         labels,
         lens: &lens,
@@ -214,7 +237,10 @@ mod tests {
                 at += len;
                 e.roll_pow2_many(1, sub);
                 let lens = count(sub, 2);
-                spread.settle(Move::Scatter { labels: sub, lens: &lens });
+                spread.settle(Move::Scatter {
+                    labels: sub,
+                    lens: &lens,
+                });
             }
             drop(spread);
             v
@@ -247,7 +273,10 @@ mod tests {
                 at += len;
                 dice.roll_pow2_many(inner, sub);
                 let lens = count(sub, 1 << inner);
-                let segment = spread.settle(Move::Scatter { labels: sub, lens: &lens });
+                let segment = spread.settle(Move::Scatter {
+                    labels: sub,
+                    lens: &lens,
+                });
                 for group in split_by(segment, &lens).into_iter().skip(1) {
                     fisher_yates(group, &mut dice);
                 }

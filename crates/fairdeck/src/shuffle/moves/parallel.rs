@@ -68,8 +68,16 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
 ) {
     let buckets = counts.first().map_or(0, Vec::len);
     assert_eq!(slice.len(), scratch.len(), "par_scatter: scratch length");
-    assert_eq!(slice.len(), labels.len(), "par_scatter: one label per element");
-    assert_eq!(counts.len(), slice.len().div_ceil(block), "par_scatter: blocks");
+    assert_eq!(
+        slice.len(),
+        labels.len(),
+        "par_scatter: one label per element"
+    );
+    assert_eq!(
+        counts.len(),
+        slice.len().div_ceil(block),
+        "par_scatter: blocks"
+    );
     let lens: Vec<usize> = (0..buckets)
         .map(|b| counts.iter().map(|c| c[b]).sum())
         .collect();
@@ -103,19 +111,22 @@ fn place_blocks<T: Send>(
     scratch: &mut [MaybeUninit<T>],
 ) {
     let buckets = counts.first().map_or(0, Vec::len);
-    let mut per_block: Vec<Vec<&mut [MaybeUninit<T>]>> = counts
-        .iter()
-        .map(|_| Vec::with_capacity(buckets))
-        .collect();
+    let mut per_block: Vec<Vec<&mut [MaybeUninit<T>]>> =
+        counts.iter().map(|_| Vec::with_capacity(buckets)).collect();
     let mut rest = scratch;
+    // Bucket-major: bucket 0 of every block, then bucket 1 of every block, …
+    #[allow(clippy::needless_range_loop)] // `b` indexes the inner lists
     for b in 0..buckets {
-        for (k, pieces) in per_block.iter_mut().enumerate() {
-            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(counts[k][b]);
+        for (pieces, count) in per_block.iter_mut().zip(counts) {
+            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(count[b]);
             pieces.push(piece);
             rest = tail;
         }
     }
-    assert!(rest.is_empty(), "par_scatter: counts do not cover the slice");
+    assert!(
+        rest.is_empty(),
+        "par_scatter: counts do not cover the slice"
+    );
     slice
         .par_chunks_mut(block)
         .zip(labels.par_chunks(block))
@@ -133,10 +144,17 @@ mod tests {
         let labels = [1, 0, 1, 1, 0, 1, 0, 0, 1, 1];
         let counts = vec![vec![1, 3], vec![3, 1], vec![0, 2]];
         let mut scratch = Vec::with_capacity(10);
-        par_scatter(&mut v, &labels, 4, &counts, scratch.spare_capacity_mut(), |b, piece| {
-            assert_eq!(piece.len(), [4, 6][b]);
-            piece.settle(Move::Copy).reverse();
-        });
+        par_scatter(
+            &mut v,
+            &labels,
+            4,
+            &counts,
+            scratch.spare_capacity_mut(),
+            |b, piece| {
+                assert_eq!(piece.len(), [4, 6][b]);
+                piece.settle(Move::Copy).reverse();
+            },
+        );
         let order: Vec<usize> = v.iter().map(|s| s.parse().unwrap()).collect();
         assert_eq!(order, [7, 6, 4, 1, 9, 8, 5, 3, 2, 0]);
     }
@@ -147,9 +165,16 @@ mod tests {
         let mut scratch = Vec::with_capacity(4);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let counts = vec![vec![2, 1], vec![0, 1]];
-            par_scatter(&mut v, &[0, 1, 0, 0], 2, &counts, scratch.spare_capacity_mut(), |_, p| {
-                p.settle(Move::Copy);
-            });
+            par_scatter(
+                &mut v,
+                &[0, 1, 0, 0],
+                2,
+                &counts,
+                scratch.spare_capacity_mut(),
+                |_, p| {
+                    p.settle(Move::Copy);
+                },
+            );
         }));
         assert!(caught.is_err());
         assert_eq!(v, ["0", "1", "2", "3"]);
