@@ -61,7 +61,8 @@ use scatter::ScatterPlan;
 /// every element once.
 ///
 /// O(n) time; O(1) extra space up to 8 MiB, `n · (1 + size_of::<T>())`
-/// bytes beyond (see [`shuffle_in_place`] for n bytes).
+/// bytes beyond (see [`shuffle_in_place`] for n bytes); like any `Vec`,
+/// that scratch memory aborts the process if it cannot be allocated.
 /// Reproducible: the same dice answers give the same order on every
 /// platform; slices over 8 MiB are ordered differently than in fairdeck
 /// 0.1.0 ([`shuffle_in_place`] keeps those orders).
