@@ -22,18 +22,20 @@ const BLOCK: usize = 1 << 16;
 /// `par_shuffle(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
 /// Larger slices run the scatter shuffle of [`shuffle`](super::shuffle) with
 /// both of its passes parallel: the slice is cut into blocks of 65536
-/// elements, each block draws its labels from its own generator and copies
-/// its elements into its own part of each bucket (the buckets are laid out
-/// by a prefix sum over (bucket, block) counts, so the blocks share
-/// nothing); then each bucket is settled and shuffled by its own task with
-/// its own generator. Every generator is of the kind `generator`, keyed by
+/// elements, each block draws its labels from its own generator (twice: to
+/// count them, then to copy its elements into its own part of each bucket —
+/// the buckets are laid out by a prefix sum over (bucket, block) counts, so
+/// the blocks share nothing); then each bucket is settled and shuffled by
+/// its own task with its own generator. Every generator is of the kind `generator`, keyed by
 /// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index); each task's
 /// draws are exact, so the uniformity argument of the scatter shuffle holds.
 ///
-/// O(n) work; `n · size_of::<T>()` bytes of scratch memory and n label
-/// bytes for large slices ([`par_shuffle_in_place`](super::par_shuffle_in_place)
-/// needs only the n bytes, and gives the orders of fairdeck 0.1.0). Needs
-/// the cargo feature `rayon` (on by default).
+/// O(n) work; for large slices `n · size_of::<T>()` bytes of scratch
+/// memory, plus one label byte per element of the buckets being shuffled
+/// ([`par_shuffle_in_place`](super::par_shuffle_in_place) needs n bytes in
+/// all, and gives the orders of fairdeck 0.1.0). Like any `Vec`, the
+/// scratch memory aborts the process if it cannot be allocated. Needs the
+/// cargo feature `rayon` (on by default).
 ///
 /// ```
 /// use fairdeck::rng::{Generator, Seed};
@@ -62,23 +64,26 @@ pub(crate) fn par_shuffle_planned<T: Send>(
         return;
     }
     let (outer, inner) = plan.bits(n);
-    let mut labels = vec![0u8; n];
-    super::pages::advise_huge_pages(&mut labels);
-    let counts: Vec<Vec<usize>> = labels
-        .par_chunks_mut(BLOCK)
-        .enumerate()
-        .map(|(k, part)| {
-            draw_labels(
-                &mut task_dice(seed, generator, b"scatter-labels", k),
-                outer,
-                part,
-            )
-        })
+    let labels = |k: usize, out: &mut [u8]| {
+        draw_labels(
+            &mut task_dice(seed, generator, b"scatter-labels", k),
+            outer,
+            out,
+        )
+    };
+    let counts: Vec<Vec<usize>> = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|k| labels(k, &mut vec![0u8; BLOCK.min(n - k * BLOCK)]))
         .collect();
     let mut scratch = Vec::with_capacity(n);
     let scratch = &mut scratch.spare_capacity_mut()[..n];
     super::pages::advise_huge_pages(scratch);
-    par_scatter(slice, &labels, BLOCK, &counts, scratch, |bucket, piece| {
+    let labels = |k: usize, out: &mut [u8]| {
+        labels(k, out);
+    };
+    // The labels are drawn twice per block, once to count, once to scatter
+    // (measured cheaper than keeping n bytes of them).
+    par_scatter(slice, labels, BLOCK, &counts, scratch, |bucket, piece| {
         let mut dice = task_dice(seed, generator, b"scatter-bucket", bucket);
         let mut labels = vec![0u8; piece.len()];
         shuffle_bucket(&mut labels, inner, &mut dice, |mov| piece.settle(mov));

@@ -48,7 +48,9 @@ impl<T> Drop for Piece<'_, T> {
 /// Copies every element of `slice` into `scratch`, grouped by label, and
 /// hands each bucket to `work` (in parallel) to be settled.
 ///
-/// Block `k` — the elements `[k·block, (k+1)·block)` and their labels —
+/// Block `k` — the elements `[k·block, (k+1)·block)` — gets its labels
+/// from `labels(k, out)` (called again for each block here, so it must
+/// give the labels it gave when `counts` was made: a mismatch panics) and
 /// has `counts[k][b]` elements with label `b`; the scratch buffer is laid
 /// out bucket-major, then block-major, so each (bucket, block) pair owns a
 /// disjoint piece of it and the blocks are placed in parallel without
@@ -56,11 +58,11 @@ impl<T> Drop for Piece<'_, T> {
 ///
 /// # Panics
 ///
-/// Panics (before anything moves) if `labels`, `counts` or `scratch` do not
-/// match the slice; aborts if `work` panics or does not settle its piece.
+/// Panics (before anything moves) if the labels, `counts` or `scratch` do
+/// not match the slice; aborts if `work` panics or does not settle its piece.
 pub(in crate::shuffle) fn par_scatter<T: Send>(
     slice: &mut [T],
-    labels: &[u8],
+    labels: impl Fn(usize, &mut [u8]) + Sync + Send,
     block: usize,
     counts: &[Vec<usize>],
     scratch: &mut [MaybeUninit<T>],
@@ -68,11 +70,6 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
 ) {
     let buckets = counts.first().map_or(0, Vec::len);
     assert_eq!(slice.len(), scratch.len(), "par_scatter: scratch length");
-    assert_eq!(
-        slice.len(),
-        labels.len(),
-        "par_scatter: one label per element"
-    );
     assert_eq!(
         counts.len(),
         slice.len().div_ceil(block),
@@ -105,7 +102,7 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
 /// The block-parallel placing pass of [`par_scatter`]; reads `slice` only.
 fn place_blocks<T: Send>(
     slice: &mut [T],
-    labels: &[u8],
+    labels: impl Fn(usize, &mut [u8]) + Sync + Send,
     block: usize,
     counts: &[Vec<usize>],
     scratch: &mut [MaybeUninit<T>],
@@ -127,11 +124,17 @@ fn place_blocks<T: Send>(
         rest.is_empty(),
         "par_scatter: counts do not cover the slice"
     );
+    // Drawing a block's labels again costs less than keeping all of them:
+    // n bytes written, faulted in and read back.
     slice
         .par_chunks_mut(block)
-        .zip(labels.par_chunks(block))
         .zip(per_block.par_iter_mut())
-        .for_each(|((src, labels), pieces)| scatter_into(as_uninit(src), labels, pieces));
+        .enumerate()
+        .for_each(|(k, (src, pieces))| {
+            let mut block_labels = vec![0u8; src.len()];
+            labels(k, &mut block_labels);
+            scatter_into(as_uninit(src), &block_labels, pieces);
+        });
 }
 
 #[cfg(test)]
@@ -146,7 +149,7 @@ mod tests {
         let mut scratch = Vec::with_capacity(10);
         par_scatter(
             &mut v,
-            &labels,
+            |k, out| out.copy_from_slice(&labels[4 * k..][..out.len()]),
             4,
             &counts,
             scratch.spare_capacity_mut(),
@@ -160,14 +163,43 @@ mod tests {
     }
 
     #[test]
+    fn labels_that_change_between_passes_are_refused_before_anything_moves() {
+        let mut v: Vec<String> = (0..4).map(|i| i.to_string()).collect();
+        let mut scratch = Vec::with_capacity(4);
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Counts for labels [0, 0, 1, 1]; the pass draws [1, 1, 1, 1].
+            let counts = vec![vec![2, 0], vec![0, 2]];
+            let labels = |_: usize, out: &mut [u8]| {
+                calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                out.fill(1);
+            };
+            par_scatter(
+                &mut v,
+                labels,
+                2,
+                &counts,
+                scratch.spare_capacity_mut(),
+                |_, p| {
+                    p.settle(Move::Copy);
+                },
+            );
+        }));
+        assert!(caught.is_err());
+        assert!(calls.into_inner() >= 1);
+        assert_eq!(v, ["0", "1", "2", "3"]);
+    }
+
+    #[test]
     fn counts_that_do_not_match_are_refused_before_anything_moves() {
         let mut v: Vec<String> = (0..4).map(|i| i.to_string()).collect();
         let mut scratch = Vec::with_capacity(4);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let counts = vec![vec![2, 1], vec![0, 1]];
+            let labels = [0, 1, 0, 0];
             par_scatter(
                 &mut v,
-                &[0, 1, 0, 0],
+                |k, out| out.copy_from_slice(&labels[2 * k..][..out.len()]),
                 2,
                 &counts,
                 scratch.spare_capacity_mut(),
