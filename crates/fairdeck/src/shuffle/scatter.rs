@@ -285,6 +285,26 @@ mod tests {
         assert!(biased > 210.0, "negative control χ² = {biased}");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_plan_gives_a_permutation(
+            seed in proptest::prelude::any::<[u8; 32]>(),
+            n in 0usize..400,
+            leaf_len in 1usize..40,
+            max_bits in 1u32..=8,
+        ) {
+            let plan = ScatterPlan { start_len: 0, leaf_len, max_bits };
+            let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::from_bytes(seed)));
+            let mut v: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            if plan.starts(n) {
+                scatter_shuffle(&mut v, plan, &mut dice);
+            }
+            let mut back: Vec<usize> = v.iter().map(|x| x.parse().unwrap()).collect();
+            back.sort_unstable();
+            proptest::prop_assert!(back.into_iter().eq(0..n));
+        }
+    }
+
     #[test]
     fn counting_matches_a_plain_tally() {
         let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("count")));
