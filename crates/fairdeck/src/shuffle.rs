@@ -205,6 +205,20 @@ mod tests {
         assert_eq!(v, PINNED_SHUFFLE);
     }
 
+    #[test]
+    fn shuffle_keeps_the_old_orders_up_to_8_mib_and_scatters_beyond() {
+        let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("split")));
+        for (n, same) in [(52, true), (1 << 21, true), ((1 << 21) + 1, false)] {
+            let mut a: Vec<u32> = (0..n).collect();
+            let mut b = a.clone();
+            shuffle(&mut a, &mut dice());
+            shuffle_in_place(&mut b, &mut dice());
+            assert_eq!(a == b, same, "n = {n}");
+            a.sort_unstable();
+            assert!(a.iter().copied().eq(0..n));
+        }
+    }
+
     const PINNED_SHUFFLE: [u8; 20] = [
         9, 10, 2, 13, 16, 15, 5, 7, 19, 0, 8, 11, 4, 1, 6, 17, 18, 12, 3, 14,
     ];

@@ -52,7 +52,7 @@ const LEAF_BYTES: usize = 256 << 10;
 const START_BYTES: usize = 8 << 20;
 
 impl Plan {
-    /// The production plan for slices of `T`: one level of up to 256
+    /// The plan of `shuffle_in_place` for slices of `T`: one level of up to 256
     /// buckets (a second level measured slower: its extra pass costs more
     /// than the L3-resident Fisher–Yates of 10⁸ / 256 elements).
     pub(crate) fn for_type<T>() -> Self {
