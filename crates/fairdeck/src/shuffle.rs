@@ -12,23 +12,38 @@
 //! * the rolls are asked for in batches ([`Dice::roll_many`]), which the
 //!   production dice answers with up to eight rolls per 64-bit word
 //!   (Brackett-Rozinsky & Lemire 2024);
-//! * slices larger than the L2 cache are shuffled by random buckets first
-//!   (Sanders 1998), so the swaps stay inside the cache — see the
-//!   uniformity argument in the `buckets` module source;
-//! * [`par_shuffle`] (cargo feature `rayon`, on by default) spreads the
-//!   bucket work over all cores, with the same output for any thread count.
+//! * slices larger than 8 MiB are shuffled by random buckets first
+//!   (Sanders 1998): each element is read once and written once into its
+//!   bucket of a scratch buffer, and each bucket goes back to the slice
+//!   and is shuffled while it is in the cache — see the uniformity
+//!   argument in the `scatter` module source;
+//! * [`par_shuffle`] (cargo feature `rayon`, on by default) runs every pass
+//!   of that on all cores, with the same output for any thread count.
+//!
+//! [`shuffle_in_place`] and [`par_shuffle_in_place`] are the earlier
+//! bucket shuffles, which move the elements within the slice (n bytes of
+//! extra memory instead of `n · (1 + size_of::<T>())`); they give the orders
+//! `shuffle` and `par_shuffle` gave up to fairdeck 0.1.0.
 
 use crate::dice::Dice;
 
 mod batched;
 mod buckets;
+mod moves;
+mod pages;
+#[cfg(feature = "rayon")]
+mod par_scatter;
 #[cfg(feature = "rayon")]
 mod parallel;
+mod scatter;
 
 #[cfg(feature = "rayon")]
-pub use parallel::par_shuffle;
+pub use par_scatter::par_shuffle;
+#[cfg(feature = "rayon")]
+pub use parallel::par_shuffle_in_place;
 
 use buckets::Plan;
+use scatter::ScatterPlan;
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///
@@ -36,13 +51,21 @@ use buckets::Plan;
 /// loop: for `i` from `n−1` down to `1`, swap element `i` with element `j`,
 /// `j` uniform in `[0, i]` — exactly `n−1` rolls with bounds `n, n−1, …, 2`,
 /// asked for in batches of up to eight. Larger slices get one uniform
-/// bucket label per element (one byte of extra memory per element), are
-/// moved into up to 256 buckets in place and each bucket is shuffled the
-/// same way; the result is again exactly uniform (Sanders 1998, "Random
-/// permutations on distributed, external and hierarchical memory").
+/// bucket label per element, are copied into up to 256 buckets of a
+/// scratch buffer in one pass, and each bucket is moved back to its part of
+/// the slice — split once more by a second label so that each group fits
+/// the L2 cache — and shuffled the same way; the result is again exactly
+/// uniform (Sanders 1998, "Random permutations on distributed, external and
+/// hierarchical memory"). Works for every `T`: elements are only moved,
+/// never cloned or dropped, and if the dice panics the slice still holds
+/// every element once.
 ///
-/// O(n) time; O(1) extra space up to 8 MiB, n bytes beyond.
-/// Reproducible: the same dice answers give the same order on every platform.
+/// O(n) time; O(1) extra space up to 8 MiB, `n · (1 + size_of::<T>())`
+/// bytes beyond (see [`shuffle_in_place`] for n bytes); like any `Vec`,
+/// that scratch memory aborts the process if it cannot be allocated.
+/// Reproducible: the same dice answers give the same order on every
+/// platform; slices over 8 MiB are ordered differently than in fairdeck
+/// 0.1.0 ([`shuffle_in_place`] keeps those orders).
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
@@ -57,10 +80,45 @@ use buckets::Plan;
 /// assert_eq!(sorted, (1..=10).collect::<Vec<_>>());
 /// ```
 pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+    let plan = ScatterPlan::for_type::<T>();
+    if plan.starts(slice.len()) {
+        scatter::scatter_shuffle(slice, plan, dice);
+    } else {
+        batched::fisher_yates(slice, dice);
+    }
+}
+
+/// Shuffles `slice` in place, uniformly over all `n!` orders, moving the
+/// elements only within the slice: the order [`shuffle`] gave up to
+/// fairdeck 0.1.0, kept to replay those orders and for when memory is short.
+///
+/// Up to 8 MiB of elements this is exactly [`shuffle`]. Larger slices get
+/// one uniform bucket label per element (one byte of extra memory per
+/// element), are moved into up to 256 buckets in place (the American-flag
+/// distribution of MSD radix sort) and each bucket is shuffled by
+/// Fisher–Yates; the result is again exactly uniform (Sanders 1998). About
+/// twice as slow as [`shuffle`] on 10⁸ elements.
+///
+/// O(n) time; O(1) extra space up to 8 MiB, n bytes beyond.
+/// Reproducible: the same dice answers give the same order on every platform.
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{shuffle, shuffle_in_place};
+///
+/// let dice = || RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut a: Vec<u32> = (1..=10).collect();
+/// let mut b = a.clone();
+/// shuffle_in_place(&mut a, &mut dice());
+/// shuffle(&mut b, &mut dice());
+/// assert_eq!(a, b); // the same below 8 MiB
+/// ```
+pub fn shuffle_in_place<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
     shuffle_planned(slice, Plan::for_type::<T>(), dice);
 }
 
-/// [`shuffle`] with explicit bucket thresholds (the tests force small ones).
+/// [`shuffle_in_place`] with explicit bucket thresholds (the tests force small ones).
 fn shuffle_planned<T, D: Dice + ?Sized>(slice: &mut [T], plan: Plan, dice: &mut D) {
     if plan.starts(slice.len()) {
         let mut labels = vec![0u8; slice.len()];
@@ -145,6 +203,20 @@ mod tests {
         let mut v: Vec<u8> = (0..20).collect();
         shuffle(&mut v, &mut dice);
         assert_eq!(v, PINNED_SHUFFLE);
+    }
+
+    #[test]
+    fn shuffle_keeps_the_old_orders_up_to_8_mib_and_scatters_beyond() {
+        let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("split")));
+        for (n, same) in [(52, true), (1 << 21, true), ((1 << 21) + 1, false)] {
+            let mut a: Vec<u32> = (0..n).collect();
+            let mut b = a.clone();
+            shuffle(&mut a, &mut dice());
+            shuffle_in_place(&mut b, &mut dice());
+            assert_eq!(a == b, same, "n = {n}");
+            a.sort_unstable();
+            assert!(a.iter().copied().eq(0..n));
+        }
     }
 
     const PINNED_SHUFFLE: [u8; 20] = [

@@ -52,7 +52,7 @@ const LEAF_BYTES: usize = 256 << 10;
 const START_BYTES: usize = 8 << 20;
 
 impl Plan {
-    /// The production plan for slices of `T`: one level of up to 256
+    /// The plan of `shuffle_in_place` for slices of `T`: one level of up to 256
     /// buckets (a second level measured slower: its extra pass costs more
     /// than the L3-resident Fisher–Yates of 10⁸ / 256 elements).
     pub(crate) fn for_type<T>() -> Self {
@@ -210,11 +210,11 @@ pub(crate) fn distribute_then<'a, T>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::dice::{Enumerator, RngDice};
     use crate::rng::{Generator, Seed};
-    use crate::shuffle::{shuffle, shuffle_planned};
+    use crate::shuffle::{shuffle_in_place as shuffle, shuffle_planned};
     use std::collections::BTreeMap;
 
     fn gcd(a: u128, b: u128) -> u128 {
@@ -224,7 +224,7 @@ mod tests {
     /// Exact outcome probabilities (as multiples of 1/total) of `f` over every
     /// path of the enumerator; paths may have different probabilities here,
     /// because bucket sizes are random.
-    fn exact_distribution<T: Ord>(
+    pub(crate) fn exact_distribution<T: Ord>(
         mut f: impl FnMut(&mut Enumerator) -> T,
     ) -> (BTreeMap<T, u128>, u128) {
         let mut e = Enumerator::new();
@@ -310,11 +310,20 @@ mod tests {
         assert!(v.iter().copied().eq(0..10_000));
     }
 
-    /// Pearson χ² of the element × position count matrix against uniform.
-    fn position_chi_square(n: usize, trials: usize, mut shuffle: impl FnMut(&mut [usize])) -> f64 {
+    /// Pearson χ² of the element × position count matrix against uniform,
+    /// each trial shuffling the sorted slice `0..n`.
+    pub(crate) fn position_chi_square(
+        n: usize,
+        trials: usize,
+        mut shuffle: impl FnMut(&mut [usize]),
+    ) -> f64 {
         let mut counts = vec![0u64; n * n];
-        let mut v: Vec<usize> = (0..n).collect();
+        let mut v: Vec<usize> = Vec::with_capacity(n);
         for _ in 0..trials {
+            // Each trial starts from the sorted order: a biased shuffle
+            // applied to an already shuffled slice could hide its bias.
+            v.clear();
+            v.extend(0..n);
             shuffle(&mut v);
             for (pos, &x) in v.iter().enumerate() {
                 counts[x * n + pos] += 1;

@@ -1,4 +1,7 @@
-//! `par_shuffle`: the bucket shuffle on every core, independent of the core count.
+//! `par_shuffle_in_place`: the in-place bucket shuffle on every core, independent of the core count.
+//!
+//! This was `par_shuffle` up to fairdeck 0.1.0: it keeps that order for
+//! slices beyond 8 MiB, and needs only n bytes of extra memory.
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -14,11 +17,15 @@ const LABEL_CHUNK: usize = 1 << 16;
 
 /// Shuffles `slice` uniformly over all `n!` orders using every thread of
 /// the current rayon pool, with output fixed by `seed` and `generator` alone
-/// — one thread or many give the same order.
+/// — one thread or many give the same order — moving the elements in place.
+///
+/// This is the order [`par_shuffle`](super::par_shuffle) gave up to fairdeck
+/// 0.1.0; use it to replay those orders, or when the `n · size_of::<T>()`
+/// bytes of scratch memory of `par_shuffle` are too much.
 ///
 /// Slices up to 8 MiB (see [`shuffle`](super::shuffle)) are simply
 /// shuffled with `generator` keyed by `seed`, so for them
-/// `par_shuffle(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
+/// `par_shuffle_in_place(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
 /// Larger slices run the bucket shuffle: labels are drawn in chunks of 65536
 /// elements and each bucket is shuffled by its own task, every chunk and
 /// bucket with its own generator of the same kind, keyed by
@@ -33,19 +40,19 @@ const LABEL_CHUNK: usize = 1 << 16;
 ///
 /// ```
 /// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::par_shuffle;
+/// use fairdeck::shuffle::par_shuffle_in_place;
 ///
 /// let mut v: Vec<u32> = (0..1_000_000).collect();
-/// par_shuffle(&mut v, &Seed::parse("doc"), Generator::Xoshiro256PlusPlus);
+/// par_shuffle_in_place(&mut v, &Seed::parse("doc"), Generator::Xoshiro256PlusPlus);
 /// assert_ne!(v[..10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 /// v.sort_unstable();
 /// assert!(v.iter().copied().eq(0..1_000_000));
 /// ```
-pub fn par_shuffle<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
+pub fn par_shuffle_in_place<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
     par_shuffle_planned(slice, seed, generator, Plan::for_type::<T>());
 }
 
-/// [`par_shuffle`] with explicit bucket thresholds (the tests force small ones).
+/// [`par_shuffle_in_place`] with explicit bucket thresholds (the tests force small ones).
 pub(crate) fn par_shuffle_planned<T: Send>(
     slice: &mut [T],
     seed: &Seed,
@@ -76,7 +83,12 @@ pub(crate) fn par_shuffle_planned<T: Send>(
 }
 
 /// The dice of one task: `generator` keyed by a hash of the phase, the seed and the index.
-fn task_dice(seed: &Seed, generator: Generator, phase: &[u8], index: usize) -> RngDice<AnyRng> {
+pub(super) fn task_dice(
+    seed: &Seed,
+    generator: Generator,
+    phase: &[u8],
+    index: usize,
+) -> RngDice<AnyRng> {
     let key = Sha256::new()
         .chain_update(b"fairdeck/par_shuffle/")
         .chain_update(phase)
@@ -139,7 +151,7 @@ mod tests {
         let run = |threads| {
             on_threads(threads, || {
                 let mut v: Vec<u32> = (0..n).collect();
-                par_shuffle(&mut v, &seed, Generator::Xoshiro256PlusPlus);
+                par_shuffle_in_place(&mut v, &seed, Generator::Xoshiro256PlusPlus);
                 v
             })
         };
@@ -153,7 +165,7 @@ mod tests {
         let seed = Seed::parse("small");
         let mut a: Vec<u8> = (0..52).collect();
         let mut b = a.clone();
-        par_shuffle(&mut a, &seed, Generator::ChaCha20);
+        par_shuffle_in_place(&mut a, &seed, Generator::ChaCha20);
         shuffle(&mut b, &mut RngDice::new(Generator::ChaCha20.build(&seed)));
         assert_eq!(a, b);
     }
