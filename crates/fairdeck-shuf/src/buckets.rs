@@ -223,7 +223,12 @@ fn gather(
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
-        run_job(&data, plan.delimiter, Job::Shuffle(None), dice, sink)?;
+        // Each bucket's in-memory shuffle gets its own streams, keyed by a
+        // seed drawn from the main dice (the same seed for every bucket
+        // would give them correlated orders).
+        let mut own = dice.draw_seed().map(|seed| ShufDice::seeded(&seed));
+        let bucket_dice = own.as_mut().unwrap_or(dice);
+        run_job(&data, plan.delimiter, Job::Shuffle(None), bucket_dice, sink)?;
         plan.buffer = data;
         Ok(())
     } else {

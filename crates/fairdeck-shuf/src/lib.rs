@@ -44,11 +44,14 @@ pub mod cancel;
 pub mod dice;
 mod engine;
 pub mod error;
+mod gather;
 pub mod lines;
 pub mod options;
 pub mod quote;
 pub mod range;
+mod scan;
 pub mod scratch;
+mod seeded;
 pub mod sink;
 pub mod spill;
 
