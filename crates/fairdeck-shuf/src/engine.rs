@@ -175,7 +175,7 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     }
     let fits_known = size.filter(|&s| options.repeat || s <= memory);
     let mut index_too_big = false;
-    if let Some(map) = fits_known.and_then(|s| load(&file, s)) {
+    if let Some(map) = fits_known.and_then(|_| map(&file)) {
         if options.repeat || index_fits(&map, d, memory) {
             run_job(&map, d, job(options), dice, sink)?;
             return Ok(Method::InMemory { mapped: true });
@@ -240,73 +240,6 @@ fn index_fits(data: &[u8], delimiter: u8, memory: u64) -> bool {
         .checked_mul(per_line)
         .and_then(|index| index.checked_add(data.len() as u64))
         .is_some_and(|need| need <= memory)
-}
-
-/// A regular file's bytes in memory.
-enum Loaded {
-    /// Read into anonymous memory backed by huge pages.
-    Read(memmap2::Mmap),
-    /// Mapped from the page cache.
-    Mapped(memmap2::Mmap),
-}
-
-impl std::ops::Deref for Loaded {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Loaded::Read(m) | Loaded::Mapped(m) => m,
-        }
-    }
-}
-
-/// Files from this size on are read into huge pages rather than mapped.
-const HUGE_FROM: u64 = 64 << 20;
-
-/// The bytes of a regular file of `size` bytes: large files are read (one
-/// thread per part) into anonymous memory that asks for transparent huge
-/// pages, smaller ones (or when that fails) are mapped; `None` when neither
-/// works (the caller then reads the file into a buffer).
-///
-/// The shuffled output reads lines in random order all over the data: with
-/// 4 KiB pages nearly every line costs a TLB miss, with 2 MiB pages few do,
-/// which outweighs the copy (measured: see the README). The memory use is
-/// the same: a mapping's pages count as resident too.
-fn load(file: &File, size: u64) -> Option<Loaded> {
-    let len = usize::try_from(size).ok()?;
-    if size >= HUGE_FROM
-        && let Some(read) = read_huge(file, len)
-    {
-        return Some(Loaded::Read(read));
-    }
-    map(file).map(Loaded::Mapped)
-}
-
-/// Reads `len` bytes of `file` into anonymous memory advised for huge pages,
-/// in one part per thread; `None` on any failure (a file that shrank, say).
-fn read_huge(file: &File, len: usize) -> Option<memmap2::Mmap> {
-    use std::os::unix::fs::FileExt;
-    let mut memory = memmap2::MmapMut::map_anon(len).ok()?;
-    // Only a hint: without huge pages the copy still works.
-    let _ = memory.advise(memmap2::Advice::HugePage);
-    let threads = threads_for(len);
-    let step = len.div_ceil(threads).max(1);
-    let read = std::thread::scope(|scope| {
-        let jobs: Vec<_> = memory
-            .chunks_mut(step)
-            .enumerate()
-            .map(|(i, part)| scope.spawn(move || file.read_exact_at(part, (i * step) as u64)))
-            .collect();
-        jobs.into_iter().all(|j| j.join().is_ok_and(|r| r.is_ok()))
-    });
-    if !read {
-        return None;
-    }
-    // A file that grew while it was read is read again by the fallback.
-    let mut probe = [0u8];
-    match file.read_at(&mut probe, len as u64) {
-        Ok(0) => memory.make_read_only().ok(),
-        _ => None,
-    }
 }
 
 /// Maps a regular file into memory, read-only, with its pages loaded up

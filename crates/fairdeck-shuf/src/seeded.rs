@@ -24,16 +24,24 @@
 //! The keyed streams stand in for independent dice, as in
 //! [`fairdeck::shuffle::par_shuffle`].
 //!
-//! How it runs: the data is cut into one stretch of whole lines per thread
-//! ([`crate::scan`]); each thread counts its lines, then the labels of its
+//! The order does not depend on the number of threads, on the memory
+//! budget (as long as the input is shuffled in memory) or on the width of
+//! the line offsets. It is not the order [`fairdeck::shuffle::shuffle`]
+//! gives a list of the lines with the same seed. Out of core, each bucket
+//! file is shuffled this way with its own seed, drawn from the seed's main
+//! stream (see [`crate::buckets`]); `-e`, `-i`, `-n`, `-r` and
+//! `--random-source` do not use it.
+//!
+//! How it runs: the data is cut into one stretch of whole lines per thread;
+//! each thread counts its lines, then the labels of its
 //! lines per bucket; a prefix sum gives each (bucket, thread) pair its place
 //! in the index; each thread then finds its line starts and writes each into
 //! its bucket's place — the index is built already bucketed, with no label
 //! array and no extra pass. Buckets (about 2¹⁷ lines, 512 KiB of `u32`
 //! offsets: in the core's L2 cache) are then taken in order by the threads,
 //! shuffled, and their lines gathered into output blocks, which are written
-//! strictly in bucket order ([`crate::gather`]). Memory: the data plus one
-//! offset per line.
+//! strictly in bucket order, so that while one thread writes the others
+//! gather. Memory: the data plus one offset per line (4 bytes below 4 GiB).
 
 use fairdeck::dice::{Dice, RngDice};
 use fairdeck::rng::{AnyRng, Generator, Seed};
