@@ -18,6 +18,7 @@ use fairdeck::shuffle::shuffle;
 
 use crate::error::Error;
 use crate::lines::{Offset, line_end, prefetch};
+use crate::scan::run_all;
 use crate::seeded::stream;
 use crate::sink::Sink;
 
@@ -80,12 +81,12 @@ pub(crate) fn write_buckets<
         }),
         changed: Condvar::new(),
     };
-    std::thread::scope(|scope| {
-        for _ in 1..threads.max(1) {
-            scope.spawn(|| worker(gather, &shared));
-        }
-        worker(gather, &shared);
-    });
+    let state = &shared;
+    run_all(
+        (0..threads.max(1))
+            .map(|_| move || worker(gather, state))
+            .collect(),
+    );
     let turn = shared
         .turn
         .into_inner()

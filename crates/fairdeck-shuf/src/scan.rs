@@ -3,6 +3,7 @@
 //! `memchr`'s vectorised count, and line starts are found 64 bytes at a time
 //! through a bit mask of delimiter positions.
 
+use std::sync::{Mutex, PoisonError};
 use std::thread;
 
 /// At most this many threads work on one run.
@@ -19,6 +20,42 @@ pub(crate) fn threads_for(bytes: usize) -> usize {
         return 1;
     }
     thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+}
+
+/// Runs every job, each on its own scoped thread except the first, which
+/// runs on the calling thread, and returns their results in order. A job
+/// whose thread cannot be started (a process at its thread or memory
+/// limit) runs on the calling thread instead: slower, never a panic.
+pub(crate) fn run_all<R: Send, F: FnOnce() -> R + Send>(jobs: Vec<F>) -> Vec<R> {
+    let slots: Vec<Mutex<Option<F>>> = jobs.into_iter().map(|j| Mutex::new(Some(j))).collect();
+    let results: Vec<Mutex<Option<R>>> = slots.iter().map(|_| Mutex::new(None)).collect();
+    let run = |i: usize| {
+        let job = slots[i]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(job) = job {
+            let result = job();
+            *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+        }
+    };
+    thread::scope(|scope| {
+        for i in 1..slots.len() {
+            if thread::Builder::new()
+                .spawn_scoped(scope, move || run(i))
+                .is_err()
+            {
+                run(i);
+            }
+        }
+        if !slots.is_empty() {
+            run(0);
+        }
+    });
+    results
+        .into_iter()
+        .filter_map(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect()
 }
 
 /// A stretch `data[start..end]` of whole lines: it begins at a line start
@@ -215,6 +252,14 @@ mod tests {
                 assert_eq!(starts(&data, d), naive(&data, d), "len {len}");
                 assert_eq!(count_lines(&data, d) as usize, naive(&data, d).len());
             }
+        }
+    }
+
+    #[test]
+    fn jobs_run_once_each_and_results_keep_their_order() {
+        for n in 0..5u64 {
+            let jobs: Vec<_> = (0..n).map(|i| move || i * 10).collect();
+            assert_eq!(run_all(jobs), (0..n).map(|i| i * 10).collect::<Vec<_>>());
         }
     }
 

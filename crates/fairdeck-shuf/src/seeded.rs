@@ -50,7 +50,7 @@ use sha2::{Digest, Sha256};
 use crate::error::Error;
 use crate::gather::{Gather, bucket_shuffle, write_buckets};
 use crate::lines::{Offset, reserve};
-use crate::scan::{Part, for_each_start, split};
+use crate::scan::{Part, for_each_start, run_all, split};
 use crate::sink::Sink;
 
 /// The sizes that fix the order; tests shrink them.
@@ -157,18 +157,14 @@ fn run<T: Offset + Send + Sync, S: Fn(&mut [T], &mut RngDice<AnyRng>) + Sync>(
             rest = after;
         }
     }
-    let jobs: Vec<_> = parts.iter().zip(places).collect();
-    std::thread::scope(|scope| {
-        let labels = &labels;
-        let mut jobs = jobs.into_iter();
-        let first = jobs.next();
-        for (part, places) in jobs {
-            scope.spawn(move || labels.scatter(data, delimiter, part, places));
-        }
-        if let Some((part, places)) = first {
-            labels.scatter(data, delimiter, part, places);
-        }
-    });
+    let labels = &labels;
+    run_all(
+        parts
+            .iter()
+            .zip(places)
+            .map(|(part, places)| move || labels.scatter(data, delimiter, part, places))
+            .collect(),
+    );
     let buckets = bucket_slices(&mut index, &counts);
     let gather = Gather {
         data,
@@ -181,17 +177,8 @@ fn run<T: Offset + Send + Sync, S: Fn(&mut [T], &mut RngDice<AnyRng>) + Sync>(
 
 /// Runs `work` on every part, one thread each, and collects the results in order.
 fn on_parts<R: Send>(parts: &[Part], work: impl Fn(&Part) -> R + Sync) -> Vec<R> {
-    if parts.len() == 1 {
-        return vec![work(&parts[0])];
-    }
     let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts.iter().map(|p| scope.spawn(move || work(p))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker"))
-            .collect()
-    })
+    run_all(parts.iter().map(|p| move || work(p)).collect())
 }
 
 /// Each bucket's whole slice of the index.
