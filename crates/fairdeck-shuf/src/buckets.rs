@@ -15,6 +15,11 @@
 //! `P(σ) = Σ_c B^−n Π_j 1/c_j!`, a sum over size vectors that does not
 //! mention `σ`: every order has the same probability, `1/n!`. This is the
 //! scatter-then-shuffle method of Rao (1961) and Sandelius (1962).
+//!
+//! With a seed, the assignment to buckets is drawn from the seed's main
+//! stream; each bucket that fits in memory is then shuffled as in
+//! [`crate::seeded`], keyed by a fresh seed of 32 bytes drawn from the same
+//! stream when its turn comes.
 
 use std::fs::{self, File};
 use std::io::Read;
@@ -223,7 +228,12 @@ fn gather(
         file.read_to_end(&mut data).on(path.display())?;
         drop(file);
         fs::remove_file(&path).on(path.display())?;
-        run_job(&data, plan.delimiter, Job::Shuffle(None), dice, sink)?;
+        // Each bucket's in-memory shuffle gets its own streams, keyed by a
+        // seed drawn from the main dice (the same seed for every bucket
+        // would give them correlated orders).
+        let mut own = dice.draw_seed().map(|seed| ShufDice::seeded(&seed));
+        let bucket_dice = own.as_mut().unwrap_or(dice);
+        run_job(&data, plan.delimiter, Job::Shuffle(None), bucket_dice, sink)?;
         plan.buffer = data;
         Ok(())
     } else {

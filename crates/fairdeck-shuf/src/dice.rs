@@ -14,8 +14,9 @@ use crate::quote::Quotes;
 
 /// Either the seeded generator or a file of random bytes.
 pub enum ShufDice {
-    /// ChaCha20 keyed with the seed.
-    Seeded(RngDice<AnyRng>),
+    /// ChaCha20 keyed with the seed (kept: the in-memory shuffle derives
+    /// its streams from it).
+    Seeded(RngDice<AnyRng>, Seed),
     /// `--random-source FILE`.
     Bytes(ByteDice),
 }
@@ -23,7 +24,7 @@ pub enum ShufDice {
 impl ShufDice {
     /// The seeded production dice.
     pub fn seeded(seed: &Seed) -> Self {
-        ShufDice::Seeded(RngDice::new(Generator::ChaCha20.build(seed)))
+        ShufDice::Seeded(RngDice::new(Generator::ChaCha20.build(seed)), *seed)
     }
 
     /// Whether the draws follow GNU's `randint` (a `--random-source` file):
@@ -32,13 +33,34 @@ impl ShufDice {
         matches!(self, ShufDice::Bytes(_))
     }
 
+    /// The seed, for seeded dice.
+    pub fn seed(&self) -> Option<&Seed> {
+        match self {
+            ShufDice::Seeded(_, seed) => Some(seed),
+            ShufDice::Bytes(_) => None,
+        }
+    }
+
+    /// A new seed drawn from seeded dice (32 bytes of exact rolls), for a
+    /// part of the work that gets its own streams; `None` for a random source.
+    pub fn draw_seed(&mut self) -> Option<Seed> {
+        let ShufDice::Seeded(dice, _) = self else {
+            return None;
+        };
+        let mut key = [0u8; 32];
+        for word in key.chunks_exact_mut(4) {
+            word.copy_from_slice(&(dice.roll(1 << 32) as u32).to_le_bytes());
+        }
+        Some(Seed::from_bytes(key))
+    }
+
     /// The failure, if the random source ran out or could not be read.
     ///
     /// Rolls made after a failure answer 0; callers check this before any
     /// output that depended on them is written.
     pub fn failure(&self) -> Option<Error> {
         match self {
-            ShufDice::Seeded(_) => None,
+            ShufDice::Seeded(..) => None,
             ShufDice::Bytes(b) => b.failure(),
         }
     }
@@ -48,14 +70,14 @@ impl Dice for ShufDice {
     #[inline]
     fn roll(&mut self, n: u64) -> u64 {
         match self {
-            ShufDice::Seeded(d) => d.roll(n),
+            ShufDice::Seeded(d, _) => d.roll(n),
             ShufDice::Bytes(d) => d.roll(n),
         }
     }
 
     fn exhausted(&self) -> bool {
         match self {
-            ShufDice::Seeded(_) => false,
+            ShufDice::Seeded(..) => false,
             ShufDice::Bytes(d) => d.failed.is_some(),
         }
     }

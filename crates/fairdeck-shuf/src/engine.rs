@@ -13,6 +13,7 @@ use crate::error::{Error, IoContext};
 use crate::lines::{Job, deal, read_all, repeat, reserve, reservoir, run_job};
 use crate::options::Input;
 use crate::range::{self, Range};
+use crate::scan::{split, threads_for};
 use crate::scratch::Scratch;
 use crate::sink::{Sink, same_file};
 use crate::{Method, Options, Randomness, Stats};
@@ -228,8 +229,8 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
 /// fit in `memory` bytes: many short lines can make the index larger than
 /// the data. O(n) (one `memchr` pass).
 fn index_fits(data: &[u8], delimiter: u8, memory: u64) -> bool {
-    let ends = memchr::memchr_iter(delimiter, data).count() as u64;
-    let lines = ends + u64::from(data.last().is_some_and(|&b| b != delimiter));
+    let parts = split(data, delimiter, threads_for(data.len()));
+    let lines: u64 = parts.iter().map(|p| p.lines).sum();
     let per_line: u64 = if u32::try_from(data.len()).is_ok() {
         4
     } else {

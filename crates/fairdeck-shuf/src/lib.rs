@@ -28,7 +28,10 @@
 //! * [`cancel`] — stopping a run from a signal handler, cleanly;
 //! * [`quote`] — GNU's quoting of names in messages;
 //! * [`dice`] — the seeded dice or `--random-source` bytes (GNU's mapping);
-//! * [`lines`], [`range`], [`buckets`] — the in-memory, range and out-of-core shuffles;
+//! * [`seeded`] — the seeded in-memory shuffle on every core, and exactly
+//!   which order a seed gives;
+//! * [`lines`], [`range`], [`buckets`] — the other in-memory jobs, ranges and
+//!   the out-of-core shuffle;
 //! * [`sink`], [`scratch`], [`spill`] — output, temporary files, the bucket writer.
 //!
 //! The library never reads the clock, the OS random generator, the
@@ -44,11 +47,14 @@ pub mod cancel;
 pub mod dice;
 mod engine;
 pub mod error;
+mod gather;
 pub mod lines;
 pub mod options;
 pub mod quote;
 pub mod range;
+mod scan;
 pub mod scratch;
+pub mod seeded;
 pub mod sink;
 pub mod spill;
 

@@ -15,6 +15,8 @@ use memchr::{memchr, memchr_iter};
 use crate::cancel::Cancel;
 use crate::dice::ShufDice;
 use crate::error::{Error, IoContext};
+use crate::scan::{Ends, threads_for};
+use crate::seeded::shuffle_lines;
 use crate::sink::Sink;
 
 /// Reads all of `reader` after what `data` already holds, growing `data`
@@ -95,8 +97,8 @@ pub fn for_each_line(
             return Ok(());
         }
         let mut start = 0;
-        for at in memchr_iter(delimiter, &buf[carried..]) {
-            let end = carried + at + 1;
+        for at in Ends::new(&buf[carried..], delimiter) {
+            let end = carried + at;
             each(&buf[start..end])?;
             start = end;
         }
@@ -111,7 +113,7 @@ fn read_chunk(reader: &mut dyn Read, buf: &mut Vec<u8>, chunk: usize) -> io::Res
 
 /// A line start inside a buffer: `u32` while the buffer is below 4 GiB
 /// (4 bytes per line of index), `u64` beyond.
-trait Offset: Copy {
+pub(crate) trait Offset: Copy {
     fn new(at: usize) -> Self;
     fn get(self) -> usize;
 }
@@ -163,6 +165,10 @@ pub fn run_job(
     dice: &mut ShufDice,
     sink: &mut Sink,
 ) -> Result<(), Error> {
+    if let (Job::Shuffle(None), Some(seed)) = (job, dice.seed()) {
+        let threads = threads_for(data.len());
+        return shuffle_lines(data, delimiter, seed, threads, sink);
+    }
     if u32::try_from(data.len()).is_ok() {
         run_indexed::<u32>(data, delimiter, job, dice, sink)
     } else {
@@ -177,9 +183,9 @@ fn line_starts<T: Offset>(data: &[u8], delimiter: u8) -> Result<Vec<T>, Error> {
     let mut starts: Vec<T> = Vec::new();
     reserve(&mut starts, count)?;
     let mut start = 0;
-    for end in memchr_iter(delimiter, data) {
+    for end in Ends::new(data, delimiter) {
         starts.push(T::new(start));
-        start = end + 1;
+        start = end;
     }
     if unterminated {
         starts.push(T::new(start));
@@ -238,7 +244,7 @@ const PREFETCH_AHEAD: usize = 12;
 /// Hints the processor to load the line at `at` into the cache.
 #[inline(always)]
 #[allow(unsafe_code)]
-fn prefetch(data: &[u8], at: usize) {
+pub(crate) fn prefetch(data: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -261,7 +267,7 @@ fn prefetch(data: &[u8], at: usize) {
 /// zero byte (a borrow can only mark bytes above it). Longer lines go to
 /// `memchr`. The data always ends with a delimiter.
 #[inline]
-fn line_end(data: &[u8], from: usize, delimiter: u8) -> usize {
+pub(crate) fn line_end(data: &[u8], from: usize, delimiter: u8) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let pattern = ONES * u64::from(delimiter);

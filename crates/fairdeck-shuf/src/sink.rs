@@ -118,6 +118,19 @@ impl Sink {
         self.spill()
     }
 
+    /// Writes `bytes`, which hold `records` whole records, straight to the
+    /// output (after anything buffered).
+    ///
+    /// # Errors
+    ///
+    /// Write errors; [`Error::Interrupted`].
+    pub(crate) fn block(&mut self, bytes: &[u8], records: u64) -> Result<(), Error> {
+        self.drain()?;
+        self.write_out(bytes)?;
+        self.records += records;
+        Ok(())
+    }
+
     #[inline]
     fn spill(&mut self) -> Result<(), Error> {
         if self.buffer.len() >= BUFFER {
@@ -157,6 +170,15 @@ impl Sink {
     }
 
     fn drain(&mut self) -> Result<(), Error> {
+        let buffer = std::mem::take(&mut self.buffer);
+        let written = self.write_out(&buffer);
+        self.buffer = buffer;
+        self.buffer.clear();
+        written
+    }
+
+    /// Writes `bytes` to the output, opening it first if needed.
+    fn write_out(&mut self, bytes: &[u8]) -> Result<(), Error> {
         self.cancel.check()?;
         if matches!(self.state, State::Closed) {
             self.state = self.open()?;
@@ -167,9 +189,8 @@ impl Sink {
             State::Failed(kind, raw) => return Err(Error::io("write error", rebuild(*kind, *raw))),
             State::Closed => unreachable!("opened above"),
         };
-        file.write_all(&self.buffer).on("write error")?;
-        self.bytes += self.buffer.len() as u64;
-        self.buffer.clear();
+        file.write_all(bytes).on("write error")?;
+        self.bytes += bytes.len() as u64;
         Ok(())
     }
 
