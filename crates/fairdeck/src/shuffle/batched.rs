@@ -133,6 +133,12 @@ impl Lagged {
 
 /// Batches of `K` backward steps while the bound `i` keeps its bit length
 /// `bits` and at least `K` steps remain; returns the next bound.
+///
+/// Software-pipelined: each batch's rolls are asked for before the previous
+/// batch's swaps run, so the multiply chain of the next word overlaps the
+/// memory traffic of the current swaps. The dice sees the same bounds in the
+/// same order and the swaps run in the same order: only the interleaving of
+/// two independent streams of work changes.
 #[inline(always)]
 fn backward_run<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     mut i: usize,
@@ -141,12 +147,17 @@ fn backward_run<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     swap: &mut F,
 ) -> usize {
     let floor = (1usize << (bits - 1)).max(K + 1);
+    let mut rolls = backward_rolls::<K, D>(i, bits, dice);
     loop {
-        backward::<K, D, F>(i, bits, dice, swap);
-        i -= K;
-        if i < floor {
-            return i;
+        let next = i - K;
+        if next < floor {
+            backward_swaps(i, &rolls, swap);
+            return next;
         }
+        let ahead = backward_rolls::<K, D>(next, bits, dice);
+        backward_swaps(i, &rolls, swap);
+        rolls = ahead;
+        i = next;
     }
 }
 
@@ -156,21 +167,23 @@ fn bit_len(x: usize) -> u32 {
     usize::BITS - x.leading_zeros()
 }
 
-/// One batch of `K` backward steps starting with bound `i` (requires `i > K`).
+/// The rolls of one batch of `K` backward steps starting with bound `i`
+/// (requires `i > K`): bounds `i, i−1, …, i−K+1`.
 #[inline(always)]
-fn backward<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
-    i: usize,
-    bits: u32,
-    dice: &mut D,
-    swap: &mut F,
-) {
+fn backward_rolls<const K: usize, D: Dice + ?Sized>(i: usize, bits: u32, dice: &mut D) -> [u64; K] {
     let mut bounds = [0u64; K];
     for (t, b) in bounds.iter_mut().enumerate() {
         *b = (i - t) as u64;
     }
     let mut out = [0u64; K];
     dice.roll_many_below(bits, &bounds, &mut out);
-    for (t, &j) in out.iter().enumerate() {
+    out
+}
+
+/// The swaps of one batch of backward steps starting with bound `i`.
+#[inline(always)]
+fn backward_swaps<const K: usize, F: FnMut(usize, usize)>(i: usize, rolls: &[u64; K], swap: &mut F) {
+    for (t, &j) in rolls.iter().enumerate() {
         swap(i - 1 - t, j as usize);
     }
 }
@@ -246,6 +259,51 @@ mod tests {
         backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
         assert_eq!(lagged, direct);
         assert!(lagged.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
+    }
+
+    /// A dice that answers one roll at a time (the trait's default
+    /// `roll_many`), so the batched loops must reproduce the plain ones.
+    struct OneByOne(RngDice<rand_xoshiro::Xoshiro256PlusPlus>);
+
+    impl Dice for OneByOne {
+        fn roll(&mut self, n: u64) -> u64 {
+            self.0.roll(n)
+        }
+    }
+
+    fn one_by_one(seed: u64) -> OneByOne {
+        use rand_core::SeedableRng;
+        OneByOne(RngDice::new(
+            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
+        ))
+    }
+
+    #[test]
+    fn pipelined_batches_swap_like_the_plain_loops() {
+        // The batched loops ask for rolls ahead of their swaps; with a dice
+        // that answers roll by roll they must swap exactly like Durstenfeld's
+        // loop and the stopped forward loop, one roll per step. Every n up to
+        // 600 covers runs of one to many batches at every batch length.
+        for n in 0..600usize {
+            let mut batched: Vec<usize> = (0..n).collect();
+            fisher_yates(&mut batched, &mut one_by_one(n as u64));
+            let mut plain: Vec<usize> = (0..n).collect();
+            let mut dice = one_by_one(n as u64);
+            for i in (2..=n).rev() {
+                plain.swap(i - 1, dice.roll(i as u64) as usize);
+            }
+            assert_eq!(batched, plain, "backward, n = {n}");
+
+            let steps = (n * 7 / 10).min(n.saturating_sub(1));
+            let mut batched: Vec<usize> = (0..n).collect();
+            forward_steps(&mut batched, steps, &mut one_by_one(n as u64));
+            let mut plain: Vec<usize> = (0..n).collect();
+            let mut dice = one_by_one(n as u64);
+            for i in 0..steps {
+                plain.swap(i, i + dice.roll((n - i) as u64) as usize);
+            }
+            assert_eq!(batched, plain, "forward, n = {n}, steps = {steps}");
+        }
     }
 
     #[test]
