@@ -147,14 +147,14 @@ fn backward_run<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     swap: &mut F,
 ) -> usize {
     let floor = (1usize << (bits - 1)).max(K + 1);
-    let mut rolls = backward_rolls::<K, D>(i, bits, dice);
+    let mut rolls = descending_rolls::<K, D>(i, bits, dice);
     loop {
         let next = i - K;
         if next < floor {
             backward_swaps(i, &rolls, swap);
             return next;
         }
-        let ahead = backward_rolls::<K, D>(next, bits, dice);
+        let ahead = descending_rolls::<K, D>(next, bits, dice);
         backward_swaps(i, &rolls, swap);
         rolls = ahead;
         i = next;
@@ -167,13 +167,13 @@ fn bit_len(x: usize) -> u32 {
     usize::BITS - x.leading_zeros()
 }
 
-/// The rolls of one batch of `K` backward steps starting with bound `i`
-/// (requires `i > K`): bounds `i, i−1, …, i−K+1`.
+/// The rolls of one batch of `K` steps whose first bound is `top`: bounds
+/// `top, top−1, …, top−K+1`, all below `2^bits`.
 #[inline(always)]
-fn backward_rolls<const K: usize, D: Dice + ?Sized>(i: usize, bits: u32, dice: &mut D) -> [u64; K] {
+fn descending_rolls<const K: usize, D: Dice + ?Sized>(top: usize, bits: u32, dice: &mut D) -> [u64; K] {
     let mut bounds = [0u64; K];
     for (t, b) in bounds.iter_mut().enumerate() {
-        *b = (i - t) as u64;
+        *b = (top - t) as u64;
     }
     let mut out = [0u64; K];
     dice.roll_many_below(bits, &bounds, &mut out);
@@ -202,7 +202,9 @@ pub(crate) fn forward_steps<T, D: Dice + ?Sized>(slice: &mut [T], steps: usize, 
 }
 
 /// Batches of `K` forward steps while the bound `n − i` keeps its bit
-/// length `bits` and at least `K` of the `steps` remain; returns the next `i`.
+/// length `bits` and at least `K` of the `steps` remain; returns the next
+/// `i`. Pipelined like [`backward_run`]: the next batch's rolls are asked
+/// for before the current batch's swaps run.
 #[inline(always)]
 fn forward_run<const K: usize, T, D: Dice + ?Sized>(
     slice: &mut [T],
@@ -214,31 +216,24 @@ fn forward_run<const K: usize, T, D: Dice + ?Sized>(
     let n = slice.len();
     // Continue while n − i ≥ 2^(bits−1), i.e. i ≤ n − 2^(bits−1), and i + K ≤ steps.
     let last = (n - (1usize << (bits - 1))).min(steps - K);
+    let mut rolls = descending_rolls::<K, D>(n - i, bits, dice);
     loop {
-        forward::<K, T, D>(slice, i, bits, dice);
-        i += K;
-        if i > last {
-            return i;
+        let next = i + K;
+        if next > last {
+            forward_swaps(slice, i, &rolls);
+            return next;
         }
+        let ahead = descending_rolls::<K, D>(n - next, bits, dice);
+        forward_swaps(slice, i, &rolls);
+        rolls = ahead;
+        i = next;
     }
 }
 
-/// One batch of `K` forward steps starting at position `i`.
+/// The swaps of one batch of forward steps starting at position `i`.
 #[inline(always)]
-fn forward<const K: usize, T, D: Dice + ?Sized>(
-    slice: &mut [T],
-    i: usize,
-    bits: u32,
-    dice: &mut D,
-) {
-    let n = slice.len();
-    let mut bounds = [0u64; K];
-    for (t, b) in bounds.iter_mut().enumerate() {
-        *b = (n - i - t) as u64;
-    }
-    let mut out = [0u64; K];
-    dice.roll_many_below(bits, &bounds, &mut out);
-    for (t, &j) in out.iter().enumerate() {
+fn forward_swaps<const K: usize, T>(slice: &mut [T], i: usize, rolls: &[u64; K]) {
+    for (t, &j) in rolls.iter().enumerate() {
         slice.swap(i + t, i + t + j as usize);
     }
 }
