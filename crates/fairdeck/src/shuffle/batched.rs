@@ -91,42 +91,49 @@ const LAG_BYTES: usize = 1 << 20;
 const LAG: usize = 32;
 
 /// A FIFO of pending swaps whose targets have been prefetched.
+///
+/// Only the random target is stored: the swaps come from the backward loop,
+/// whose first position drops by one per step, so the swap queued `LAG`
+/// steps ago had first position `a + LAG`.
 struct Lagged {
-    ring: [(usize, usize); LAG],
+    ring: [usize; LAG],
     len: usize,
     at: usize,
+    /// The first position of the latest queued swap.
+    last: usize,
 }
 
 impl Lagged {
     fn new() -> Self {
         Lagged {
-            ring: [(0, 0); LAG],
+            ring: [0; LAG],
             len: 0,
             at: 0,
+            last: 0,
         }
     }
 
     /// Queues the swap of `a` and `b` (prefetching `b`) and runs the one
-    /// queued `LAG` swaps ago.
+    /// queued `LAG` swaps ago. `a` must be one less than the previous call's.
     #[inline(always)]
     fn swap<T>(&mut self, slice: &mut [T], a: usize, b: usize) {
         prefetch(slice, b);
+        let old = core::mem::replace(&mut self.ring[self.at], b);
         if self.len == LAG {
-            let (x, y) = self.ring[self.at];
-            slice.swap(x, y);
+            slice.swap(a + LAG, old);
         } else {
             self.len += 1;
         }
-        self.ring[self.at] = (a, b);
         self.at = (self.at + 1) % LAG;
+        self.last = a;
     }
 
     /// Runs the swaps still queued, oldest first.
     fn finish<T>(self, slice: &mut [T]) {
         let start = (self.at + LAG - self.len) % LAG;
         for t in 0..self.len {
-            let (x, y) = self.ring[(start + t) % LAG];
-            slice.swap(x, y);
+            let a = self.last + self.len - 1 - t;
+            slice.swap(a, self.ring[(start + t) % LAG]);
         }
     }
 }
@@ -314,6 +321,21 @@ mod tests {
         backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
         assert_eq!(lagged, direct);
         assert!(lagged.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
+    }
+
+    #[test]
+    fn lagged_swaps_of_few_large_elements_match_direct_swaps() {
+        // Fewer elements than LAG, each 64 KiB: the whole shuffle is queued
+        // and run by `finish`.
+        for n in [2usize, 3, 17, LAG - 1, LAG, LAG + 1] {
+            let dice = || RngDice::new(Generator::ChaCha8.build(&Seed::parse("big")));
+            let mut lagged: Vec<[u64; 8192]> = (0..n as u64).map(|i| [i; 8192]).collect();
+            assert!(size_of_val(lagged.as_slice()) > LAG_BYTES || n < 17);
+            let mut direct = lagged.clone();
+            fisher_yates(&mut lagged, &mut dice());
+            backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
+            assert!(lagged == direct, "n = {n}");
+        }
     }
 
     /// A dice that answers one roll at a time (the trait's default
