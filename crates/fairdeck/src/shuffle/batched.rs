@@ -87,8 +87,10 @@ fn backward_steps<D: Dice + ?Sized, F: FnMut(usize, usize)>(n: usize, dice: &mut
 const LAG_BYTES: usize = 1 << 20;
 
 /// How many swaps wait for their prefetched target: enough misses in flight
-/// to cover a memory round trip at a few ns per step.
-const LAG: usize = 32;
+/// to cover a memory round trip at a few ns per step. Measured on 10⁶ `u32`
+/// (A/B, four runs each): 16 → 2.34–2.42 ns per element, 32 → 2.21–2.24,
+/// 64 → 2.16–2.19, 128 → 2.19.
+const LAG: usize = 64;
 
 /// A FIFO of pending swaps whose targets have been prefetched.
 ///
