@@ -8,7 +8,7 @@
 //! dice (the enumerator, counting) sees the same bounds in the same order.
 
 use crate::dice::Dice;
-use lagged::{LAG, Lagged};
+use lagged::Lagged;
 
 mod lagged;
 
@@ -56,7 +56,7 @@ macro_rules! dispatch {
 /// `i − 1` with a position uniform in `[0, i)`. Rolls `n, n−1, …, 2`.
 ///
 /// Slices larger than the L2 cache run the same swaps, in the same order,
-/// [`LAG`] steps behind their rolls, each swap's random target prefetched
+/// [`LAG`](lagged::LAG) steps behind their rolls, each swap's random target prefetched
 /// when its roll comes in: the rolls do not depend on the slice, so only
 /// the memory traffic changes (several cache misses in flight instead of
 /// one at a time), never the result.
@@ -85,7 +85,7 @@ fn backward_steps<D: Dice + ?Sized, F: FnMut(usize, usize)>(n: usize, dice: &mut
     }
 }
 
-/// Slices above this many bytes (beyond a 1 MiB L2 cache) swap [`LAG`] steps behind.
+/// Slices above this many bytes (beyond a 1 MiB L2 cache) swap [`LAG`](lagged::LAG) steps behind.
 const LAG_BYTES: usize = 1 << 20;
 
 /// Batches of `K` backward steps while the bound `i` keeps its bit length
@@ -257,6 +257,7 @@ fn forward_swaps<const K: usize, T>(slice: &mut [T], i: usize, rolls: &[u64; K])
 
 #[cfg(test)]
 mod tests {
+    use super::lagged::LAG;
     use super::*;
     use crate::dice::RngDice;
     use crate::rng::{Generator, Seed};
