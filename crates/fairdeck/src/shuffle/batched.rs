@@ -161,12 +161,8 @@ fn descending_rolls<const K: usize, D: Dice + ?Sized>(
     bits: u32,
     dice: &mut D,
 ) -> [u64; K] {
-    let mut bounds = [0u64; K];
-    for (t, b) in bounds.iter_mut().enumerate() {
-        *b = (top - t) as u64;
-    }
     let mut out = [0u64; K];
-    dice.roll_many_below(bits, &bounds, &mut out);
+    dice.roll_descending_below(bits, top as u64, &mut out);
     out
 }
 
