@@ -140,11 +140,12 @@ fn backward_run_plain<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     }
 }
 
-/// The smallest batch length whose runs are pipelined. Measured (52-card
-/// deck, 10⁴ elements, hold'em deals): with eight rolls per word the next
-/// word's multiply chain overlaps the swaps and wins 4–10 %; with four
-/// (bounds of 13–14 bits, most of a 10⁴ shuffle) the extra registers the
-/// second batch holds cost more than the overlap gains (+8 %).
+/// The smallest batch length whose runs are pipelined. Measured (A/B,
+/// Xoshiro256++, ns): pipelining from 6 rolls per word, from 4, from 1 and
+/// never gave 20.6 / 22.5 / 22.1 / 22.7 per hold'em deal, 1.11 / 1.23 /
+/// 1.22 / 1.08 per element of 10⁴ (mostly 4 rolls per word, where holding a
+/// second batch costs more registers than the overlap gains) and 1.53 /
+/// 1.54 / 1.52 / 1.57 per card of a 52-card deck.
 const PIPELINE_FROM: usize = 6;
 
 /// Number of significant bits of `x`.
