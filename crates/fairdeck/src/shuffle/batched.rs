@@ -1,11 +1,13 @@
 //! Fisher–Yates with batched dice: up to eight rolls per 64-bit word.
 //!
 //! The swaps are exactly those of the scalar loop; only the way the rolls
-//! are asked for changes: consecutive bounds go to [`Dice::roll_many`] in
-//! groups whose product stays below about 2^56, so the production dice
-//! answers each group from one word (Brackett-Rozinsky & Lemire 2024) and the
-//! division of its rejection test runs with probability below 2^-8. Any other
-//! dice (the enumerator, counting) sees the same bounds in the same order.
+//! are asked for changes: consecutive bounds go to
+//! [`Dice::roll_descending_below`] in groups whose product stays below about
+//! 2^56, so the production dice answers each group from one word
+//! (Brackett-Rozinsky & Lemire 2024) and the division of its rejection test
+//! runs with probability below 2^-8; a group's rolls are asked for before
+//! the previous group's swaps run. Any other dice (the enumerator, counting)
+//! sees the same bounds in the same order.
 
 use crate::dice::Dice;
 use lagged::Lagged;
@@ -92,8 +94,9 @@ const LAG_BYTES: usize = 1 << 20;
 /// `bits` and at least `K` steps remain; returns the next bound.
 ///
 /// Software-pipelined from [`PIPELINE_FROM`] rolls per batch on: each
-/// batch's rolls are asked for before the previous batch's swaps run, so the multiply chain of the next word overlaps the
-/// memory traffic of the current swaps. The dice sees the same bounds in the
+/// batch's rolls are asked for before the previous batch's swaps run, so
+/// the multiply chain of the next word overlaps the memory traffic of the
+/// current swaps. The dice sees the same bounds in the
 /// same order and the swaps run in the same order: only the interleaving of
 /// two independent streams of work changes.
 #[inline(always)]
