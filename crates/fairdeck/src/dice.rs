@@ -34,6 +34,10 @@
 use rand_core::Rng;
 
 mod batch;
+mod counting;
+mod descending;
+
+pub use counting::Counting;
 
 /// A source of uniform bounded integers: the only randomness an algorithm may use.
 ///
@@ -78,6 +82,28 @@ pub trait Dice {
     fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
         let _ = bits;
         self.roll_many(bounds, out);
+    }
+
+    /// [`Dice::roll_many_below`] for the descending bounds `top, top − 1, …,
+    /// top − out.len() + 1` (the bounds of a run of Fisher–Yates steps).
+    ///
+    /// The same answers as `roll_many_below(bits, &[top, top − 1, …], out)`:
+    /// this default builds that slice and asks it; the production dice
+    /// answers without storing the bounds.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `out.len() > 64`, or if `out.len() > top` (a bound would be zero).
+    fn roll_descending_below(&mut self, bits: u32, top: u64, out: &mut [u64]) {
+        let mut bounds = [0u64; 64];
+        let bounds = &mut bounds[..out.len()];
+        for (t, b) in (0..).zip(bounds.iter_mut()) {
+            *b = top
+                .checked_sub(t)
+                .filter(|&b| b > 0)
+                .expect("dice rolled with bound 0");
+        }
+        self.roll_many_below(bits, bounds, out);
     }
 
     /// Rolls `out.len()` dice with the power-of-two bound `2^bits`, as bytes.
@@ -137,6 +163,10 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     #[inline(always)]
     fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
         (**self).roll_many_below(bits, bounds, out)
+    }
+    #[inline(always)]
+    fn roll_descending_below(&mut self, bits: u32, top: u64, out: &mut [u64]) {
+        (**self).roll_descending_below(bits, top, out)
     }
     fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
         (**self).roll_pow2_many(bits, out)
@@ -233,6 +263,11 @@ impl<R: Rng> Dice for RngDice<R> {
     #[inline(always)]
     fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
         batch::roll_batched_below(|| self.rng.next_u64(), bits, bounds, out);
+    }
+
+    #[inline(always)]
+    fn roll_descending_below(&mut self, bits: u32, top: u64, out: &mut [u64]) {
+        descending::roll_descending_below(|| self.rng.next_u64(), bits, top, out);
     }
 
     #[inline]
@@ -345,52 +380,6 @@ impl Dice for Enumerator {
         };
         self.pos += 1;
         answer
-    }
-}
-
-/// Wraps a dice and counts how many rolls were made and how much information
-/// they carried (the sum of log2 of each bound), without changing the answers.
-#[derive(Debug, Clone)]
-pub struct Counting<D> {
-    inner: D,
-    rolls: u64,
-    bits: f64,
-}
-
-impl<D: Dice> Counting<D> {
-    /// Starts counting from zero.
-    pub fn new(inner: D) -> Self {
-        Self {
-            inner,
-            rolls: 0,
-            bits: 0.0,
-        }
-    }
-
-    /// Number of rolls so far.
-    pub fn rolls(&self) -> u64 {
-        self.rolls
-    }
-
-    /// Information consumed so far, in bits: Σ log2(bound).
-    pub fn bits(&self) -> f64 {
-        self.bits
-    }
-
-    /// Returns the wrapped dice.
-    pub fn into_inner(self) -> D {
-        self.inner
-    }
-}
-
-impl<D: Dice> Dice for Counting<D> {
-    fn roll(&mut self, n: u64) -> u64 {
-        self.rolls += 1;
-        self.bits += (n as f64).log2();
-        self.inner.roll(n)
-    }
-    fn exhausted(&self) -> bool {
-        self.inner.exhausted()
     }
 }
 

@@ -40,6 +40,10 @@ pub(crate) trait Word: Copy + Ord {
     fn below_pow2(self, s: u32) -> bool;
     /// Bitwise or.
     fn or(self, other: Self) -> Self;
+    /// `self − 1` (callers ensure `self ≥ 1`).
+    fn dec(self) -> Self;
+    /// `n` as a word, if it fits.
+    fn from_count(n: usize) -> Option<Self>;
 }
 
 macro_rules! word {
@@ -68,6 +72,14 @@ macro_rules! word {
             #[inline(always)]
             fn or(self, other: Self) -> Self {
                 self | other
+            }
+            #[inline(always)]
+            fn dec(self) -> Self {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_count(n: usize) -> Option<Self> {
+                <$w>::try_from(n).ok()
             }
             #[inline(always)]
             fn below_pow2(self, s: u32) -> bool {
@@ -103,7 +115,7 @@ pub(crate) fn split_word<W: Word>(word: W, bounds: &[W], bits: u32, out: &mut [W
 /// The exact rejection test, reached with probability below `2^bits / 2^W`.
 #[cold]
 #[inline(never)]
-fn exact_accept<W: Word>(low: W, bounds: &[W]) -> bool {
+pub(crate) fn exact_accept<W: Word>(low: W, bounds: &[W]) -> bool {
     let product = bounds.iter().fold(W::ONE, |p, &b| {
         p.checked_times(b).expect("batch product fits in a word")
     });

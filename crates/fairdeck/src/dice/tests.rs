@@ -126,3 +126,79 @@ fn counting_counts() {
     assert_eq!(d.rolls(), 2);
     assert!((d.bits() - 5.0).abs() < 1e-12);
 }
+
+#[test]
+fn descending_rolls_equal_the_general_batched_rolls() {
+    // The production dice's descending fast path against `roll_many_below`
+    // on the same bounds, from the same generator state: the same answers
+    // and the same words consumed (checked by the next raw word), for right,
+    // wrong (too small) and generous hints, every length up to 12 and tops
+    // from 12 to 2^63.
+    use crate::rng::{Generator, Seed};
+    use rand_core::Rng;
+    let tops = [
+        12u64,
+        13,
+        52,
+        255,
+        256,
+        1000,
+        1 << 20,
+        (1 << 28) + 3,
+        1 << 40,
+        1 << 63,
+    ];
+    for (s, &top) in tops.iter().enumerate() {
+        for len in 0..=12usize {
+            let bit_len = 64 - top.leading_zeros();
+            for bits in [bit_len, bit_len - 1, bit_len + 3] {
+                let seed = Seed::parse(&format!("descending {s} {len} {bits}"));
+                let mut fast = RngDice::new(Generator::Xoshiro256PlusPlus.build(&seed));
+                let mut general = RngDice::new(Generator::Xoshiro256PlusPlus.build(&seed));
+                let bounds: Vec<u64> = (0..len as u64).map(|t| top - t).collect();
+                for _ in 0..50 {
+                    let (mut a, mut b) = (vec![0; len], vec![0; len]);
+                    fast.roll_descending_below(bits, top, &mut a);
+                    general.roll_many_below(bits, &bounds, &mut b);
+                    assert_eq!(a, b, "top {top}, len {len}, bits {bits}");
+                }
+                let next = (fast.rng_mut().next_u64(), general.rng_mut().next_u64());
+                assert_eq!(next.0, next.1, "top {top}, len {len}, bits {bits}");
+            }
+        }
+    }
+}
+
+#[test]
+fn descending_rolls_through_the_default_equal_the_production_dice() {
+    // A dice without its own `roll_descending_below` (the trait default,
+    // which asks `roll_many_below`) gives the production dice's answers.
+    use crate::rng::{AnyRng, Generator, Seed};
+    struct Plain(RngDice<AnyRng>);
+    impl Dice for Plain {
+        fn roll(&mut self, n: u64) -> u64 {
+            self.0.roll(n)
+        }
+        fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
+            self.0.roll_many_below(bits, bounds, out)
+        }
+    }
+    let seed = Seed::parse("default");
+    let mut direct = RngDice::new(Generator::ChaCha8.build(&seed));
+    let mut plain = Plain(RngDice::new(Generator::ChaCha8.build(&seed)));
+    for top in [52u64, 51, 9, 2, 1 << 30] {
+        let (mut a, mut b) = ([0u64; 8], [0u64; 8]);
+        let len = 8.min(top as usize);
+        direct.roll_descending_below(6, top, &mut a[..len]);
+        plain.roll_descending_below(6, top, &mut b[..len]);
+        assert_eq!(a, b, "top {top}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "bound 0")]
+fn descending_rolls_past_zero_panic() {
+    use crate::rng::{Generator, Seed};
+    let mut dice = RngDice::new(Generator::ChaCha8.build(&Seed::parse("zero")));
+    dice.roll_descending_below(3, 3, &mut [0; 4]);
+}
