@@ -1,6 +1,6 @@
 //! Production shuffles: exactly uniform, in place, any element type.
 //!
-//! Both functions are the Fisher–Yates shuffle in Durstenfeld's in-place form
+//! Up to 8 MiB both are the Fisher–Yates shuffle in Durstenfeld's in-place form
 //! (Durstenfeld 1964, CACM Algorithm 235; Knuth, TAOCP vol. 2, Algorithm P):
 //! each of the n! orders of a slice comes out with probability exactly 1/n!
 //! when the dice is fair. “洗牌算法_最简单的洗牌方法” (2023) derives why each card lands in each place
@@ -9,9 +9,10 @@
 //!
 //! Three things make them fast (see the README section "Speed"):
 //!
-//! * the rolls are asked for in batches ([`Dice::roll_many`]), which the
-//!   production dice answers with up to eight rolls per 64-bit word
-//!   (Brackett-Rozinsky & Lemire 2024);
+//! * the rolls are asked for in batches, a whole run of descending bounds
+//!   at a time ([`Dice::roll_descending_below`]), which the production dice
+//!   answers with up to eight rolls per 64-bit word (Brackett-Rozinsky &
+//!   Lemire 2024), one batch ahead of the swaps that use them;
 //! * slices larger than 8 MiB are shuffled by random buckets first
 //!   (Sanders 1998): each element is read once and written once into its
 //!   bucket of a scratch buffer, and each bucket goes back to the slice
