@@ -41,15 +41,15 @@ pub(crate) struct Plan {
     pub max_bits: u32,
 }
 
-/// Bytes of a leaf bucket: a quarter of a 1 MiB L2 cache, leaving room for
-/// the labels and the other core's data.
-const LEAF_BYTES: usize = 256 << 10;
+/// Bytes of a leaf bucket (and of a final group of the scatter shuffle): a
+/// quarter of a 1 MiB L2 cache, leaving room for the labels and the streams.
+pub(super) const LEAF_BYTES: usize = 256 << 10;
 
 /// Slices up to this many bytes are shuffled by Fisher–Yates directly:
 /// while a good part of the slice fits in the L3 cache (32 MiB here), its
 /// random swaps overlap well and beat the extra passes of the bucket method
 /// (measured with the `production` example of `fairdeck-bench`).
-const START_BYTES: usize = 8 << 20;
+pub(super) const START_BYTES: usize = 8 << 20;
 
 impl Plan {
     /// The plan of `shuffle_in_place` for slices of `T`: one level of up to 256

@@ -23,17 +23,13 @@ const LABEL_CHUNK: usize = 1 << 16;
 /// 0.1.0; use it to replay those orders, or when the `n · size_of::<T>()`
 /// bytes of scratch memory of `par_shuffle` are too much.
 ///
-/// Slices up to 8 MiB (see [`shuffle`](super::shuffle)) are simply
-/// shuffled with `generator` keyed by `seed`, so for them
-/// `par_shuffle_in_place(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
-/// Larger slices run the bucket shuffle: labels are drawn in chunks of 65536
-/// elements and each bucket is shuffled by its own task, every chunk and
-/// bucket with its own generator of the same kind, keyed by
-/// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index). The tasks'
-/// streams are thus independent keys derived from one seed; each task's
-/// draws are exact, so the uniformity argument of the bucket shuffle holds.
-/// Moving the elements into their buckets is one sequential pass; each
-/// bucket's shuffle starts on another thread as soon as it is complete.
+/// Slices up to 8 MiB get the same order as from `par_shuffle`. Larger ones
+/// run the in-place bucket shuffle of [`shuffle_in_place`](super::shuffle_in_place):
+/// labels in chunks of 65536 elements and each bucket's shuffle as tasks, each
+/// with its own generator of the kind `generator`, keyed by
+/// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index) with the phases
+/// `labels` and `bucket`; moving the elements into their buckets is one
+/// sequential pass.
 ///
 /// O(n) work, n bytes of extra memory for large slices. Needs the cargo
 /// feature `rayon` (on by default).

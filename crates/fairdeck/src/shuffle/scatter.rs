@@ -33,6 +33,7 @@
 //! bytes, allocated once per call.
 
 use super::batched::fisher_yates;
+use super::buckets::{LEAF_BYTES, START_BYTES};
 use super::moves::{self, Move, split_by};
 use super::pages::advise_huge_pages;
 use crate::dice::Dice;
@@ -48,13 +49,6 @@ pub(crate) struct ScatterPlan {
     /// Label bits per level, at most (`1..=8`).
     pub max_bits: u32,
 }
-
-/// Bytes of a final group: a quarter of a 1 MiB L2 cache, so the batched
-/// Fisher–Yates runs in it with room for the labels and the streams.
-const LEAF_BYTES: usize = 256 << 10;
-
-/// Slices up to this many bytes are shuffled by Fisher–Yates directly.
-const START_BYTES: usize = 8 << 20;
 
 impl ScatterPlan {
     /// The production plan for slices of `T`; zero-sized types never scatter.
