@@ -32,6 +32,7 @@ use crate::cancel::Cancel;
 use crate::dice::ShufDice;
 use crate::error::{Error, IoContext};
 use crate::lines::{Job, for_each_line, reserve, run_job};
+use crate::readahead::with_read_ahead;
 use crate::scratch::Scratch;
 use crate::sink::Sink;
 use crate::spill::Spill;
@@ -129,7 +130,7 @@ impl BucketPicker {
 /// Read, write and temporary-file errors (a full disk among them), and the
 /// random source running out.
 pub fn shuffle_out_of_core(
-    mut reader: Box<dyn Read + '_>,
+    mut reader: Box<dyn Read + Send + '_>,
     size: Option<u64>,
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
@@ -145,6 +146,9 @@ pub fn shuffle_out_of_core(
     if let Some(e) = dice.failure() {
         return Err(e);
     }
+    // All input is read: the output can be written by a second thread
+    // while this one reads and shuffles the buckets.
+    sink.background()?;
     for bucket in buckets {
         gather(bucket, plan, dice, sink)?;
     }
@@ -154,7 +158,7 @@ pub fn shuffle_out_of_core(
 /// Writes each line to a bucket chosen by one roll; returns each bucket's
 /// path, bytes and lines.
 fn scatter(
-    reader: &mut dyn Read,
+    reader: &mut (dyn Read + Send),
     size: Option<u64>,
     count: u64,
     plan: &mut Plan<'_>,
@@ -171,7 +175,8 @@ fn scatter(
     let mut pending = 0u64;
     let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
     let mut picker = BucketPicker::new(count);
-    for_each_line(reader, plan.delimiter, chunk, &plan.cancel, |line| {
+    let cancel = plan.cancel.clone();
+    let each = |line: &[u8]| {
         let bucket = picker.pick(dice);
         spill.push(bucket, line)?;
         let (bytes, lines) = &mut sizes[bucket];
@@ -183,6 +188,9 @@ fn scatter(
             pending = 0;
         }
         Ok(())
+    };
+    with_read_ahead(reader, chunk, |input| {
+        for_each_line(input, plan.delimiter, chunk, &cancel, each)
     })?;
     spill.finish()?;
     bar.finish_and_clear();

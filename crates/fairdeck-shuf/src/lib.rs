@@ -41,6 +41,7 @@
 
 #![deny(unsafe_code)]
 
+mod background;
 pub mod buckets;
 pub mod budget;
 pub mod cancel;
@@ -52,6 +53,7 @@ pub mod lines;
 pub mod options;
 pub mod quote;
 pub mod range;
+mod readahead;
 mod scan;
 pub mod scratch;
 pub mod seeded;
