@@ -32,7 +32,6 @@ use crate::cancel::Cancel;
 use crate::dice::ShufDice;
 use crate::error::{Error, IoContext};
 use crate::lines::{Job, for_each_line, reserve, run_job};
-use crate::readahead::with_read_ahead;
 use crate::scratch::Scratch;
 use crate::sink::Sink;
 use crate::spill::Spill;
@@ -130,7 +129,7 @@ impl BucketPicker {
 /// Read, write and temporary-file errors (a full disk among them), and the
 /// random source running out.
 pub fn shuffle_out_of_core(
-    mut reader: Box<dyn Read + Send + '_>,
+    mut reader: Box<dyn Read + '_>,
     size: Option<u64>,
     plan: &mut Plan<'_>,
     dice: &mut ShufDice,
@@ -158,7 +157,7 @@ pub fn shuffle_out_of_core(
 /// Writes each line to a bucket chosen by one roll; returns each bucket's
 /// path, bytes and lines.
 fn scatter(
-    reader: &mut (dyn Read + Send),
+    reader: &mut dyn Read,
     size: Option<u64>,
     count: u64,
     plan: &mut Plan<'_>,
@@ -175,8 +174,7 @@ fn scatter(
     let mut pending = 0u64;
     let chunk = (plan.memory / 8).clamp(4096, 1 << 20) as usize;
     let mut picker = BucketPicker::new(count);
-    let cancel = plan.cancel.clone();
-    let each = |line: &[u8]| {
+    for_each_line(reader, plan.delimiter, chunk, &plan.cancel, |line| {
         let bucket = picker.pick(dice);
         spill.push(bucket, line)?;
         let (bytes, lines) = &mut sizes[bucket];
@@ -188,9 +186,6 @@ fn scatter(
             pending = 0;
         }
         Ok(())
-    };
-    with_read_ahead(reader, chunk, |input| {
-        for_each_line(input, plan.delimiter, chunk, &cancel, each)
     })?;
     spill.finish()?;
     bar.finish_and_clear();

@@ -53,7 +53,6 @@ pub mod lines;
 pub mod options;
 pub mod quote;
 pub mod range;
-mod readahead;
 mod scan;
 pub mod scratch;
 pub mod seeded;
