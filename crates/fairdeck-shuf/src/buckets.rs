@@ -145,6 +145,9 @@ pub fn shuffle_out_of_core(
     if let Some(e) = dice.failure() {
         return Err(e);
     }
+    // All input is read: the output can be written by a second thread
+    // while this one reads and shuffles the buckets.
+    sink.background()?;
     for bucket in buckets {
         gather(bucket, plan, dice, sink)?;
     }

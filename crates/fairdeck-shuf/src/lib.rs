@@ -41,6 +41,7 @@
 
 #![deny(unsafe_code)]
 
+mod background;
 pub mod buckets;
 pub mod budget;
 pub mod cancel;

@@ -19,8 +19,10 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+use crate::background::Background;
 use crate::cancel::Cancel;
 use crate::error::{Error, IoContext};
+use crate::lines::reserve;
 use crate::scratch::remove_stale;
 
 /// Bytes gathered before each write to the output.
@@ -34,6 +36,9 @@ pub struct Sink {
     output: Option<PathBuf>,
     /// The input file, to detect `-o` naming it.
     input: Option<PathBuf>,
+    /// The thread that writes full buffers, when one was started (stopped
+    /// before `state` is dropped).
+    background: Option<Background>,
     state: State,
     buffer: Vec<u8>,
     cancel: Cancel,
@@ -57,6 +62,7 @@ impl Sink {
         Self {
             output,
             input,
+            background: None,
             state: State::Closed,
             buffer: Vec::new(),
             cancel: cancel.clone(),
@@ -150,7 +156,7 @@ impl Sink {
     ///
     /// GNU's "write error" message.
     pub fn flush(&mut self) -> Result<(), Error> {
-        self.drain()
+        self.foreground()
     }
 
     /// Writes everything, closes the output and, when replacing the input
@@ -162,6 +168,7 @@ impl Sink {
     /// file is left as it was).
     pub fn finish(mut self) -> Result<(), Error> {
         self.drain()?;
+        self.foreground()?;
         match std::mem::replace(&mut self.state, State::Closed) {
             State::Closed | State::Failed(..) => Ok(()),
             State::Open(_) => Ok(()),
@@ -170,6 +177,13 @@ impl Sink {
     }
 
     fn drain(&mut self) -> Result<(), Error> {
+        if let Some(bg) = self.background.as_mut().filter(|_| !self.buffer.is_empty()) {
+            self.cancel.check()?;
+            let full = std::mem::take(&mut self.buffer);
+            self.bytes += full.len() as u64;
+            self.buffer = bg.send(full, BUFFER).on("write error")?;
+            return Ok(());
+        }
         let buffer = std::mem::take(&mut self.buffer);
         let written = self.write_out(&buffer);
         self.buffer = buffer;
@@ -177,9 +191,65 @@ impl Sink {
         written
     }
 
+    /// From now on, full buffers are written by a second thread (opening
+    /// the output now), until [`Sink::foreground`]. Only for callers that
+    /// have read all their input (`-o` may name the input file). Without a
+    /// thread (none could be started), writes stay on this one.
+    ///
+    /// # Errors
+    ///
+    /// The output cannot be opened.
+    pub(crate) fn background(&mut self) -> Result<(), Error> {
+        if self.background.is_some() {
+            return Ok(());
+        }
+        self.drain()?;
+        let file = match self.file()? {
+            Some(f) => f.try_clone().ok(),
+            None => None,
+        };
+        self.background = file.and_then(|f| Background::start(f).ok());
+        Ok(())
+    }
+
+    /// Waits for the writer thread, if any, to write everything handed to
+    /// it; later writes are made by this thread.
+    ///
+    /// # Errors
+    ///
+    /// GNU's "write error" message.
+    pub(crate) fn foreground(&mut self) -> Result<(), Error> {
+        self.drain()?;
+        match self.background.take() {
+            Some(mut bg) => bg.stop().on("write error"),
+            None => Ok(()),
+        }
+    }
+
+    /// The output file (opened first if needed); `None` when it failed to
+    /// open as standard output.
+    fn file(&mut self) -> Result<Option<&mut File>, Error> {
+        if matches!(self.state, State::Closed) {
+            self.state = self.open()?;
+        }
+        Ok(match &mut self.state {
+            State::Open(f) => Some(f),
+            State::Replacing(t, _) => Some(t.as_file_mut()),
+            State::Failed(..) | State::Closed => None,
+        })
+    }
+
     /// Writes `bytes` to the output, opening it first if needed.
     fn write_out(&mut self, bytes: &[u8]) -> Result<(), Error> {
         self.cancel.check()?;
+        if let Some(bg) = &mut self.background {
+            let mut full = Vec::new();
+            reserve(&mut full, bytes.len())?;
+            full.extend_from_slice(bytes);
+            bg.send(full, 0).on("write error")?;
+            self.bytes += bytes.len() as u64;
+            return Ok(());
+        }
         if matches!(self.state, State::Closed) {
             self.state = self.open()?;
         }
