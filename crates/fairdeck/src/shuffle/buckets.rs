@@ -253,6 +253,22 @@ pub(crate) mod tests {
         }
     }
 
+    /// Asserts that `mass` (from [`exact_distribution`]) puts the same mass,
+    /// `total / n!`, on each of the `n!` orders of `n` elements.
+    pub(crate) fn assert_every_order_equally_likely(
+        mass: &BTreeMap<Vec<usize>, u128>,
+        total: u128,
+        n: usize,
+        what: &str,
+    ) {
+        let orders: u128 = (1..=n as u128).product();
+        assert_eq!(mass.len() as u128, orders, "{what}, n = {n}");
+        assert!(
+            mass.values().all(|&m| m * orders == total),
+            "{what}, n = {n}: {mass:?}"
+        );
+    }
+
     #[test]
     fn bucket_shuffle_is_exactly_uniform_on_tiny_slices() {
         // Forced onto the bucket path with 2 or 4 buckets, one or two levels.
@@ -263,12 +279,7 @@ pub(crate) mod tests {
                     shuffle_planned(&mut v, plan, e);
                     v
                 });
-                let orders: u128 = (1..=n as u128).product();
-                assert_eq!(mass.len() as u128, orders, "{plan:?}, n = {n}");
-                assert!(
-                    mass.values().all(|&m| m * orders == total),
-                    "{plan:?}, n = {n}: {mass:?}"
-                );
+                assert_every_order_equally_likely(&mass, total, n, &format!("{plan:?}"));
             }
         }
     }

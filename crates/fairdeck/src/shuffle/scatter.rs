@@ -171,7 +171,9 @@ mod tests {
     use super::*;
     use crate::dice::RngDice;
     use crate::rng::{Generator, Seed};
-    use crate::shuffle::buckets::tests::{exact_distribution, position_chi_square};
+    use crate::shuffle::buckets::tests::{
+        assert_every_order_equally_likely, exact_distribution, position_chi_square,
+    };
 
     fn tiny(leaf_len: usize, max_bits: u32) -> ScatterPlan {
         ScatterPlan {
@@ -197,12 +199,7 @@ mod tests {
                     }
                     v
                 });
-                let orders: u128 = (1..=n as u128).product();
-                assert_eq!(mass.len() as u128, orders, "{plan:?}, n = {n}");
-                assert!(
-                    mass.values().all(|&m| m * orders == total),
-                    "{plan:?}, n = {n}: {mass:?}"
-                );
+                assert_every_order_equally_likely(&mass, total, n, &format!("{plan:?}"));
             }
         }
     }
