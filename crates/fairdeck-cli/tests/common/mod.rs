@@ -134,3 +134,11 @@ pub fn shuf_shell(script: &str) -> Output {
         .output()
         .unwrap()
 }
+
+/// Asserts that a `shuf_shell` script ending `| head …; echo $?` under
+/// `set -o pipefail` printed 141 (SIGPIPE) and nothing on stderr.
+pub fn assert_sigpipe_exit(out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n", "{stderr}");
+    assert!(out.stderr.is_empty(), "{stderr}");
+}
