@@ -58,6 +58,7 @@ fn is_usage_error(e: &fairdeck::Error) -> bool {
             | E::NotEnoughCards { .. }
             | E::InvalidDeal(_)
             | E::UnknownAlgorithm(_)
+            | E::InvalidTable(_)
     )
 }
 

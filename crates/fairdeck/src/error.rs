@@ -47,6 +47,12 @@ pub enum Error {
         /// What is wrong there.
         why: String,
     },
+    /// A fair-dealing table manifest (or transcript) that breaks a rule of
+    /// the specification.
+    InvalidTable(String),
+    /// A fair-dealing table that cannot be dealt: a seat did not reveal its
+    /// seed, or revealed one that does not match its commitment.
+    VoidTable(String),
     /// The physical randomness ran out before the shuffle was done.
     EntropyExhausted {
         /// Symbols read before the input ended.
@@ -92,6 +98,8 @@ impl fmt::Display for Error {
             Error::InvalidHex(why) => write!(f, "invalid hex: {why}"),
             Error::InvalidSymbol(why) => write!(f, "invalid symbol: {why}"),
             Error::InvalidPbn { line, why } => write!(f, "line {line}: {why}"),
+            Error::InvalidTable(why) => write!(f, "invalid table: {why}"),
+            Error::VoidTable(why) => write!(f, "the table is void: {why}"),
             Error::EntropyExhausted { used } => {
                 write!(f, "the input ended after {used} symbols")
             }

@@ -37,10 +37,16 @@
 mod mismatch;
 mod session;
 mod stream;
+mod table;
+mod transcript;
+mod verdict;
 
 pub use mismatch::Mismatch;
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
+pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};
+pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
+pub use verdict::{Difference, Kind, Verification, compare_deal, verify_transcript};
 
 use core::fmt;
 

@@ -4,7 +4,10 @@
 //! implemented in `fairdeck::fair`; board sessions (`--boards`, `--pbn`)
 //! are in `session.rs`.
 
+mod seed;
 mod session;
+mod table;
+mod verify;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,7 +15,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::{Card, Deal, DealPlan, DeckKind, Game};
-use fairdeck::fair::{self, Commitment, Mismatch, ServerSecret};
+use fairdeck::fair::{self, ServerSecret};
 use serde::Serialize;
 
 use crate::cmd::deal::{CardStyle, print_text};
@@ -32,10 +35,18 @@ pub struct Args {
 pub enum Action {
     /// Draw a fresh 256-bit server secret and print its SHA-256 commitment.
     Commit(CommitArgs),
-    /// Deal from a server secret, a client seed and a nonce.
+    /// Deal: version 2 from a table, the room's secret and every seat's
+    /// reveal (writes the transcript); version 1 from a client seed and a nonce.
     Deal(DealArgs),
-    /// Check a revealed secret against its commitment and recompute a deal.
+    /// Check a transcript (version auto-detected), a deck line (--deal) or
+    /// a session's PBN file (--pbn).
     Verify(VerifyArgs),
+    /// Version 2 tables: `fair table new` writes the manifest and the room's commitment.
+    #[command(subcommand)]
+    Table(table::TableAction),
+    /// Version 2 seats: `fair seed commit` and `fair seed reveal`.
+    #[command(subcommand)]
+    Seed(seed::SeedAction),
 }
 
 /// Flags of `fairdeck fair commit`.
@@ -51,16 +62,17 @@ pub struct CommitArgs {
 #[derive(Debug, clap::Args)]
 pub struct DealInputs {
     /// The server secret: 64 hex digits.
-    #[arg(long, value_name = "HEX", required_unless_present = "secret_file")]
+    #[arg(long, value_name = "HEX")]
     pub server_secret: Option<String>,
 
     /// Read the server secret from FILE (as written by `fair commit --out`).
     #[arg(long, value_name = "FILE", conflicts_with = "server_secret")]
     pub secret_file: Option<PathBuf>,
 
-    /// The player's seed: any text, chosen after the commitment is published.
+    /// Version 1: the player's seed, any text, chosen after the commitment
+    /// is published.
     #[arg(long, value_name = "TEXT")]
-    pub client_seed: String,
+    pub client_seed: Option<String>,
 
     /// The deal number, 0, 1, 2, …: never reuse one with the same secret and
     /// seed. (A board session uses the board numbers as nonces.)
@@ -98,33 +110,42 @@ pub struct DealArgs {
     /// The event name of the PBN file (its Event tag).
     #[arg(long, value_name = "TEXT", default_value = "fairdeck fair session")]
     pub event: String,
+
+    #[command(flatten)]
+    pub table: table::TableDealArgs,
 }
 
 /// Flags of `fairdeck fair verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// The commitment published before play: 64 hex digits. With --pbn it
-    /// may be omitted when the file carries it (`% commitment:` line).
-    #[arg(long, value_name = "HEX", required_unless_present = "pbn")]
+    /// A transcript to check (JSON, as `fair deal --format json` writes it;
+    /// `-` for stdin). The version is detected from the document.
+    #[arg(value_name = "TRANSCRIPT", conflicts_with_all = ["deal", "pbn"])]
+    pub transcript: Option<PathBuf>,
+
+    /// The commitment published before play: 64 hex digits. Never taken
+    /// from the checked document itself; without it a verification is
+    /// "self-consistent only".
+    #[arg(long, value_name = "HEX")]
     pub commitment: Option<String>,
 
     #[command(flatten)]
     pub inputs: DealInputs,
 
-    /// The revealed deck, top card first, as `fair deal` prints it on its
-    /// `deck:` line (e.g. "5D QS 3C …").
-    #[arg(
-        long,
-        value_name = "CARDS",
-        required_unless_present = "pbn",
-        conflicts_with = "pbn"
-    )]
+    /// Version 1: the revealed deck, top card first, as `fair deal` prints
+    /// it on its `deck:` line (e.g. "5D QS 3C …"). Checks that line only.
+    #[arg(long, value_name = "CARDS", conflicts_with = "pbn")]
     pub deal: Option<String>,
 
-    /// Check every board of a session's PBN file (as `fair deal --boards
-    /// … --format pbn` writes it) and list each board that differs.
+    /// Version 1: check every board of a session's PBN file (as `fair deal
+    /// --boards … --format pbn` writes it), read strictly.
     #[arg(long, value_name = "FILE", conflicts_with = "nonce")]
     pub pbn: Option<PathBuf>,
+
+    /// With --pbn: the board range published before the event (A-B); a
+    /// missing or extra board fails. Default: the file's first to last board.
+    #[arg(long, value_name = "RANGE", requires = "pbn")]
+    pub boards: Option<String>,
 }
 
 /// Runs `fairdeck fair`.
@@ -132,13 +153,15 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     match &args.action {
         Action::Commit(a) => commit(a, out),
         Action::Deal(a) => deal(a, out),
-        Action::Verify(a) => verify(a, out),
+        Action::Verify(a) => verify::run(a, out),
+        Action::Table(a) => table::run(a, out),
+        Action::Seed(a) => seed::run(a, out),
     }
 }
 
 /// Reads a secret file: at most 4 KiB (a secret is 64 hex digits), so a
 /// wrong path such as /dev/zero is refused instead of read without end.
-fn read_secret_file(path: &std::path::Path) -> anyhow::Result<String> {
+pub(crate) fn read_secret_file(path: &std::path::Path) -> anyhow::Result<String> {
     use std::io::Read;
     const MAX: u64 = 4096;
     let cannot = || format!("cannot read the secret file {}", path.display());
@@ -168,6 +191,12 @@ impl DealArgs {
 }
 
 impl DealInputs {
+    fn client_seed(&self) -> anyhow::Result<&str> {
+        self.client_seed.as_deref().ok_or_else(|| {
+            usage("give --client-seed TEXT (version 1), or --table FILE (version 2)")
+        })
+    }
+
     fn secret(&self) -> anyhow::Result<ServerSecret> {
         let text = match (&self.server_secret, &self.secret_file) {
             (Some(hex), _) => hex.clone(),
@@ -246,7 +275,7 @@ fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 }
 
 /// Creates `path` (never overwriting) readable by its owner only.
-fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -281,6 +310,9 @@ struct Hand {
 }
 
 fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.table.table {
+        return table::deal(args, path, out);
+    }
     if let Some(range) = &args.boards {
         return session::deal(args, range, out);
     }
@@ -321,12 +353,13 @@ pub(crate) fn dealt_report(args: &DealArgs) -> anyhow::Result<(Dealt<'_>, Deal)>
     let secret = inputs.secret()?;
     let (game, kind) = inputs.game_and_deck()?;
     let plan: DealPlan = game.plan(args.players)?;
-    let cards = fair::shuffled_deck(&secret, &inputs.client_seed, nonce, kind);
+    let client_seed = inputs.client_seed()?;
+    let cards = fair::shuffled_deck(&secret, client_seed, nonce, kind);
     let dealt = plan.deal(&cards)?;
     let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>();
     let report = Dealt {
         commitment: secret.commitment().to_hex(),
-        client_seed: &inputs.client_seed,
+        client_seed,
         nonce,
         game: game.name(),
         deck: kind.to_string(),
@@ -358,62 +391,8 @@ fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
     )
 }
 
-#[derive(Serialize)]
-struct Verdict {
-    valid: bool,
-    mismatch: Option<&'static str>,
-    message: String,
-}
-
-fn verify(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    if let Some(path) = &args.pbn {
-        return session::verify(args, path, out);
-    }
-    let inputs = &args.inputs;
-    let text = args.commitment.as_deref().unwrap_or_default();
-    let published = Commitment::from_hex(text).map_err(|e| usage(e.to_string()))?;
-    let nonce = inputs.nonce()?;
-    let secret = inputs.secret()?;
-    let (_, kind) = inputs.game_and_deck()?;
-    let claimed = parse_cards(args.deal.as_deref().unwrap_or_default())?;
-    let result = fair::verify(
-        &published,
-        &secret,
-        &inputs.client_seed,
-        nonce,
-        kind,
-        &claimed,
-    );
-    let verdict = match &result {
-        Ok(()) => Verdict {
-            valid: true,
-            mismatch: None,
-            message: "valid".into(),
-        },
-        Err(m) => Verdict {
-            valid: false,
-            mismatch: Some(match m {
-                Mismatch::Commitment { .. } => "commitment",
-                Mismatch::CardCount { .. } => "card-count",
-                Mismatch::NotTheDeck { .. } => "not-the-deck",
-                _ => "order",
-            }),
-            message: format!("invalid: {m}"),
-        },
-    };
-    match out.format() {
-        Format::Json => out.json(&verdict)?,
-        Format::Text => writeln!(out.stdout(), "{}", verdict.message)?,
-    }
-    Ok(if verdict.valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
 /// Cards separated by white space or commas.
-fn parse_cards(text: &str) -> anyhow::Result<Vec<Card>> {
+pub(crate) fn parse_cards(text: &str) -> anyhow::Result<Vec<Card>> {
     text.split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .map(|t| t.parse::<Card>().map_err(anyhow::Error::from))

@@ -45,7 +45,7 @@ pub fn deal(args: &DealArgs, range: &str, out: &mut Output) -> anyhow::Result<Ex
             "--boards: at most {MAX_BOARDS} boards, asked for {count}"
         )));
     }
-    let seed = &inputs.client_seed;
+    let seed = inputs.client_seed()?;
     let boards: Vec<PbnBoard> = range
         .map(|b| {
             let mut board = fair::session_board(&secret, seed, Board::new(b)?);
@@ -106,12 +106,16 @@ pub fn deal(args: &DealArgs, range: &str, out: &mut Output) -> anyhow::Result<Ex
 
 #[derive(Serialize)]
 struct SessionVerdict<'a> {
-    valid: bool,
+    /// `valid`, `self-consistent-only` or `invalid`.
+    verdict: &'static str,
     commitment: String,
-    /// `argument`, `file` or `computed` (nothing to compare with).
-    commitment_from: &'a str,
+    /// The commitment given with --commitment (the file's own `% commitment:`
+    /// line is never used).
+    published_commitment: Option<String>,
     commitment_matches: Option<bool>,
     boards: Vec<BoardVerdict<'a>>,
+    /// Boards of the range missing from the file, or extra, repeated, out of order.
+    range_differences: Vec<String>,
     message: String,
 }
 
@@ -122,46 +126,86 @@ struct BoardVerdict<'a> {
     differences: &'a [String],
 }
 
-/// The commitment to check against: `--commitment`, else the file's
-/// `% commitment:` note.
-fn published(args: &VerifyArgs, text: &str) -> anyhow::Result<Option<(Commitment, &'static str)>> {
-    if let Some(hex) = &args.commitment {
-        let c = Commitment::from_hex(hex).map_err(|e| usage(e.to_string()))?;
-        return Ok(Some((c, "argument")));
+/// Missing, extra, repeated and out-of-order boards against `range`.
+fn range_differences(boards: &[PbnBoard], range: core::ops::RangeInclusive<u64>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut previous = 0;
+    for b in boards {
+        let n = b.board.number();
+        if !range.contains(&n) {
+            out.push(format!(
+                "extra-deal: board {n} is outside boards {}-{}",
+                range.start(),
+                range.end()
+            ));
+        } else if !seen.insert(n) {
+            out.push(format!("duplicate-deal: board {n} appears twice"));
+        } else if n < previous {
+            out.push(format!(
+                "deal-order: board {n} comes after board {previous}"
+            ));
+        }
+        previous = previous.max(n);
     }
-    let note = text.lines().find_map(|l| {
-        l.trim()
-            .strip_prefix('%')?
-            .trim()
-            .strip_prefix("commitment:")
-    });
-    match note {
-        Some(hex) => Ok(Some((
-            Commitment::from_hex(hex).map_err(|e| usage(format!("the file's commitment: {e}")))?,
-            "file",
-        ))),
-        None => Ok(None),
+    let missing: Vec<String> = range
+        .filter(|n| !seen.contains(n))
+        .map(|n| n.to_string())
+        .collect();
+    if !missing.is_empty() {
+        out.push(format!(
+            "missing-deal: board(s) {} are not in the file",
+            missing.join(", ")
+        ));
     }
+    out
 }
 
-/// Runs `fair verify --pbn FILE`.
+/// Runs `fair verify --pbn FILE`: the file is read strictly (section 7.1).
 pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Result<ExitCode> {
     let secret = args.inputs.secret()?;
-    let (text, boards) = crate::cmd::deal::boards::read_pbn_file(path)?;
+    let client_seed = args.inputs.client_seed()?;
+    let text = super::table::read_json_text(path)?;
+    let boards = pbn::read_strict(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let range = match &args.boards {
+        Some(r) => Board::parse_range(r).map_err(|e| usage(e.to_string()))?,
+        None => {
+            let numbers = boards.iter().map(|b| b.board.number());
+            numbers.clone().min().unwrap_or(1)..=numbers.max().unwrap_or(1)
+        }
+    };
     let computed = secret.commitment();
-    let published = published(args, &text)?;
-    let matches = published.map(|(c, _)| c == computed);
-    let checks = fair::verify_session(&secret, &args.inputs.client_seed, &boards);
+    let published = args
+        .commitment
+        .as_deref()
+        .map(|hex| Commitment::from_hex(hex).map_err(|e| usage(e.to_string())))
+        .transpose()?;
+    let matches = published.map(|c| c == computed);
+    let checks = fair::verify_session(&secret, client_seed, &boards);
+    let ranges = range_differences(&boards, range.clone());
     let bad: Vec<&BoardCheck> = checks
         .iter()
         .filter(|c| !c.differences.is_empty())
         .collect();
-    let valid = matches == Some(true) && bad.is_empty();
-    let message = summary(&checks, bad.len(), matches, computed);
+    let clean = bad.is_empty() && ranges.is_empty();
+    let verdict = match matches {
+        Some(true) if clean => "valid",
+        None if clean => "self-consistent-only",
+        _ => "invalid",
+    };
+    let message = summary(
+        &checks,
+        bad.len(),
+        &ranges,
+        matches,
+        computed,
+        &range,
+        args.boards.is_some(),
+    );
     let verdict = SessionVerdict {
-        valid,
+        verdict,
         commitment: computed.to_hex(),
-        commitment_from: published.map_or("computed", |(_, from)| from),
+        published_commitment: published.map(|c| c.to_hex()),
         commitment_matches: matches,
         boards: checks
             .iter()
@@ -171,12 +215,16 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
                 differences: &c.differences,
             })
             .collect(),
+        range_differences: ranges.clone(),
         message,
     };
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => {
             let w = out.stdout();
+            for r in &ranges {
+                writeln!(w, "{r}")?;
+            }
             for c in &bad {
                 writeln!(
                     w,
@@ -188,32 +236,53 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
             writeln!(w, "{}", verdict.message)?;
         }
     }
-    Ok(if valid {
-        ExitCode::SUCCESS
-    } else {
+    Ok(if verdict.verdict == "invalid" {
         ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     })
 }
 
 fn summary(
     checks: &[BoardCheck],
     bad: usize,
+    ranges: &[String],
     matches: Option<bool>,
     computed: Commitment,
+    range: &core::ops::RangeInclusive<u64>,
+    range_given: bool,
 ) -> String {
-    let boards = match bad {
-        0 => format!("all {} boards match the derivation", checks.len()),
+    let of_range = if range_given {
+        "the published range"
+    } else {
+        "the file's range (give --boards A-B to check the range published before play)"
+    };
+    let mut boards = match bad {
+        0 => format!(
+            "all {} boards match the derivation; boards {}-{}, {of_range}",
+            checks.len(),
+            range.start(),
+            range.end()
+        ),
         n => format!("{n} of {} boards differ", checks.len()),
     };
+    if !ranges.is_empty() {
+        boards.push_str(&format!(
+            "; {} problem(s) with the board range",
+            ranges.len()
+        ));
+    }
+    let clean = bad == 0 && ranges.is_empty();
     match matches {
-        Some(true) if bad == 0 => format!("valid: {boards}; the commitment matches"),
+        Some(true) if clean => format!("valid: {boards}; the commitment matches"),
         Some(true) => format!("invalid: {boards}; the commitment matches"),
         Some(false) => {
             format!("invalid: the secret does not match the published commitment; {boards}")
         }
-        None => format!(
-            "invalid: no commitment to check (give --commitment); {boards}; the secret's \
-             commitment is {computed}"
+        None if clean => format!(
+            "self-consistent only: {boards}; compare the commitment {computed} with the one \
+             published before play (give it with --commitment; the file's own is never trusted)"
         ),
+        None => format!("invalid: {boards}"),
     }
 }

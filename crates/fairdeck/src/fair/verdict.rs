@@ -1,0 +1,419 @@
+//! Checking a transcript: everything a player saw is recomputed and every
+//! difference is named by its kind (section 11 of `docs/fair-dealing.md`).
+
+use core::fmt;
+use std::collections::BTreeMap;
+
+use super::table::Table;
+use super::transcript::{DealRecord, Transcript, deal_record};
+use super::{Commitment, ServerSecret};
+use crate::cards::Card;
+
+/// The kind of one difference a verification found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Kind {
+    /// The manifest breaks a rule of the specification (or is not version 2).
+    Manifest,
+    /// The transcript's seats are not the manifest's, in order.
+    Seats,
+    /// A seat never revealed its seed: the table is void.
+    MissingReveal,
+    /// A seat's revealed seed does not match its commitment.
+    SeatCommitment,
+    /// The room's secret is missing or not 64 hex digits.
+    Secret,
+    /// The secret and the manifest do not give the transcript's commitment.
+    Commitment,
+    /// The secret and the manifest do not give the commitment published
+    /// before play (given separately).
+    PublishedCommitment,
+    /// A deal of the manifest's range is not in the transcript.
+    MissingDeal,
+    /// A deal outside the manifest's range.
+    ExtraDeal,
+    /// The same deal twice.
+    DuplicateDeal,
+    /// The deals are not in increasing order.
+    DealOrder,
+    /// The piles are not the game's layout (names, roles or count).
+    Piles,
+    /// A player's hand differs.
+    Hand,
+    /// Community cards (hold'em board, scopa table) differ.
+    Community,
+    /// Burned cards differ.
+    Burn,
+    /// The kitty (the skat) differs.
+    Kitty,
+    /// The undealt stock differs.
+    Stock,
+    /// The `deck` line differs.
+    Deck,
+    /// A bridge board's dealer differs.
+    Dealer,
+    /// A bridge board's vulnerability differs.
+    Vulnerable,
+}
+
+impl Kind {
+    /// The kebab-case name used in JSON and in the specification.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Manifest => "manifest",
+            Kind::Seats => "seats",
+            Kind::MissingReveal => "missing-reveal",
+            Kind::SeatCommitment => "seat-commitment",
+            Kind::Secret => "secret",
+            Kind::Commitment => "commitment",
+            Kind::PublishedCommitment => "published-commitment",
+            Kind::MissingDeal => "missing-deal",
+            Kind::ExtraDeal => "extra-deal",
+            Kind::DuplicateDeal => "duplicate-deal",
+            Kind::DealOrder => "deal-order",
+            Kind::Piles => "piles",
+            Kind::Hand => "hand",
+            Kind::Community => "community",
+            Kind::Burn => "burn",
+            Kind::Kitty => "kitty",
+            Kind::Stock => "stock",
+            Kind::Deck => "deck",
+            Kind::Dealer => "dealer",
+            Kind::Vulnerable => "vulnerable",
+        }
+    }
+}
+
+/// One difference: its kind and what exactly differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The kind.
+    pub kind: Kind,
+    /// What differs, in words (names the seat, deal and cards).
+    pub message: String,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+/// The result of checking a transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verification {
+    /// Every difference found (empty: everything checked matches).
+    pub differences: Vec<Difference>,
+    /// The room commitment the secret and manifest give, if they could be read.
+    pub computed: Option<Commitment>,
+    /// Whether a separately published commitment was compared.
+    pub published_checked: bool,
+    /// Deals recomputed and compared.
+    pub deals_checked: usize,
+}
+
+impl Verification {
+    /// No difference and the published commitment was given and matches.
+    pub fn is_valid(&self) -> bool {
+        self.differences.is_empty() && self.published_checked
+    }
+}
+
+fn diff(kind: Kind, message: String) -> Difference {
+    Difference { kind, message }
+}
+
+/// Checks a version-2 transcript against the derivation: the manifest, every
+/// seat's reveal against its commitment, the room's commitment (against
+/// `published` when given, else only against the transcript's own), and
+/// every deal of the manifest's range pile by pile. O(deals · deck).
+///
+/// ```
+/// use fairdeck::fair::{Manifest, SeatRecord, ServerSecret, Transcript, verify_transcript};
+///
+/// let m = Manifest {
+///     version: 2, table: "t1".into(), game: "holdem".into(), deck: "standard".into(),
+///     seats: vec!["ann".into(), "bo".into()], first: 0, last: 2,
+/// };
+/// let table = m.check()?;
+/// let seats: Vec<SeatRecord> = ["s1", "s2"].iter().enumerate().map(|(i, s)| SeatRecord {
+///     name: m.seats[i].clone(), commitment: table.seat_commitment(i, s).to_hex(), seed: Some(s.to_string()),
+/// }).collect();
+/// let secret = ServerSecret::from_bytes([5; 32]);
+/// let t = Transcript::deal(&m, &secret, &seats)?;
+/// let published = table.room_commitment(&secret);
+/// assert!(verify_transcript(&t, Some(&published)).is_valid());
+/// let unchecked = verify_transcript(&t, None);
+/// assert!(unchecked.differences.is_empty() && !unchecked.is_valid());
+/// # Ok::<(), fairdeck::Error>(())
+/// ```
+pub fn verify_transcript(t: &Transcript, published: Option<&Commitment>) -> Verification {
+    let mut v = Verification {
+        differences: Vec::new(),
+        computed: None,
+        published_checked: false,
+        deals_checked: 0,
+    };
+    if let Some((table, secret, seeds)) = check_parties(t, &mut v) {
+        let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
+        check_commitment(t, &table, &secret, published, &mut v);
+        check_deals(t, &table, &mut v, |nonce| {
+            let deck = table.shuffled_deck(&secret, &seeds, nonce);
+            let laid = table.lay_out(&deck).ok()?;
+            Some(deal_record(&table, nonce, &deck, &laid))
+        });
+    }
+    v
+}
+
+/// The manifest, the seats and the secret; `None` (with the differences
+/// recorded) when no deal can be recomputed.
+fn check_parties(
+    t: &Transcript,
+    v: &mut Verification,
+) -> Option<(Table, ServerSecret, Vec<String>)> {
+    let out = &mut v.differences;
+    if t.version != 2 {
+        out.push(diff(
+            Kind::Manifest,
+            format!("transcript version {} is not 2", t.version),
+        ));
+    }
+    let table = match t.manifest.check() {
+        Ok(table) => table,
+        Err(e) => {
+            out.push(diff(Kind::Manifest, e.to_string()));
+            return None;
+        }
+    };
+    let names: Vec<&String> = t.seats.iter().map(|s| &s.name).collect();
+    if names != t.manifest.seats.iter().collect::<Vec<_>>() {
+        out.push(diff(
+            Kind::Seats,
+            format!(
+                "the seats {names:?} are not the manifest's {:?}",
+                t.manifest.seats
+            ),
+        ));
+        return None;
+    }
+    let mut seeds = Vec::new();
+    for (i, seat) in t.seats.iter().enumerate() {
+        let Some(seed) = &seat.seed else {
+            out.push(diff(
+                Kind::MissingReveal,
+                format!(
+                    "seat {:?} did not reveal its seed: the table is void",
+                    seat.name
+                ),
+            ));
+            continue;
+        };
+        let computed = table.seat_commitment(i, seed);
+        if Commitment::from_hex(&seat.commitment).ok() != Some(computed) {
+            out.push(diff(
+                Kind::SeatCommitment,
+                format!(
+                    "seat {:?}'s seed gives the commitment {computed}, the transcript shows {:?}",
+                    seat.name, seat.commitment
+                ),
+            ));
+        }
+        seeds.push(seed.clone());
+    }
+    let secret = match t.server_secret.as_deref().map(ServerSecret::from_hex) {
+        Some(Ok(s)) => s,
+        Some(Err(e)) => {
+            out.push(diff(Kind::Secret, e.to_string()));
+            return None;
+        }
+        None => {
+            let why = "the room has not revealed its secret: no deal can be checked yet";
+            out.push(diff(Kind::Secret, why.into()));
+            return None;
+        }
+    };
+    (seeds.len() == t.seats.len()).then_some((table, secret, seeds))
+}
+
+fn check_commitment(
+    t: &Transcript,
+    table: &Table,
+    secret: &ServerSecret,
+    published: Option<&Commitment>,
+    v: &mut Verification,
+) {
+    let computed = table.room_commitment(secret);
+    v.computed = Some(computed);
+    if Commitment::from_hex(&t.commitment).ok() != Some(computed) {
+        v.differences.push(diff(
+            Kind::Commitment,
+            format!(
+                "the secret and the manifest give the commitment {computed}, the transcript \
+                 states {:?}: the secret, the manifest or the commitment was changed",
+                t.commitment
+            ),
+        ));
+    }
+    if let Some(p) = published {
+        v.published_checked = true;
+        if *p != computed {
+            v.differences.push(diff(
+                Kind::PublishedCommitment,
+                format!(
+                    "the secret and the manifest give the commitment {computed}, the one \
+                     published before play is {p}"
+                ),
+            ));
+        }
+    }
+}
+
+/// Checks that the deals are exactly the manifest's range, in order, and
+/// compares each with `derive(nonce)`.
+pub(super) fn check_deals(
+    t: &Transcript,
+    table: &Table,
+    v: &mut Verification,
+    derive: impl Fn(u64) -> Option<DealRecord>,
+) {
+    let (first, last) = (table.manifest.first, table.manifest.last);
+    let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut previous: Option<u64> = None;
+    for (i, claimed) in t.deals.iter().enumerate() {
+        let n = claimed.nonce;
+        let place = format!("deal {n} (entry {} of the transcript)", i + 1);
+        if !(first..=last).contains(&n) {
+            let why = format!("{place} is outside the manifest's deals {first}-{last}");
+            v.differences.push(diff(Kind::ExtraDeal, why));
+            continue;
+        }
+        if let Some(&j) = seen.get(&n) {
+            let why = format!("{place} repeats entry {}", j + 1);
+            v.differences.push(diff(Kind::DuplicateDeal, why));
+            continue;
+        }
+        if let Some(p) = previous.filter(|&p| p > n) {
+            let why = format!("{place} comes after deal {p}");
+            v.differences.push(diff(Kind::DealOrder, why));
+        }
+        previous = Some(n);
+        seen.insert(n, i);
+        if let Some(expected) = derive(n) {
+            compare_deal(&expected, claimed, &mut v.differences);
+            v.deals_checked += 1;
+        }
+    }
+    let missing: Vec<String> = (first..=last)
+        .filter(|n| !seen.contains_key(n))
+        .map(|n| n.to_string())
+        .collect();
+    if !missing.is_empty() {
+        let shown = missing
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if missing.len() > 20 { ", …" } else { "" };
+        let why = format!(
+            "{} deal(s) of the manifest are missing: {shown}{more}",
+            missing.len()
+        );
+        v.differences.push(diff(Kind::MissingDeal, why));
+    }
+}
+
+/// Compares one claimed deal with the derived one, pile by pile: player
+/// hands and the kitty as sets, community cards, burns, the stock and the
+/// deck line card by card; a bridge board's dealer and vulnerability. O(n).
+pub fn compare_deal(expected: &DealRecord, claimed: &DealRecord, out: &mut Vec<Difference>) {
+    let n = expected.nonce;
+    let shape = |d: &DealRecord| -> Vec<(String, String)> {
+        d.piles
+            .iter()
+            .map(|p| (p.name.clone(), p.role.clone()))
+            .collect()
+    };
+    if shape(expected) != shape(claimed) {
+        out.push(diff(
+            Kind::Piles,
+            format!(
+                "deal {n}: the piles {:?} are not the layout's {:?}",
+                shape(claimed),
+                shape(expected)
+            ),
+        ));
+    } else {
+        for (e, c) in expected.piles.iter().zip(&claimed.piles) {
+            let (kind, as_set) = match e.role.as_str() {
+                "player" => (Kind::Hand, true),
+                "kitty" => (Kind::Kitty, true),
+                "burn" => (Kind::Burn, false),
+                _ => (Kind::Community, false),
+            };
+            if let Some(why) = cards_differ(&e.cards, &c.cards, as_set) {
+                out.push(diff(kind, format!("deal {n}, {}: {why}", e.name)));
+            }
+        }
+    }
+    if let Some(why) = cards_differ(&expected.stock, &claimed.stock, false) {
+        out.push(diff(Kind::Stock, format!("deal {n}: {why}")));
+    }
+    if let (Some(e), Some(c)) = (&expected.deck, &claimed.deck) {
+        if let Some(why) = cards_differ(e, c, false) {
+            out.push(diff(Kind::Deck, format!("deal {n}: {why}")));
+        }
+    }
+    for (kind, e, c) in [
+        (Kind::Dealer, &expected.dealer, &claimed.dealer),
+        (Kind::Vulnerable, &expected.vulnerable, &claimed.vulnerable),
+    ] {
+        if e != c {
+            let show = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
+            let why = format!("deal {n}: {} where board {n} has {}", show(c), show(e));
+            out.push(diff(kind, why));
+        }
+    }
+}
+
+/// What differs between two card lists, or `None` when they agree (as
+/// multisets when `as_set`, else card by card).
+fn cards_differ(expected: &[Card], claimed: &[Card], as_set: bool) -> Option<String> {
+    let mut count: BTreeMap<Card, i64> = BTreeMap::new();
+    expected
+        .iter()
+        .for_each(|c| *count.entry(*c).or_default() -= 1);
+    claimed
+        .iter()
+        .for_each(|c| *count.entry(*c).or_default() += 1);
+    let list = |sign: i64| -> String {
+        let cards: Vec<String> = count
+            .iter()
+            .filter(|&(_, &k)| k * sign > 0)
+            .flat_map(|(c, &k)| std::iter::repeat_n(c.to_string(), k.unsigned_abs() as usize))
+            .collect();
+        if cards.is_empty() {
+            "none".into()
+        } else {
+            cards.join(" ")
+        }
+    };
+    if count.values().any(|&k| k != 0) {
+        return Some(format!(
+            "has {} that the derivation does not give, lacks {}",
+            list(1),
+            list(-1)
+        ));
+    }
+    if as_set {
+        return None;
+    }
+    let first = expected.iter().zip(claimed).position(|(e, c)| e != c)?;
+    Some(format!(
+        "the right cards in another order: place {} holds {} where the derivation gives {}",
+        first + 1,
+        claimed[first],
+        expected[first]
+    ))
+}
