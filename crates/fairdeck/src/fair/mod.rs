@@ -240,4 +240,8 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+mod tamper;
+#[cfg(test)]
 mod vectors;
+#[cfg(test)]
+mod vectors2;
