@@ -8,9 +8,13 @@ Usage:
       prints board BOARD of a session (section 7): dealer, vulnerability, PBN deal;
   fair_verify.py --pbn FILE SECRET_HEX CLIENT_SEED [COMMITMENT_HEX]
       checks every board of a session's PBN file, lists each one that differs;
+  fair_verify.py --transcript FILE [COMMITMENT_HEX]
+      checks a version 2 transcript (sections 8-11): every seat's seed, the room's
+      commitment (against COMMITMENT_HEX, the one published before play, when given)
+      and every deal of the manifest, pile by pile; prints each difference by kind;
   fair_verify.py --check DOC.md
-      recomputes every test vector of the specification and reports the counts
-      (appended as "fair-verify-py PASSED FAILED 0" to the file $TEST_TALLY names).
+      recomputes every test vector of the specification (versions 1 and 2) and reports
+      the counts (appended as "fair-verify-py PASSED FAILED 0" to the file $TEST_TALLY names).
 Exit status 1 when anything does not match.
 """
 import hashlib
@@ -54,10 +58,21 @@ def draw(words, s):
 
 
 def deck(kind):
+    if kind.startswith("shoe:"):
+        return deck("standard") * int(kind[5:])
     ranks = {"standard": "A23456789TJQK", "jokers": "A23456789TJQK",
              "piquet": "A789TJQK", "italian": "A234567JQK"}[kind]
     cards = [r + s for s in "HDCS" for r in ranks]
     return cards + (["RJ", "BJ"] if kind == "jokers" else [])
+
+
+def shuffle(key, kind):
+    """Sections 2.3-2.5: Durstenfeld over the ChaCha20 words of KEY."""
+    cards, words = deck(kind), chacha20_words(key)
+    for i in range(len(cards) - 1, 0, -1):
+        j = draw(words, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def derive(secret, client, nonce, kind="standard"):
@@ -65,11 +80,7 @@ def derive(secret, client, nonce, kind="standard"):
     seed = client.encode("utf-8")
     message = b"fairdeck-fair-v1" + struct.pack(">Q", len(seed)) + seed + struct.pack(">Q", nonce)
     key = hmac.new(secret, message, hashlib.sha256).digest()
-    cards, words = deck(kind), chacha20_words(key)
-    for i in range(len(cards) - 1, 0, -1):
-        j = draw(words, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return message, key, cards
+    return message, key, shuffle(key, kind)
 
 
 VULNERABLE = "None NS EW All NS EW All None EW All None NS All None NS EW".split()
@@ -94,31 +105,261 @@ def hands_of(deal):
     return out
 
 
-def check_pbn(path, secret, client, commitment=None):
-    """Checks every [Board]/[Deal] of a session file; returns the number of bad boards."""
-    text = open(path, encoding="utf-8").read()
-    note = re.search(r"^%\s*commitment:\s*([0-9a-fA-F]{64})", text, re.M)
-    published = commitment or (note.group(1) if note else None)
-    bad, boards, tags = 0, 0, {}
-    if published is None or published.lower() != hashlib.sha256(secret).hexdigest():
-        print("invalid: the secret does not match the commitment", published)
-        bad += 1
-    for name, value in re.findall(r'^\[(\w+) "([^"]*)"\]', text, re.M):
-        tags[name] = value
-        if name != "Deal":
+def pbn_blocks(text):
+    """Section 7.1, strict: each board is one block of tags; a repeated or missing tag is an error."""
+    blocks, tags = [], {}
+    for number, line in enumerate(text.splitlines() + [""], 1):
+        line = line.strip()
+        if line.startswith("%") or (line.startswith("{") and line.endswith("}")):
             continue
-        number = int(tags["Board"])
+        if not line:
+            if tags:
+                missing = [t for t in ("Board", "Dealer", "Vulnerable", "Deal") if t not in tags]
+                if missing:
+                    raise ValueError("line %d: the board starting here has no [%s] tag" % (first, missing[0]))
+                blocks.append(tags)
+            tags = {}
+            continue
+        tag = re.fullmatch(r'\[(\w+) "([^"]*)"\]', line)
+        if not tag:
+            raise ValueError("line %d: not a tag" % number)
+        if tag.group(1) in tags:
+            raise ValueError("line %d: [%s] again: two boards run together, or a repeated tag" % (number, tag.group(1)))
+        first = number if not tags else first
+        tags[tag.group(1)] = tag.group(2)
+    return blocks
+
+
+def check_pbn(path, secret, client, commitment=None):
+    """Checks every board of a session file (the file's own % commitment line is never used)."""
+    try:
+        blocks = pbn_blocks(open(path, encoding="utf-8").read())
+    except ValueError as e:
+        print("invalid:", e)
+        return 1
+    bad, numbers = 0, [int(tags["Board"]) for tags in blocks]
+    if commitment is not None and commitment.lower() != hashlib.sha256(secret).hexdigest():
+        print("invalid: the secret does not match the commitment", commitment)
+        bad += 1
+    if numbers != list(range(min(numbers or [1]), max(numbers or [0]) + 1)):
+        print("invalid: the boards are not one run in order:", numbers)
+        bad += 1
+    for tags, number in zip(blocks, numbers):
         dealer, vul, deal = board(secret, client, number)
-        boards += 1
-        wrong = [what for what, ok in (("hands", hands_of(value) == hands_of(deal)),
-                                        ("dealer", tags.get("Dealer", dealer) == dealer),
-                                        ("vulnerable", tags.get("Vulnerable", vul) == vul)) if not ok]
+        wrong = [what for what, ok in (("hands", hands_of(tags["Deal"]) == hands_of(deal)),
+                                        ("dealer", tags["Dealer"] == dealer),
+                                        ("vulnerable", tags["Vulnerable"] == vul)) if not ok]
         if wrong:
             bad += 1
             print("board", number, "differs:", ", ".join(wrong))
-        tags = {}
-    print("%d boards checked, %d problems" % (boards, bad))
+    print("%d boards checked, %d problems%s" % (len(blocks), bad, "" if commitment else
+          "; self-consistent only: no commitment given to compare"))
     return bad
+
+
+# ---- Version 2 (sections 8-11) ----
+
+def lp(data):
+    """u64 big-endian length, then the bytes."""
+    return struct.pack(">Q", len(data)) + data
+
+
+GAMES = {"bridge": ("standard", 4, 4), "holdem": ("standard", 2, 22), "draw": ("standard", 2, 10),
+         "skat": ("piquet", 3, 3), "scopa": ("italian", 2, 4), "shoe": (None, 1, 22)}
+
+
+def manifest_problem(m):
+    """Section 8.2's rules: None, or what is wrong."""
+    fields = {"version", "table", "game", "deck", "seats", "first", "last"}
+    if set(m) != fields:
+        return "the manifest's fields are %s, not %s" % (sorted(m), sorted(fields))
+    if m["version"] != 2 or m["game"] not in GAMES:
+        return "version %r, game %r" % (m["version"], m["game"])
+    own, low, high = GAMES[m["game"]]
+    shoe = re.fullmatch(r"shoe:([1-8])", m["deck"])
+    if m["deck"] != own and not (own is None and shoe):
+        return "deck %r is not the deck of %s" % (m["deck"], m["game"])
+    names = [m["table"]] + m["seats"]
+    if any(not n or len(n.encode()) > 256 or any(ord(c) < 32 or 127 <= ord(c) < 160 for c in n) for n in names):
+        return "an empty, over-long or control-character name"
+    if not low <= len(m["seats"]) <= high or len(set(m["seats"])) != len(m["seats"]):
+        return "%d seats (or a repeated name) for %s" % (len(m["seats"]), m["game"])
+    if not m["first"] <= m["last"] < m["first"] + 10000 or (m["game"] == "bridge" and m["first"] < 1):
+        return "the deal range %d-%d" % (m["first"], m["last"])
+    return None
+
+
+def manifest_bytes(m):
+    """Section 8.2: M."""
+    u64 = lambda n: struct.pack(">Q", n)
+    text = lambda t: lp(t.encode("utf-8"))
+    return (lp(b"fairdeck-table") + u64(m["version"]) + text(m["table"]) + text(m["game"])
+            + text(m["deck"]) + u64(len(m["seats"])) + b"".join(text(s) for s in m["seats"])
+            + u64(m["first"]) + u64(m["last"]))
+
+
+def domain(m, purpose):
+    return lp(("fairdeck-fair-v2/%s/%s/%s" % (m["game"], m["deck"], purpose)).encode())
+
+
+def room_commitment(m, secret):
+    return hashlib.sha256(domain(m, "room") + secret + lp(manifest_bytes(m))).hexdigest()
+
+
+def seat_commitment(m, index, seed):
+    data = domain(m, "seat") + lp(manifest_bytes(m)) + struct.pack(">Q", index) + lp(seed.encode())
+    return hashlib.sha256(data).hexdigest()
+
+
+def deal_message(m, seeds, nonce):
+    return (domain(m, "deal") + lp(manifest_bytes(m)) + struct.pack(">Q", len(seeds))
+            + b"".join(lp(s.encode()) for s in seeds) + struct.pack(">Q", nonce))
+
+
+def lay_out(m, cards):
+    """Section 9: [(name, role, cards)] and the stock."""
+    seats, p = m["seats"], len(m["seats"])
+    game = m["game"]
+    if game == "shoe":
+        return [], cards
+    if game == "bridge":
+        return [(seats[s], "player", cards[s::4]) for s in range(4)], []
+    if game == "holdem":
+        piles = [(seats[s], "player", [cards[s], cards[s + p]]) for s in range(p)]
+        b = 2 * p
+        board = cards[b + 1:b + 4] + [cards[b + 5], cards[b + 7]]
+        burn = [cards[b], cards[b + 4], cards[b + 6]]
+        return piles + [("Board", "board", board), ("Burn", "burn", burn)], cards[b + 8:]
+    if game == "draw":
+        return [(seats[s], "player", cards[s:5 * p:p]) for s in range(p)], cards[5 * p:]
+    if game == "scopa":
+        piles = [(seats[s], "player", cards[s:3 * p:p]) for s in range(p)]
+        return piles + [("Table", "board", cards[3 * p:3 * p + 4])], cards[3 * p + 4:]
+    packets = [(0, 3), (1, 3), (2, 3), (3, 2), (0, 4), (1, 4), (2, 4), (0, 3), (1, 3), (2, 3)]
+    hands, top = [[], [], [], []], 0
+    for pile, count in packets:
+        hands[pile] += cards[top:top + count]
+        top += count
+    return [(seats[s], "player", hands[s]) for s in range(3)] + [("Skat", "kitty", hands[3])], []
+
+
+def compare_cards(expected, claimed, as_set):
+    if sorted(expected) != sorted(claimed):
+        return "has %s, the derivation gives %s" % (" ".join(claimed), " ".join(expected))
+    if not as_set and expected != claimed:
+        return "the right cards in another order"
+    return None
+
+
+def compare_deal(m, secret, seeds, claimed, out):
+    n = claimed["nonce"]
+    key = hmac.new(secret, deal_message(m, seeds, n), hashlib.sha256).digest()
+    cards = shuffle(key, m["deck"])
+    piles, stock = lay_out(m, cards)
+    got = claimed.get("piles", [])
+    if [(p[0], p[1]) for p in piles] != [(p.get("name"), p.get("role")) for p in got]:
+        out.append(("piles", "deal %d: not the layout's piles" % n))
+    else:
+        kinds = {"player": "hand", "kitty": "kitty", "burn": "burn", "board": "community"}
+        for (name, role, want), have in zip(piles, got):
+            why = compare_cards(want, have["cards"], role in ("player", "kitty"))
+            if why:
+                out.append((kinds[role], "deal %d, %s: %s" % (n, name, why)))
+    for kind, want, have in (("stock", stock, claimed.get("stock")), ("deck", cards, claimed.get("deck", cards))):
+        why = compare_cards(want, have or [], False)
+        if why:
+            out.append((kind, "deal %d: %s" % (n, why)))
+    if m["game"] == "bridge":
+        if claimed.get("dealer") != "NESW"[(n - 1) % 4]:
+            out.append(("dealer", "deal %d: dealer %s" % (n, claimed.get("dealer"))))
+        if claimed.get("vulnerable") != VULNERABLE[(n - 1) % 16]:
+            out.append(("vulnerable", "deal %d: vulnerable %s" % (n, claimed.get("vulnerable"))))
+
+
+def check_deal_range(m, deals, out):
+    seen, previous = set(), None
+    for d in deals:
+        n = d["nonce"]
+        if not m["first"] <= n <= m["last"]:
+            out.append(("extra-deal", "deal %d is outside the manifest's range" % n))
+        elif n in seen:
+            out.append(("duplicate-deal", "deal %d twice" % n))
+        else:
+            if previous is not None and n < previous:
+                out.append(("deal-order", "deal %d comes after deal %d" % (n, previous)))
+            previous = n
+            seen.add(n)
+            yield d
+    missing = [n for n in range(m["first"], m["last"] + 1) if n not in seen]
+    if missing:
+        out.append(("missing-deal", "deals %s are missing" % missing[:20]))
+
+
+def verify_transcript(t, published=None):
+    """Section 11: a list of (kind, message); empty when everything matches."""
+    out, m = [], t.get("manifest", {})
+    problem = manifest_problem(m) if t.get("version") == 2 else "not version 2"
+    if problem:
+        return [("manifest", problem)]
+    if [s["name"] for s in t["seats"]] != m["seats"]:
+        return [("seats", "the seats are not the manifest's")]
+    for i, seat in enumerate(t["seats"]):
+        if seat.get("seed") is None:
+            out.append(("missing-reveal", "seat %r did not reveal: the table is void" % seat["name"]))
+        elif seat_commitment(m, i, seat["seed"]) != seat["commitment"].lower():
+            out.append(("seat-commitment", "seat %r's seed does not match its commitment" % seat["name"]))
+    if any(k == "missing-reveal" for k, _ in out):
+        return out
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", t.get("server_secret") or ""):
+        return out + [("secret", "the server secret is missing or not 64 hex digits")]
+    secret = bytes.fromhex(t["server_secret"])
+    computed = room_commitment(m, secret)
+    if computed != t["commitment"].lower():
+        out.append(("commitment", "S and the manifest give %s, the transcript states %s" % (computed, t["commitment"])))
+    if published is not None and computed != published.lower():
+        out.append(("published-commitment", "S and the manifest give %s, published: %s" % (computed, published)))
+    seeds = [s["seed"] for s in t["seats"]]
+    for d in list(check_deal_range(m, t["deals"], out)):
+        compare_deal(m, secret, seeds, d, out)
+    return out
+
+
+def check_transcript(path, published=None):
+    t = json.load(sys.stdin if path == "-" else open(path, encoding="utf-8"))
+    found = verify_transcript(t, published)
+    for kind, message in found:
+        print("%s: %s" % (kind, message))
+    if found:
+        print("invalid: %d difference(s)" % len(found))
+    elif published:
+        print("valid: every deal matches and the commitment is the one published before play")
+    else:
+        print("self-consistent only: compare the commitment %s with the one published before play"
+              % t["commitment"])
+    return len(found)
+
+
+def check_v2_vector(v):
+    """A version 2 vector (section 12): the intermediate values and the whole transcript."""
+    t = v["transcript"]
+    m, secret = t["manifest"], bytes.fromhex(t["server_secret"])
+    seeds = [s["seed"] for s in t["seats"]]
+    message = deal_message(m, seeds, m["first"])
+    key = hmac.new(secret, message, hashlib.sha256).digest()
+    got = {"manifest_bytes": manifest_bytes(m).hex(), "first_message": message.hex(),
+           "first_key": key.hex(), "first_word0": "%016x" % next(chacha20_words(key))}
+    wrong = [k for k in got if v[k] != got[k]]
+    wrong += [kind for kind, _ in verify_transcript(t, t["commitment"])]
+    return wrong
+
+
+def json_vectors(doc):
+    """Every ```json block of DOC that holds a version 2 vector."""
+    for block in re.findall(r"```json\n(.*?)```", open(doc, encoding="utf-8").read(), re.S):
+        value = json.loads(block)
+        if "transcript" in value:
+            yield value
+
 
 
 def vectors(doc):
@@ -154,6 +395,11 @@ def check_vectors(doc):
         passed, failed = passed + (not wrong), failed + bool(wrong)
         if wrong:
             print("vector", v.get("board", v.get("nonce")), "differs in", ", ".join(wrong))
+    for v in json_vectors(doc):
+        wrong = check_v2_vector(v)
+        passed, failed = passed + (not wrong), failed + bool(wrong)
+        if wrong:
+            print("version 2 vector", repr(v["vector"]), "differs in", ", ".join(wrong))
     print("fair_verify.py: %d vectors passed, %d failed" % (passed, failed))
     if os.environ.get("TEST_TALLY"):
         with open(os.environ["TEST_TALLY"], "a") as tally:
@@ -169,6 +415,8 @@ def main():
     if args[:1] == ["--board"]:
         print("dealer %s\nvulnerable %s\ndeal %s" % board(bytes.fromhex(args[1]), args[2], int(args[3])))
         return
+    if args[:1] == ["--transcript"]:
+        sys.exit(1 if check_transcript(args[1], *args[2:3]) else 0)
     if args[:1] == ["--pbn"]:
         sys.exit(1 if check_pbn(args[1], bytes.fromhex(args[2]), args[3], *args[4:5]) else 0)
     secret, client, nonce = bytes.fromhex(args[0]), args[1], int(args[2])

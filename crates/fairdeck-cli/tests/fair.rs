@@ -13,6 +13,10 @@ const COMMITMENT: &str = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8
 const DECK_ALICE_0: &str = "5D QS 3C AC 7C 2C 7D 9S 6S KH 4C 5S 3S QD 9D AD 4S 7S JS KD KS 5C \
 8C 5H 6D 8D AH QC QH TH 3H TS AS 2D 9H JH 4H 9C 6C JD 3D 2H TD 7H 6H 8S KC 8H 2S TC JC 4D";
 
+/// What `fair verify --deal` prints for a matching deck line.
+const DECK_LINE_VALID: &str =
+    "valid (the deck line only: the hands were not checked; verify the transcript for those)\n";
+
 fn verify(commitment: &str, secret: &str, seed: &str, nonce: &str, deal: &str) -> Command {
     let mut cmd = fairdeck();
     cmd.args([
@@ -105,7 +109,7 @@ fn commit_deal_verify_round_trip() {
             ])
             .assert()
             .success()
-            .stdout("valid\n");
+            .stdout(DECK_LINE_VALID);
     }
     // The file is never overwritten.
     fairdeck()
@@ -120,7 +124,7 @@ fn the_vector_verifies_in_text_form() {
     verify(COMMITMENT, SECRET, "alice", "0", DECK_ALICE_0)
         .assert()
         .success()
-        .stdout("valid\n");
+        .stdout(DECK_LINE_VALID);
 }
 
 #[test]
@@ -221,10 +225,11 @@ fn session_pbn(range: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn verify_pbn(path: &std::path::Path, seed: &str) -> Command {
+fn verify_pbn(path: &std::path::Path, seed: &str, commitment: &str) -> Command {
     let mut cmd = fairdeck();
     cmd.args(["fair", "verify", "--pbn", path.to_str().unwrap()])
-        .args(["--server-secret", SECRET, "--client-seed", seed]);
+        .args(["--server-secret", SECRET, "--client-seed", seed])
+        .args(["--commitment", commitment, "--boards", "1-32"]);
     cmd
 }
 
@@ -238,13 +243,15 @@ fn a_board_session_under_one_commitment() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.pbn");
     std::fs::write(&path, &text).unwrap();
-    verify_pbn(&path, "alice")
+    verify_pbn(&path, "alice", COMMITMENT)
         .assert()
         .success()
-        .stdout("valid: all 32 boards match the derivation; the commitment matches\n");
+        .stdout(
+            "valid: all 32 boards match the derivation; boards 1-32, the published range; \
+             the commitment matches\n",
+        );
     // A published commitment that is not the secret's fails.
-    verify_pbn(&path, "alice")
-        .args(["--commitment", &"0".repeat(64)])
+    verify_pbn(&path, "alice", &"0".repeat(64))
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
@@ -263,7 +270,7 @@ fn a_board_session_under_one_commitment() {
     boards[4] = boards[4].replace(&deal, &swapped);
     boards[8] = boards[8].replace("[Dealer \"N\"]", "[Dealer \"S\"]");
     std::fs::write(&path, boards.join("\n\n")).unwrap();
-    let out = verify_pbn(&path, "alice").output().unwrap();
+    let out = verify_pbn(&path, "alice", COMMITMENT).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = report.lines().collect();

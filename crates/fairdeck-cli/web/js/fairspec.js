@@ -316,7 +316,7 @@ function placeLines(places, claimed, expected) {
  *
  * Returns { valid, mismatch, message, differences, expected, computedCommitment }:
  * `mismatch` and `message` are the first failure exactly as `fairdeck fair verify` names it
- * (commitment, card-count, not-the-deck, order; null and "valid" when valid); `differences`
+ * (commitment, card-count, not-the-deck, order; null and a "valid (…)" line that says what was checked); `differences`
  * lists every difference found, one line each: the commitment, each differing place
  * (capped at 60 lines), each differing hand card. Throws on malformed input.
  */
@@ -345,12 +345,16 @@ export async function verify({ commitment: published, serverSecret, clientSeed, 
   return {
     valid: differences.length === 0,
     mismatch: first ? first.mismatch : null,
-    message: first ? `invalid: ${first.message}` : 'valid',
+    message: first ? `invalid: ${first.message}` : (claim.hands || claim.stock ? VALID_WITH_HANDS : VALID_DECK_LINE),
     differences,
     expected,
     computedCommitment: expected.commitment,
   };
 }
+
+/** The verdicts of a matching deal: `fair verify --deal` checks the deck line only. */
+export const VALID_DECK_LINE = 'valid (the deck line only: the hands were not checked; verify the transcript for those)';
+export const VALID_WITH_HANDS = 'valid (the deck line and every hand and the stock dealt from it)';
 
 const PARSED = Symbol('parsed deal');
 

@@ -98,6 +98,8 @@ test(`fair verify: JS names the same first mismatch as the CLI on ${CASES} tampe
     const js = await spec.verify({ commitment: published, serverSecret: c.secret, clientSeed: c.seed, nonce: c.nonce, game: c.game, deck: c.deck, deal: claimed });
     const what = `${name}, case ${JSON.stringify(c)}`;
     assert.equal(status, js.valid ? 0 : 1, what);
+    assert.equal(rust.checked, 'deck-line', what);
+    delete rust.checked;
     assert.deepEqual({ valid: js.valid, mismatch: js.mismatch, message: js.message }, rust, what);
   }
 });

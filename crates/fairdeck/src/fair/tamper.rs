@@ -31,7 +31,11 @@ fn tampers(t: &Transcript) -> Vec<(&'static str, Kind, Transcript)> {
         out.push((class, kind, x));
     };
     for d in 0..t.deals.len().min(4) {
-        let players = t.deals[d].piles.iter().filter(|p| p.role == "player").count();
+        let players = t.deals[d]
+            .piles
+            .iter()
+            .filter(|p| p.role == "player")
+            .count();
         for a in 0..players {
             let b = (a + 1) % players;
             if a == b {
@@ -58,7 +62,9 @@ fn tampers(t: &Transcript) -> Vec<(&'static str, Kind, Transcript)> {
             });
         }
         if t.deals[d].stock.len() > 1 {
-            add("stock reordered", Kind::Stock, &|x| x.deals[d].stock.swap(0, 1));
+            add("stock reordered", Kind::Stock, &|x| {
+                x.deals[d].stock.swap(0, 1)
+            });
         }
         add("deck line edited", Kind::Deck, &|x| {
             x.deals[d].deck.as_mut().unwrap().swap(0, 1)
@@ -129,8 +135,12 @@ fn a_forged_transcript_is_only_self_consistent() {
     // is "self-consistent only", never valid; with it, it fails.
     let v = &VECTORS[0];
     let honest = v.transcript();
-    let forged =
-        Transcript::deal(&v.manifest(), &ServerSecret::from_bytes([9; 32]), &v.seats()).unwrap();
+    let forged = Transcript::deal(
+        &v.manifest(),
+        &ServerSecret::from_bytes([9; 32]),
+        &v.seats(),
+    )
+    .unwrap();
     let alone = verify_transcript(&forged, None);
     assert!(alone.differences.is_empty() && !alone.is_valid());
     let published = Commitment::from_hex(&honest.commitment).unwrap();
@@ -149,7 +159,10 @@ fn a_seat_must_reveal_what_it_committed() {
     );
     seats[1].seed = None;
     let err = Transcript::deal(&v.manifest(), &v.secret(), &seats).unwrap_err();
-    assert!(err.to_string().contains("seat \"bo\" did not reveal its seed"));
+    assert!(
+        err.to_string()
+            .contains("seat \"bo\" did not reveal its seed")
+    );
 }
 
 /// North's high-card points on board 1 of a bridge table with these seeds.
@@ -263,11 +276,13 @@ fn manifests_are_checked() {
     assert!(bad(&|m| m.first = 5).contains("reversed"));
     assert!(bad(&|m| m.last = MAX_DEALS).contains("at most"));
     assert!(bad(&|m| m.table = "a\nb".into()).contains("control"));
-    assert!(bad(&|m| {
-        m.game = "shoe".into();
-        m.deck = "shoe:9".into();
-    })
-    .contains("shoe:1 to shoe:8"));
+    assert!(
+        bad(&|m| {
+            m.game = "shoe".into();
+            m.deck = "shoe:9".into();
+        })
+        .contains("shoe:1 to shoe:8")
+    );
     let mut bridge = VECTORS[0].manifest();
     bridge.first = 0;
     assert!(bridge.check().unwrap_err().to_string().contains("from 1"));

@@ -185,7 +185,11 @@ fn the_docs_show_exactly_these_vectors() {
     let doc = include_str!("../../../../docs/fair-dealing.md");
     for v in &VECTORS {
         let block = format!("```json\n{}```\n", v.render());
-        assert!(doc.contains(&block), "docs/fair-dealing.md lacks the vector {:?}", v.name);
+        assert!(
+            doc.contains(&block),
+            "docs/fair-dealing.md lacks the vector {:?}",
+            v.name
+        );
     }
 }
 

@@ -1,0 +1,141 @@
+//! `fair verify --pbn` reads a session strictly: every tampered file of
+//! issue 20 fails, each with what is wrong named, and the file's own
+//! `% commitment:` line is never trusted.
+
+mod common;
+
+use common::fairdeck;
+
+const SECRET: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const COMMITMENT: &str = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd";
+
+fn session() -> String {
+    let out = fairdeck()
+        .args([
+            "fair",
+            "deal",
+            "--server-secret",
+            SECRET,
+            "--client-seed",
+            "alice",
+        ])
+        .args(["--boards", "1-8", "--format", "pbn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Verifies `text` as a session of boards 1-8: (exit code, stdout + stderr).
+fn verify(text: &str, commitment: Option<&str>) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.pbn");
+    std::fs::write(&path, text).unwrap();
+    let mut cmd = fairdeck();
+    cmd.args([
+        "fair",
+        "verify",
+        "--pbn",
+        path.to_str().unwrap(),
+        "--boards",
+        "1-8",
+    ])
+    .args(["--server-secret", SECRET, "--client-seed", "alice"]);
+    if let Some(c) = commitment {
+        cmd.args(["--commitment", c]);
+    }
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    (out.status.code().unwrap(), text)
+}
+
+/// The boards of the session as blocks of text (without the header).
+fn blocks(text: &str) -> (String, Vec<String>) {
+    let start = text.find("[Event").unwrap();
+    let boards = text[start..]
+        .trim_end()
+        .split("\n\n")
+        .map(String::from)
+        .collect();
+    (text[..start].to_string(), boards)
+}
+
+fn join(header: &str, boards: &[String]) -> String {
+    format!("{header}{}\n", boards.join("\n\n"))
+}
+
+#[test]
+fn the_untampered_session_is_valid_only_with_the_published_commitment() {
+    let text = session();
+    let (code, out) = verify(&text, Some(COMMITMENT));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("valid: all 8 boards match"), "{out}");
+    let (code, out) = verify(&text, None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("self-consistent only:"), "{out}");
+    // The file's own commitment line is never used: a forged one changes nothing.
+    let forged = text.replace(COMMITMENT, &"0".repeat(64));
+    assert!(verify(&forged, None).1.starts_with("self-consistent only:"));
+    assert_eq!(verify(&forged, Some(COMMITMENT)).0, 0);
+    assert_eq!(verify(&text, Some(&"1".repeat(64))).0, 1);
+}
+
+#[test]
+fn every_tampered_session_fails_naming_what_is_wrong() {
+    let text = session();
+    let (header, boards) = blocks(&text);
+    let mut counts = std::collections::BTreeMap::new();
+    let mut expect = |class: &'static str, tampered: String, needle: &str| {
+        let (code, out) = verify(&tampered, Some(COMMITMENT));
+        assert_ne!(code, 0, "{class}: passed\n{out}");
+        assert!(out.contains(needle), "{class}: {needle:?} not in\n{out}");
+        *counts.entry(class).or_insert(0) += 1;
+    };
+    for k in 1..boards.len() {
+        // A blank line lost: board k runs into board k-1.
+        let mut merged = boards.clone();
+        let b = merged.remove(k);
+        merged[k - 1] = format!("{}\n{b}", merged[k - 1]);
+        expect("boards merged", join(&header, &merged), "[Event] again");
+        // Board k dropped, duplicated, or swapped with board k-1.
+        let mut dropped = boards.clone();
+        dropped.remove(k);
+        expect("board dropped", join(&header, &dropped), "missing-deal");
+        let mut doubled = boards.clone();
+        doubled.insert(k, boards[k].clone());
+        expect(
+            "board duplicated",
+            join(&header, &doubled),
+            "duplicate-deal",
+        );
+        let mut swapped = boards.clone();
+        swapped.swap(k - 1, k);
+        expect("boards reordered", join(&header, &swapped), "deal-order");
+    }
+    for (k, board) in boards.iter().enumerate() {
+        for tag in ["Deal", "Dealer", "Vulnerable", "Board"] {
+            let line = board
+                .lines()
+                .find(|l| l.starts_with(&format!("[{tag} ")))
+                .unwrap();
+            // A repeated tag: the second value would otherwise be ignored.
+            let mut repeated = boards.clone();
+            repeated[k] = board.replace(line, &format!("{line}\n{line}"));
+            expect(
+                "tag repeated",
+                join(&header, &repeated),
+                &format!("[{tag}] again"),
+            );
+            // A missing tag.
+            let mut missing = boards.clone();
+            missing[k] = board.replace(&format!("{line}\n"), "").replace(line, "");
+            expect(
+                "tag missing",
+                join(&header, &missing),
+                &format!("no [{tag}] tag"),
+            );
+        }
+    }
+    println!("{counts:#?}");
+    assert_eq!(counts.values().sum::<i32>(), 4 * 7 + 8 * 8);
+}
