@@ -194,6 +194,18 @@ struct Tags {
 ///
 /// [`Error::InvalidPbn`] naming the first bad line.
 pub fn read(text: &str) -> Result<Vec<PbnBoard>, Error> {
+    read_lenient(text).map(|(boards, _)| boards)
+}
+
+/// [`read()`], also saying what it skipped: one line per game without a
+/// `[Deal]` tag and per stretch of lines that are not tags (auction, play
+/// and other sections). O(length of the text).
+///
+/// # Errors
+///
+/// As [`read()`].
+pub fn read_lenient(text: &str) -> Result<(Vec<PbnBoard>, Vec<String>), Error> {
+    let mut skipped = Vec::new();
     let mut games = Vec::new();
     let mut current = Tags::default();
     let mut in_comment = false;
@@ -223,6 +235,8 @@ pub fn read(text: &str) -> Result<Vec<PbnBoard>, Error> {
             let (name, value) =
                 parse_tag(tag).map_err(|why| Error::InvalidPbn { line: line_no, why })?;
             current.tags.push((name, value, line_no));
+        } else {
+            skipped.push(format!("line {line_no}: not a tag (a section's data)"));
         }
     }
     if !current.tags.is_empty() {
@@ -230,11 +244,15 @@ pub fn read(text: &str) -> Result<Vec<PbnBoard>, Error> {
     }
     let mut boards: Vec<PbnBoard> = Vec::new();
     for game in games {
-        if let Some(b) = board_of(&game, boards.last(), boards.len())? {
-            boards.push(b);
+        match board_of(&game, boards.last(), boards.len())? {
+            Some(b) => boards.push(b),
+            None => skipped.push(format!(
+                "line {}: a game without a [Deal] tag",
+                game.tags.first().map_or(0, |t| t.2)
+            )),
         }
     }
-    Ok(boards)
+    Ok((boards, skipped))
 }
 
 /// Reads a session file strictly, for verification (section 7.1 of

@@ -128,7 +128,15 @@ pub fn deal_boards(
 pub(crate) fn read_pbn_file(path: &Path) -> anyhow::Result<(String, Vec<pbn::PbnBoard>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let boards = pbn::read(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let (boards, skipped) =
+        pbn::read_lenient(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    // Import for play is lenient, but says what it did not read.
+    for why in skipped.iter().take(10) {
+        eprintln!("fairdeck: note: {}: skipped {why}", path.display());
+    }
+    if skipped.len() > 10 {
+        eprintln!("fairdeck: note: {}: skipped {} more", path.display(), skipped.len() - 10);
+    }
     if boards.is_empty() {
         return Err(usage(format!(
             "{}: no board with a [Deal] tag",

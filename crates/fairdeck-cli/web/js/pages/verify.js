@@ -8,6 +8,7 @@
 // { api(path, params), setQuery(obj), cards } with cards the cards.js module.
 
 import * as spec from '../fairspec.js';
+import { renderTranscript } from './transcript.js';
 
 const FIELDS = [
   ['commitment', 'Commitment (published before play)', '64 hex digits'],
@@ -80,7 +81,8 @@ function readForm(form) {
   const pick = (typed, fromJson) => (typed.trim() === '' && fromJson !== undefined ? String(fromJson) : typed);
   return {
     raw: v,
-    commitment: pick(v.commitment, json?.commitment),
+    // The commitment is only ever the one typed: a pasted deal cannot vouch for itself.
+    commitment: v.commitment,
     serverSecret: v.secret,
     // Any text is a client seed, even spaces: only an empty box takes the JSON's seed.
     clientSeed: v.seed === '' && json?.clientSeed !== undefined ? json.clientSeed : v.seed,
@@ -123,7 +125,10 @@ function differingPlaces(claimed, expected) {
 function resultView(result, inputs, claimed, ctx) {
   const { expected } = result;
   const box = el('section', { id: 'verify-result', 'data-valid': String(result.valid), 'aria-live': 'polite' });
-  box.append(el('h3', { class: result.valid ? 'verify-valid' : 'verify-invalid', text: result.valid ? '✔ Valid: this is the deal the commitment promised' : '✘ Not valid' }));
+  const handsChecked = result.message === spec.VALID_WITH_HANDS;
+  const heading = handsChecked ? '✔ Valid: the deck and every hand are the deal the commitment promised'
+    : '✔ The deck line is the one the commitment promised (hands were not pasted, so not checked)';
+  box.append(el('h3', { class: result.valid ? 'verify-valid' : 'verify-invalid', text: result.valid ? heading : '✘ Not valid' }));
   box.append(el('ul', { class: 'verify-differences' }, ...result.differences.map((d) => el('li', { text: d }))));
   box.append(el('dl', { class: 'verify-values' },
     el('dt', { text: 'SHA-256 of the secret' }), el('dd', { text: result.computedCommitment }),
@@ -145,7 +150,8 @@ const STYLE = `
 .verify-field input,.verify-field select,.verify-field textarea{font:inherit;font-family:ui-monospace,monospace;padding:.3em}
 .verify-wide{grid-column:1/-1}
 .verify-buttons{grid-column:1/-1;display:flex;gap:.6em;flex-wrap:wrap}
-.verify-valid{color:#17692f}.verify-invalid{color:#b3141e}
+.verify-valid{color:#17692f}.verify-invalid{color:#b3141e}.verify-warn{color:#8a5a00}
+.verify-checked li{font-size:.9em}
 .verify-differences li{font-family:ui-monospace,monospace;font-size:.9em}
 .verify-values{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;font-size:.85em}
 .verify-values dd{margin:0;font-family:ui-monospace,monospace;word-break:break-all}
@@ -222,7 +228,9 @@ export async function render(root, query, ctx) {
   const note = el('p', { class: 'verify-note', 'aria-live': 'polite' });
   const error = el('p', { id: 'verify-error', class: 'verify-error', role: 'alert' });
   const out = el('div', { class: 'verify-output' });
-  root.append(el('style', { text: STYLE }), el('h2', { text: 'Verify a deal' }),
+  root.append(el('style', { text: STYLE }));
+  renderTranscript(root, ctx);
+  root.append(el('h2', { text: 'Verify a single deal (version 1)' }),
     el('p', { class: 'verify-why', text: WHY }), form, note, error, out);
 
   const run = (updateUrl) => verifyForm(form, ctx, out, error, updateUrl);
