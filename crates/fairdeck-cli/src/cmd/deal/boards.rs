@@ -135,7 +135,11 @@ pub(crate) fn read_pbn_file(path: &Path) -> anyhow::Result<(String, Vec<pbn::Pbn
         eprintln!("fairdeck: note: {}: skipped {why}", path.display());
     }
     if skipped.len() > 10 {
-        eprintln!("fairdeck: note: {}: skipped {} more", path.display(), skipped.len() - 10);
+        eprintln!(
+            "fairdeck: note: {}: skipped {} more",
+            path.display(),
+            skipped.len() - 10
+        );
     }
     if boards.is_empty() {
         return Err(usage(format!(

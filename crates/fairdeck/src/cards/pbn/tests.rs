@@ -122,14 +122,15 @@ fn bad_files_name_the_line() {
 #[test]
 fn lenient_reading_says_what_it_skipped_and_strict_reading_refuses_it() {
     let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
-    let board = format!("[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"{deal}\"]\n");
+    let board =
+        format!("[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"{deal}\"]\n");
     let text = format!("[Event \"header\"]\n\n{board}[Auction \"N\"]\n1S Pass\n");
     let (boards, skipped) = read_lenient(&text).unwrap();
     assert_eq!(boards.len(), 1);
     assert_eq!(
         skipped,
         [
-            "line 7: not a tag (a section's data)",
+            "line 8: not a tag (a section's data)",
             "line 1: a game without a [Deal] tag"
         ]
     );
@@ -143,6 +144,16 @@ fn lenient_reading_says_what_it_skipped_and_strict_reading_refuses_it() {
         "line 5: [Dealer] again (first on line 2): two boards run together, or a repeated tag"
     );
     let inherited = board.replace("[Dealer \"N\"]", "[Dealer \"#\"]");
-    assert!(read_strict(&inherited).unwrap_err().to_string().contains("inherited"));
-    assert_eq!(read_strict(&format!("% c\n{board}\n{board}")).unwrap().len(), 2);
+    assert!(
+        read_strict(&inherited)
+            .unwrap_err()
+            .to_string()
+            .contains("inherited")
+    );
+    assert_eq!(
+        read_strict(&format!("% c\n{board}\n{board}"))
+            .unwrap()
+            .len(),
+        2
+    );
 }
