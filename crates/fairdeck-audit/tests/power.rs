@@ -38,7 +38,11 @@ fn naive_swap_true_bias(n: usize) -> f64 {
         for i in 0..n {
             let from_i = at[i];
             for (p, x) in at.iter_mut().enumerate() {
-                *x = if p == i { u } else { *x * (1.0 - u) + from_i * u };
+                *x = if p == i {
+                    u
+                } else {
+                    *x * (1.0 - u) + from_i * u
+                };
             }
         }
         worst = at.iter().fold(worst, |w, &x| w.max((x - u).abs()));
@@ -53,7 +57,10 @@ fn naive_swap_at_300_is_no_bias_detected_and_says_it_was_too_blunt() {
     assert_eq!(f.verdict, Verdict::NoBiasDetected);
     let positions = f.detectable.iter().find(|d| d.test == "positions").unwrap();
     let truth = naive_swap_true_bias(8);
-    eprintln!("naive-swap n = 8: true bias {truth}, detectable at 300: {}", positions.size);
+    eprintln!(
+        "naive-swap n = 8: true bias {truth}, detectable at 300: {}",
+        positions.size
+    );
     assert!(truth > 0.02, "naive-swap is biased at 8: {truth}");
     assert!(
         positions.size > truth,

@@ -20,6 +20,10 @@ use std::collections::HashMap;
 use statrs::function::beta::beta_reg;
 use statrs::function::erf::erfc_inv;
 
+/// The method of the intervals, as reports name it.
+pub const INTERVALS: &str =
+    "Clopper-Pearson interval per card x position cell, Bonferroni over the n^2 cells";
+
 /// The outcome of the equivalence check on one run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Equivalence {

@@ -24,8 +24,8 @@ pub mod input;
 pub mod laws;
 pub mod power;
 pub mod run;
-pub mod verdict;
 mod tally;
+pub mod verdict;
 
 pub use tally::{MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, count_cycles, rank};
 

@@ -20,8 +20,10 @@
 //! (Bonferroni over the rounds — an alpha-spending schedule that is valid
 //! however many rounds are looked at, unlike repeated peeking at fixed α).
 
-use super::equivalence::{self, Equivalence};
-use super::power::Effect;
+use serde::Serialize;
+
+use super::equivalence::{self, Equivalence, INTERVALS};
+use super::power::{Effect, POWER};
 use super::{Audit, Tally};
 
 /// The verdict on a run.
@@ -65,8 +67,11 @@ pub struct Detectable {
     pub test: &'static str,
     /// What the size measures.
     pub effect: Effect,
-    /// Every bias of at least this size is caught with probability ≥ [`POWER`](super::power::POWER).
+    /// Every bias of at least this size is caught with probability ≥ [`POWER`].
     pub size: f64,
+    /// `true` when `size` is at or above the largest bias of its kind: the
+    /// run could not be sure of catching any bias at all.
+    pub too_few: bool,
 }
 
 /// A bias the user names, and the permutations needed to catch it.
@@ -75,7 +80,7 @@ pub struct Needed {
     /// The named largest `|P(card at position) − 1/n|`.
     pub size: f64,
     /// Permutations for the card × position test to catch every such bias
-    /// with probability ≥ [`POWER`](super::power::POWER) at this run's per-test false-alarm rate.
+    /// with probability ≥ [`POWER`] at this run's per-test false-alarm rate.
     pub trials: u64,
 }
 
@@ -130,6 +135,7 @@ pub fn judge(audit: &Audit, tally: &Tally, ask: Ask) -> Findings {
                 test: t.name,
                 effect,
                 size,
+                too_few: size >= largest_possible(effect, audit.n),
             })
         })
         .collect();
@@ -186,3 +192,110 @@ pub fn largest_possible(effect: Effect, n: usize) -> f64 {
 
 /// Re-exported planning figure: see [`equivalence::planned_trials`].
 pub use equivalence::planned_trials;
+
+/// One test's detectable bias, in JSON.
+#[derive(Serialize)]
+pub struct DetectableRow {
+    /// The test.
+    pub test: &'static str,
+    /// What `size` measures.
+    pub measure: &'static str,
+    /// The smallest bias caught with probability ≥ `power`.
+    pub size: f64,
+    /// The detection probability.
+    pub power: f64,
+    /// The run could not be sure of catching any bias of this kind.
+    pub too_few: bool,
+}
+
+/// The shuffles `--detect` asked for, in JSON.
+#[derive(Serialize)]
+pub struct NeededRow {
+    /// The named bias.
+    pub size: f64,
+    /// Permutations needed.
+    pub trials: u64,
+    /// The detection probability.
+    pub power: f64,
+}
+
+/// The equivalence result, in JSON.
+#[derive(Serialize)]
+pub struct EquivalenceRow {
+    /// ε.
+    pub tolerance: f64,
+    /// Simultaneous confidence.
+    pub confidence: f64,
+    /// How the intervals were made.
+    pub method: &'static str,
+    /// Lowest interval end.
+    pub lowest: f64,
+    /// Highest interval end.
+    pub highest: f64,
+    /// Largest distance of an interval end from 1/n.
+    pub worst: f64,
+    /// Every interval inside 1/n ± ε.
+    pub within: bool,
+    /// Permutations estimated to settle an undecided run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trials_needed: Option<u64>,
+}
+
+/// The verdict's figures as reports print them (`fairdeck audit --format
+/// json`, the web page, Python's `audit`): one serde type for all.
+#[derive(Serialize)]
+pub struct Summary {
+    /// [`Verdict::label`].
+    pub verdict: &'static str,
+    /// `true` for a verdict that ends a sequential run.
+    #[serde(skip)]
+    pub decided: bool,
+    /// Per chi-square test: the smallest bias it would have caught.
+    pub detectable: Vec<DetectableRow>,
+    /// The shuffles needed for a named bias.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detect: Option<NeededRow>,
+    /// The equivalence check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<EquivalenceRow>,
+}
+
+impl Summary {
+    /// The summary of `findings`.
+    pub fn new(f: &Findings) -> Summary {
+        Summary {
+            verdict: f.verdict.label(),
+            decided: f.verdict.is_decisive(),
+            detectable: f
+                .detectable
+                .iter()
+                .map(|d| DetectableRow {
+                    test: d.test,
+                    measure: d.effect.describe(),
+                    size: d.size,
+                    power: POWER,
+                    too_few: d.too_few,
+                })
+                .collect(),
+            detect: f.needed.as_ref().map(|d| NeededRow {
+                size: d.size,
+                trials: d.trials,
+                power: POWER,
+            }),
+            equivalence: f.equivalence.as_ref().map(equivalence_row),
+        }
+    }
+}
+
+fn equivalence_row(e: &Equivalence) -> EquivalenceRow {
+    EquivalenceRow {
+        tolerance: e.tolerance,
+        confidence: e.confidence,
+        method: INTERVALS,
+        lowest: e.lowest,
+        highest: e.highest,
+        worst: e.worst,
+        within: e.within,
+        trials_needed: e.trials_needed,
+    }
+}
