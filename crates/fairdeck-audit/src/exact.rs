@@ -93,9 +93,35 @@ impl Distribution {
         BigRational::new(sum, q * total * BigInt::from(2))
     }
 
-    /// Whether every one of the n! orders has probability exactly 1/n!.
+    /// Whether every one of the n! orders has probability exactly 1/n! *on
+    /// the resolved paths* ([`Distribution::outcomes`] are conditional on
+    /// resolution). Says nothing of the unresolved mass: see
+    /// [`Distribution::is_exactly_uniform`] and
+    /// [`Distribution::total_variation_bounds`].
     pub fn is_uniform(&self) -> bool {
         self.total_variation().is_zero()
+    }
+
+    /// Uniform with nothing unresolved: the only case in which the law of
+    /// the algorithm is *proven* uniform.
+    pub fn is_exactly_uniform(&self) -> bool {
+        self.unresolved.is_zero() && self.is_uniform()
+    }
+
+    /// Bounds on the total variation from uniform of the algorithm's whole
+    /// law, whatever the unresolved mass U does: with the resolved law p
+    /// (conditional, distance D from uniform) and any law w on the cut paths,
+    /// the whole law is (1 − U)·p + U·w, whose distance lies in
+    /// [(1 − U)·D − U·(1 − 1/n!), (1 − U)·D + U·(1 − 1/n!)] (triangle
+    /// inequality; the lower end clamped at 0). Equal ends when the walk was
+    /// complete.
+    pub fn total_variation_bounds(&self) -> (BigRational, BigRational) {
+        let within = BigRational::one() - &self.unresolved;
+        let spread = &self.unresolved
+            * (BigRational::one() - BigRational::new(BigInt::one(), factorial(self.n)));
+        let middle = within * self.total_variation();
+        let lower = (&middle - &spread).max(BigRational::zero());
+        (lower, middle + spread)
     }
 }
 
@@ -232,9 +258,12 @@ fn assemble(
 pub struct Verdict {
     /// Number of items.
     pub n: usize,
-    /// Whether the distribution is exactly uniform (conditional on resolution
-    /// when `unresolved > 0`).
+    /// Whether the distribution is proven exactly uniform: the walk was
+    /// complete and every order has probability 1/n!.
     pub uniform: bool,
+    /// Whether it is uniform on the resolved paths (the same as `uniform`
+    /// when `unresolved` is 0).
+    pub uniform_on_resolved: bool,
     /// Total variation distance from uniform.
     pub total_variation: BigRational,
     /// How many of the n! orders are reachable.
@@ -276,7 +305,8 @@ where
         let total_variation = d.total_variation();
         out.push(Verdict {
             n,
-            uniform: total_variation.is_zero(),
+            uniform: d.is_exactly_uniform(),
+            uniform_on_resolved: total_variation.is_zero(),
             total_variation,
             support: d.support(),
             unresolved: d.unresolved,

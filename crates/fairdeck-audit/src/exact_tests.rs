@@ -81,6 +81,24 @@ fn rejection_is_uniform_given_resolution_with_mass_left() {
     assert!(d.is_uniform());
     assert!(d.unresolved > BigRational::zero());
     assert!(d.unresolved < ratio(1, 10));
+    // Uniform on the resolved paths is not proven uniform: the whole law is
+    // only known to lie within U·(1 − 1/3!) of uniform.
+    assert!(!d.is_exactly_uniform());
+    let (lower, upper) = d.total_variation_bounds();
+    assert_eq!(lower, BigRational::zero());
+    assert_eq!(upper, &d.unresolved * ratio(5, 6));
+}
+
+#[test]
+fn bounds_of_a_complete_walk_are_its_distance() {
+    let d = distribution(3, |w| naive_swap(3, w), Limits::default()).unwrap();
+    assert!(d.unresolved.is_zero());
+    let (lower, upper) = d.total_variation_bounds();
+    assert_eq!(
+        (lower.clone(), upper),
+        (d.total_variation(), d.total_variation())
+    );
+    assert!(lower > BigRational::zero());
 }
 
 #[test]

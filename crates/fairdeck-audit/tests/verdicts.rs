@@ -11,9 +11,27 @@ fn intended_uniform_algorithms_are_exactly_uniform_and_flawed_ones_are_not() {
         let v = verdicts(alg);
         assert!(v.len() >= 2, "{}: too few sizes", alg.name());
         if alg.intended_uniform() {
-            assert!(v.iter().all(|x| x.uniform), "{}: {v:?}", alg.name());
+            assert!(
+                v.iter().all(|x| x.uniform_on_resolved),
+                "{}: {v:?}",
+                alg.name()
+            );
         } else {
-            assert!(v.iter().any(|x| !x.uniform), "{}: {v:?}", alg.name());
+            assert!(
+                v.iter().any(|x| !x.uniform_on_resolved),
+                "{}: {v:?}",
+                alg.name()
+            );
+        }
+        // "uniform" is claimed only for a complete walk.
+        for x in &v {
+            let complete = x.unresolved == BigRational::from_integer(0.into());
+            assert_eq!(
+                x.uniform,
+                x.uniform_on_resolved && complete,
+                "{}",
+                alg.name()
+            );
         }
     }
 }

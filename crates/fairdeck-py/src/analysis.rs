@@ -3,6 +3,7 @@
 
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::exact::{self as walk, Limits};
+use fairdeck_audit::stats::verdict::{Ask, Summary, judge};
 use fairdeck_audit::stats::{self, Audit, Tally};
 use num_rational::BigRational;
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
@@ -68,8 +69,12 @@ pub fn exact<'py>(
     doc.set_item("depth", d.depth)?;
     doc.set_item("support", d.support())?;
     doc.set_item("orders", walk::factorial(d.n))?;
-    doc.set_item("uniform", d.is_uniform())?;
+    let (at_least, at_most) = d.total_variation_bounds();
+    doc.set_item("uniform", d.is_exactly_uniform())?;
+    doc.set_item("uniform_on_resolved", d.is_uniform())?;
     doc.set_item("total_variation", to_fraction(&tv)?)?;
+    doc.set_item("total_variation_at_least", to_fraction(&at_least)?)?;
+    doc.set_item("total_variation_at_most", to_fraction(&at_most)?)?;
     doc.set_item("unresolved", to_fraction(&d.unresolved)?)?;
     doc.set_item("outcomes", outcomes)?;
     Ok(doc)
@@ -87,23 +92,43 @@ fn fraction_type(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// from the first row, as the CLI does: 0 if it contains 0, else 1.
 /// ``alpha`` is the family-wise false-alarm rate (Bonferroni over the tests).
 ///
+/// ``detect`` asks for the shuffles needed to catch a card × position bias
+/// of that size; ``tolerance`` (with ``confidence``) asks for the
+/// equivalence check that alone can say ``"uniform within tolerance"``.
+///
 /// Returns a dict with the CLI's JSON keys: ``source``, ``n``, ``trials``,
-/// ``verdict`` (``"uniform"``, ``"biased"`` or ``"inconclusive"``),
+/// ``verdict`` (``"biased"``, ``"no bias detected"``, ``"uniform within
+/// tolerance"``, ``"undecided"`` or ``"inconclusive"`` — never a bare
+/// "uniform"), ``detectable`` (per test: the smallest bias it would have
+/// caught with probability 0.8), ``detect`` and ``equivalence`` when asked,
 /// ``alpha``, ``per_test_alpha``, ``tests`` (``name``, ``statistic``,
 /// ``dof``, ``p_value``, ``passed``), ``failed`` and ``skipped``.
 ///
 /// Raises TypeError for a non-integer array, ValueError for a wrong shape
 /// or a row that is not a permutation.
 #[pyfunction]
-#[pyo3(signature = (perms, alpha=stats::DEFAULT_ALPHA, base=None))]
+#[pyo3(signature = (perms, alpha=stats::DEFAULT_ALPHA, base=None, detect=None, tolerance=None, confidence=0.999))]
 pub fn audit<'py>(
     py: Python<'py>,
     perms: &Bound<'py, PyAny>,
     alpha: f64,
     base: Option<usize>,
+    detect: Option<f64>,
+    tolerance: Option<f64>,
+    confidence: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(PyValueError::new_err("alpha must be between 0 and 1"));
+    let open_unit = |x: f64| x > 0.0 && x < 1.0;
+    for (name, value) in [
+        ("alpha", Some(alpha)),
+        ("detect", detect),
+        ("tolerance", tolerance),
+        ("confidence", Some(confidence)),
+    ] {
+        if value.is_some_and(|v| !open_unit(v)) {
+            return Err(PyValueError::new_err(format!(
+                "{name} must be between 0 and 1"
+            )));
+        }
     }
     if base.is_some_and(|b| b > 1) {
         return Err(PyValueError::new_err("base must be 0 or 1"));
@@ -115,8 +140,21 @@ pub fn audit<'py>(
             "no permutations of at least 2 items to audit",
         ));
     }
-    let audit = py.detach(|| stats::evaluate(&tally, alpha));
-    report(py, &audit)
+    let ask = Ask {
+        detect,
+        tolerance: tolerance.map(|e| (e, confidence)),
+    };
+    let (audit, findings) = py.detach(|| {
+        let audit = stats::evaluate(&tally, alpha);
+        let findings = judge(&audit, &tally, ask);
+        (audit, findings)
+    });
+    let doc = report(py, &audit)?;
+    // The verdict section is the library's serde type, as the CLI prints it.
+    let summary = serde_json::to_string(&Summary::new(&findings)).map_err(value_error)?;
+    let summary = py.import("json")?.call_method1("loads", (summary,))?;
+    doc.call_method1("update", (summary,))?;
+    Ok(doc)
 }
 
 /// `perms` as a C-contiguous 2-D `int64` array.
@@ -192,17 +230,11 @@ fn report<'py>(py: Python<'py>, audit: &Audit) -> PyResult<Bound<'py, PyDict>> {
         row.set_item("reason", reason)?;
         skipped.append(row)?;
     }
-    let verdict = match (audit.tests.is_empty(), audit.is_uniform()) {
-        (true, _) => "inconclusive",
-        (false, true) => "uniform",
-        (false, false) => "biased",
-    };
     let failed: Vec<&str> = audit.failed().iter().map(|t| t.name).collect();
     let doc = PyDict::new(py);
     doc.set_item("source", "array")?;
     doc.set_item("n", audit.n)?;
     doc.set_item("trials", audit.trials)?;
-    doc.set_item("verdict", verdict)?;
     doc.set_item("alpha", audit.alpha)?;
     doc.set_item("per_test_alpha", threshold)?;
     doc.set_item("tests", tests)?;

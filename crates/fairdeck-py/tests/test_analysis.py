@@ -46,7 +46,9 @@ def test_audit_passes_permuted_and_catches_a_biased_shuffle():
     # probability, must be flagged by the same audit at the same alpha.
     g = fairdeck.Generator("audit test")
     fair = fairdeck.audit(g.permuted(np.tile(np.arange(6), (60000, 1)), axis=1))
-    assert fair["verdict"] == "uniform" and fair["failed"] == []
+    assert fair["verdict"] == "no bias detected" and fair["failed"] == []
+    positions = next(d for d in fair["detectable"] if d["test"] == "positions")
+    assert 0 < positions["size"] < 0.02 and positions["power"] == 0.8
     assert fair["trials"] == 60000 and fair["n"] == 6
     biased = fairdeck.audit(naive_swap_rows(g, 60000, 6))
     assert biased["verdict"] == "biased" and "positions" in biased["failed"]
@@ -74,3 +76,22 @@ def test_audit_bad_input():
         fairdeck.audit([[0, 1]], alpha=2.0)
     with pytest.raises(ValueError, match="base"):
         fairdeck.audit([[0, 1]], base=2)
+
+
+def test_audit_equivalence_and_detect_match_the_cli_keys():
+    # What: the equivalence mode and --detect through Python. 60000 decks of
+    # 6 from permuted() are shown uniform within 0.02 (Clopper-Pearson at
+    # 0.999; a uniform shuffle's intervals are about +-0.008 wide here) and
+    # not within 0.002; the naive swap is biased. Fixed seed: deterministic.
+    g = fairdeck.Generator("audit equivalence")
+    rows = g.permuted(np.tile(np.arange(6), (60000, 1)), axis=1)
+    wide = fairdeck.audit(rows, tolerance=0.02, detect=0.01)
+    assert wide["verdict"] == "uniform within tolerance"
+    assert wide["equivalence"]["within"] and wide["equivalence"]["confidence"] == 0.999
+    assert wide["detect"]["size"] == 0.01 and wide["detect"]["trials"] > 1000
+    narrow = fairdeck.audit(rows, tolerance=0.002)
+    assert narrow["verdict"] == "undecided" and narrow["equivalence"]["trials_needed"] > 60000
+    biased = fairdeck.audit(naive_swap_rows(g, 60000, 6), tolerance=0.02)
+    assert biased["verdict"] == "biased"
+    with pytest.raises(ValueError, match="tolerance"):
+        fairdeck.audit(rows, tolerance=1.5)

@@ -19,10 +19,13 @@
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
 
+pub mod equivalence;
 pub mod input;
 pub mod laws;
+pub mod power;
 pub mod run;
 mod tally;
+pub mod verdict;
 
 pub use tally::{MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, count_cycles, rank};
 
@@ -79,8 +82,9 @@ impl Audit {
         self.tests.iter().filter(|r| r.p_value < t).collect()
     }
 
-    /// `true` when no test failed.
-    pub fn is_uniform(&self) -> bool {
+    /// `true` when no test rejected uniformity. Not evidence of uniformity: see
+    /// [`verdict::judge`] for what such a run could have caught.
+    pub fn no_test_rejected(&self) -> bool {
         self.failed().is_empty()
     }
 }
@@ -95,7 +99,7 @@ impl Audit {
 ///     t.add(&[1, 2, 0])?; // always the same cyclic order: caught at once
 /// }
 /// let audit = evaluate(&t, 1e-6);
-/// assert!(!audit.is_uniform());
+/// assert!(!audit.no_test_rejected());
 /// # Ok::<(), fairdeck_audit::Error>(())
 /// ```
 pub fn evaluate(t: &Tally, alpha: f64) -> Audit {

@@ -37,7 +37,7 @@ pub fn chunk_seed(seed: &Seed, index: u64) -> Seed {
 /// };
 /// let seed = Seed::from_text("doc");
 /// let tally = shuffles(6, 20_000, &seed, Generator::ChaCha20, fy, &|_| {})?;
-/// assert!(evaluate(&tally, 1e-6).is_uniform());
+/// assert!(evaluate(&tally, 1e-6).no_test_rejected());
 /// # Ok::<(), fairdeck_audit::Error>(())
 /// ```
 ///

@@ -38,7 +38,10 @@ pub(crate) struct Entry {
 #[derive(Serialize)]
 struct ExactVerdict {
     n: usize,
+    /// Proven uniform: a complete walk with every order at 1/n!.
     uniform: bool,
+    /// Uniform on the resolved paths (rejection loops cut at a depth).
+    uniform_on_resolved: bool,
     total_variation: String,
     support: usize,
     unresolved: String,
@@ -49,6 +52,7 @@ impl From<&Verdict> for ExactVerdict {
         Self {
             n: v.n,
             uniform: v.uniform,
+            uniform_on_resolved: v.uniform_on_resolved,
             total_variation: v.total_variation.to_string(),
             support: v.support,
             unresolved: v.unresolved.to_string(),
@@ -74,7 +78,7 @@ impl Entry {
     /// "uniform, n = 2..7", or the first n where it is not, with its distance.
     fn verdict_summary(&self) -> String {
         let unresolved = |v: &ExactVerdict| if v.unresolved == "0" { "" } else { "*" };
-        match self.exact.iter().find(|v| !v.uniform) {
+        match self.exact.iter().find(|v| !v.uniform_on_resolved) {
             Some(v) => format!(
                 "biased at n = {}: TV {:.4}{}",
                 v.n,
@@ -82,15 +86,10 @@ impl Entry {
                 unresolved(v)
             ),
             None => match self.exact.last() {
-                Some(last) => format!(
-                    "uniform, n = 2..{}{}",
-                    last.n,
-                    if self.exact.iter().any(|v| unresolved(v) == "*") {
-                        "*"
-                    } else {
-                        ""
-                    }
-                ),
+                Some(last) if self.exact.iter().all(|v| v.uniform) => {
+                    format!("uniform, n = 2..{}", last.n)
+                }
+                Some(last) => format!("uniform on resolved paths, n = 2..{}*", last.n),
                 None => "not walked".to_string(),
             },
         }
@@ -161,7 +160,8 @@ fn table(w: &mut impl Write, entries: &[Entry]) -> anyhow::Result<()> {
         w,
         "Exact verdicts walk every path of the algorithm's choice tree (fairdeck exact), for each n\n\
          while the walk stays under the path budget; TV = total variation distance from uniform;\n\
-         * = rejection loops cut at a depth limit: uniform given that the walk finished."
+         * = rejection loops cut at a depth limit: uniform on the paths that finished, which\n\
+           bounds but does not prove the whole law (see fairdeck exact)."
     )?;
     writeln!(w, "`fairdeck algorithms NAME` describes one.")?;
     writeln!(w)?;
@@ -191,7 +191,11 @@ fn describe(w: &mut impl Write, e: &Entry) -> anyhow::Result<()> {
             w,
             "    n = {}: {}, {} orders reachable, TV {}{extra}",
             v.n,
-            if v.uniform { "uniform" } else { "biased" },
+            match (v.uniform, v.uniform_on_resolved) {
+                (true, _) => "uniform",
+                (false, true) => "uniform on the resolved paths (not proven)",
+                (false, false) => "biased",
+            },
             v.support,
             v.total_variation
         )?;

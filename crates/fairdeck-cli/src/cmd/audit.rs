@@ -5,8 +5,13 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use fairdeck::algorithms::Algorithm;
+use fairdeck::rng::Seed;
+use fairdeck_audit::stats::verdict::judge;
 use fairdeck_audit::stats::{self, Audit, Tally, run::shuffles};
 use serde::Serialize;
+
+use super::audit_verdict::{VerdictArgs, WriteSummary};
+use fairdeck_audit::stats::verdict::Summary;
 
 use crate::failure::usage;
 use crate::limits::LongArgs;
@@ -21,8 +26,11 @@ use fairdeck_audit::stats::{MAX_N, MAX_TRIALS};
 #[command(
     after_help = "Tests: card x position chi-square, all n! orders (n <= 8), fixed points,\n\
 cycles, rising sequences, successions, duplicate decks (birthday). Verdict at a\n\
-family-wise false-alarm rate --alpha (Bonferroni over the tests run).\n\
+family-wise false-alarm rate --alpha (Bonferroni over the tests run):\n\
+BIASED (a test rejected), NO BIAS DETECTED (with the smallest bias the run would\n\
+have caught), or with --tolerance EPS: UNIFORM WITHIN EPS / UNDECIDED.\n\
 Examples:\n  fairdeck audit naive-swap -n 52 --trials 100000 --seed demo\n  \
+fairdeck audit fisher-yates -n 8 --tolerance 0.01 --until-decided\n  \
 my-shuffler | fairdeck audit --input -"
 )]
 pub struct Args {
@@ -59,6 +67,9 @@ pub struct Args {
     pub plot: Option<std::path::PathBuf>,
 
     #[command(flatten)]
+    pub verdict: VerdictArgs,
+
+    #[command(flatten)]
     pub random: RandomArgs,
 
     #[command(flatten)]
@@ -89,33 +100,45 @@ pub(crate) struct Report {
     trials: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<String>,
-    verdict: &'static str,
+    #[serde(flatten)]
+    verdict: Summary,
     alpha: f64,
     per_test_alpha: f64,
     tests: Vec<TestRow>,
     failed: Vec<&'static str>,
     skipped: Vec<Skipped>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rounds: Vec<Round>,
+}
+
+/// One round of `--until-decided`.
+#[derive(Serialize)]
+struct Round {
+    trials: u64,
+    alpha: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confidence: Option<f64>,
+    verdict: &'static str,
 }
 
 /// Runs `fairdeck audit`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    check_alpha(args)?;
-    let (source, seed, tally) = match &args.input {
-        Some(path) => (
-            format!("input {}", path.display()),
-            None,
-            super::audit_input::read(path, args.base)?,
-        ),
-        None => simulate(args, true)?,
+    check(args)?;
+    let (report, tally) = match &args.input {
+        Some(path) => {
+            let tally = super::audit_input::read(path, args.base)?;
+            if tally.trials == 0 || tally.n < 2 {
+                return Err(usage("no permutations of at least 2 items to audit"));
+            }
+            let source = format!("input {}", path.display());
+            (judged(args, 0, source, None, &tally), tally)
+        }
+        None => audited(args, true)?,
     };
-    if tally.trials == 0 || tally.n < 2 {
-        return Err(usage("no permutations of at least 2 items to audit"));
-    }
-    let audit = stats::evaluate(&tally, args.alpha);
     if let Some(path) = &args.plot {
-        plot(path, &tally, &source)?;
+        plot(path, &tally, &report.source)?;
     }
-    print(&report(source, seed, &audit), out)
+    print(&report, out)
 }
 
 /// Audits the algorithm of `args` (never `--input`) and builds what
@@ -125,21 +148,83 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 ///
 /// Unknown algorithm, flags out of range (usage errors), no OS entropy.
 pub(crate) fn simulated_report(args: &Args) -> anyhow::Result<(Report, Tally)> {
-    check_alpha(args)?;
-    let (source, seed, tally) = simulate(args, false)?;
-    let audit = stats::evaluate(&tally, args.alpha);
-    Ok((report(source, seed, &audit), tally))
+    check(args)?;
+    audited(args, false)
 }
 
-fn check_alpha(args: &Args) -> anyhow::Result<()> {
+fn check(args: &Args) -> anyhow::Result<()> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(usage("--alpha must be between 0 and 1"));
     }
-    Ok(())
+    if args.verdict.until_decided && args.input.is_some() {
+        return Err(usage(
+            "--until-decided draws more shuffles: give an algorithm, not --input",
+        ));
+    }
+    args.verdict.validate()
 }
 
-/// Runs the audit; `progress` shows a bar on a terminal's stderr.
-fn simulate(args: &Args, progress: bool) -> anyhow::Result<(String, Option<String>, Tally)> {
+/// The tests and the verdict on `tally` at round `round` (0: a single run).
+fn judged(args: &Args, round: u32, source: String, seed: Option<String>, t: &Tally) -> Report {
+    let (ask, alpha) = args.verdict.ask(round, args.alpha);
+    let audit = stats::evaluate(t, alpha);
+    let findings = judge(&audit, t, ask);
+    report(source, seed, &audit, Summary::new(&findings))
+}
+
+/// Simulates and judges: one run, or rounds until decided (each round
+/// doubles the shuffles; round k > 1 draws its new shuffles from the key
+/// SHA-256("fairdeck-audit-round/SEED/k"), so the whole run replays from SEED).
+fn audited(args: &Args, progress: bool) -> anyhow::Result<(Report, Tally)> {
+    let alg = algorithm(args)?;
+    let random = args.random.randomness()?;
+    let (source, seed) = (alg.name().to_string(), Some(random.seed.to_hex()));
+    let mut tally = simulate(
+        args,
+        alg,
+        args.trials,
+        &random.seed,
+        random.generator,
+        progress,
+    )?;
+    if !args.verdict.until_decided {
+        return Ok((judged(args, 0, source, seed, &tally), tally));
+    }
+    let mut rounds = Vec::new();
+    for round in 1.. {
+        let mut report = judged(args, round, source.clone(), seed.clone(), &tally);
+        let (ask, alpha) = args.verdict.ask(round, args.alpha);
+        rounds.push(Round {
+            trials: tally.trials,
+            alpha,
+            confidence: ask.tolerance.map(|t| t.1),
+            verdict: report.verdict.verdict,
+        });
+        if report.verdict.decided || !fits(args, alg, 2 * tally.trials) {
+            report.rounds = rounds;
+            report.alpha = args.alpha;
+            return Ok((report, tally));
+        }
+        let key = Seed::from_text(&format!(
+            "fairdeck-audit-round/{}/{}",
+            random.seed.to_hex(),
+            round + 1
+        ));
+        let more = simulate(args, alg, tally.trials, &key, random.generator, progress)?;
+        tally.merge(more);
+    }
+    unreachable!("the rounds end when the budget is spent")
+}
+
+/// `true` when a run of `trials` shuffles is within the limits and the work
+/// budget (or `--allow-long`).
+fn fits(args: &Args, alg: Algorithm, trials: u64) -> bool {
+    trials <= MAX_TRIALS
+        && (args.long.allow_long
+            || budget::audit_steps(alg, args.n, trials) <= budget::DEFAULT_STEPS)
+}
+
+fn algorithm(args: &Args) -> anyhow::Result<Algorithm> {
     let name = args.algorithm.as_deref().unwrap_or_default();
     let alg: Algorithm = name.parse()?;
     if !(2..=MAX_N).contains(&args.n) {
@@ -156,23 +241,29 @@ fn simulate(args: &Args, progress: bool) -> anyhow::Result<(String, Option<Strin
             let most = budget::largest(MAX_TRIALS, steps, |t| budget::audit_steps(alg, n, t));
             format!("--trials at most {most} for {} at -n {n}", alg.name())
         })?;
-    let random = args.random.randomness()?;
+    Ok(alg)
+}
+
+/// Runs `trials` shuffles keyed with `seed`; `progress` shows a bar on a
+/// terminal's stderr.
+fn simulate(
+    args: &Args,
+    alg: Algorithm,
+    trials: u64,
+    seed: &Seed,
+    generator: fairdeck::rng::Generator,
+    progress: bool,
+) -> anyhow::Result<Tally> {
     let bar = if progress {
-        progress_bar(args.trials)
+        progress_bar(trials)
     } else {
         indicatif::ProgressBar::hidden()
     };
     let tick = |done: u64| bar.inc(done);
-    let tally = shuffles(
-        args.n,
-        args.trials,
-        &random.seed,
-        random.generator,
-        |n, dice| alg.permute(n, dice),
-        &tick,
-    )?;
+    let permute = |n, dice: &mut _| alg.permute(n, dice);
+    let tally = shuffles(args.n, trials, seed, generator, permute, &tick)?;
     bar.finish_and_clear();
-    Ok((alg.name().to_string(), Some(random.seed.to_hex()), tally))
+    Ok(tally)
 }
 
 /// A progress bar on stderr, hidden unless stderr is a terminal.
@@ -201,18 +292,14 @@ fn plot(path: &std::path::Path, tally: &Tally, source: &str) -> anyhow::Result<(
     std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
-fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
+fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
     let threshold = audit.threshold();
     Report {
         source,
         n: audit.n,
         trials: audit.trials,
         seed,
-        verdict: match (audit.tests.is_empty(), audit.is_uniform()) {
-            (true, _) => "inconclusive",
-            (false, true) => "uniform",
-            (false, false) => "biased",
-        },
+        verdict,
         alpha: audit.alpha,
         per_test_alpha: threshold,
         tests: audit
@@ -235,6 +322,7 @@ fn report(source: String, seed: Option<String>, audit: &Audit) -> Report {
                 reason: reason.clone(),
             })
             .collect(),
+        rounds: Vec::new(),
     }
 }
 
@@ -266,14 +354,30 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     for s in &r.skipped {
         writeln!(w, "{:<18} skipped: {}", s.name, s.reason)?;
     }
-    writeln!(
-        w,
-        "verdict: {} (family-wise false-alarm rate {:e}: each of {} tests at {:.1e}, Bonferroni)",
-        r.verdict.to_uppercase(),
+    for round in &r.rounds {
+        writeln!(
+            w,
+            "round: {} shuffles at alpha {:.1e}{}: {}",
+            round.trials,
+            round.alpha,
+            round
+                .confidence
+                .map_or(String::new(), |c| format!(", confidence {c}")),
+            round.verdict
+        )?;
+    }
+    let family = format!(
+        "family-wise false-alarm rate {:e}: each of {} tests at {:.1e}, Bonferroni{}",
         r.alpha,
         r.tests.len(),
-        r.per_test_alpha
-    )?;
+        r.per_test_alpha,
+        if r.rounds.is_empty() {
+            ""
+        } else {
+            "; spent over rounds as alpha/2^k"
+        }
+    );
+    r.verdict.write(w, &family)?;
     if !r.failed.is_empty() {
         writeln!(w, "failed: {}", r.failed.join(", "))?;
     }

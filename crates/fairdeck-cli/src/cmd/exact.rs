@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::budget;
 use fairdeck_audit::exact::{self, Limits};
-use num_traits::{ToPrimitive, Zero};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::failure::usage;
@@ -61,8 +62,17 @@ pub(crate) struct Report {
     depth: usize,
     support: usize,
     orders: String,
+    /// Proven exactly uniform: a complete walk, every order 1/n!.
     uniform: bool,
+    /// Uniform on the resolved paths (the outcomes are conditional on them).
+    uniform_on_resolved: bool,
+    /// Distance from uniform of the law on the resolved paths.
     total_variation: String,
+    /// Bounds on the distance of the whole law, whatever the unresolved
+    /// paths do (equal to `total_variation` for a complete walk).
+    total_variation_at_least: String,
+    total_variation_at_most: String,
+    resolved: String,
     unresolved: String,
     outcomes: Vec<Outcome>,
 }
@@ -113,6 +123,7 @@ pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRa
             other => other.into(),
         })?;
     let tv = d.total_variation();
+    let (at_least, at_most) = d.total_variation_bounds();
     let report = Report {
         algorithm: alg.name(),
         n: d.n,
@@ -120,8 +131,12 @@ pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRa
         depth: d.depth,
         support: d.support(),
         orders: exact::factorial(d.n).to_string(),
-        uniform: tv.is_zero(),
+        uniform: d.is_exactly_uniform(),
+        uniform_on_resolved: tv.is_zero(),
         total_variation: tv.to_string(),
+        total_variation_at_least: at_least.to_string(),
+        total_variation_at_most: at_most.to_string(),
+        resolved: (BigRational::one() - &d.unresolved).to_string(),
         unresolved: d.unresolved.to_string(),
         outcomes: d
             .outcomes
@@ -147,26 +162,46 @@ fn print(r: &Report, tv: &num_rational::BigRational, out: &mut Output) -> anyhow
         writeln!(w, "  {}  {}", p.join(" "), o.probability)?;
     }
     writeln!(w, "support: {} of {} orders", r.support, r.orders)?;
-    let verdict = match (r.uniform, r.unresolved == "0") {
-        (true, true) => "exactly uniform",
-        (true, false) => "uniform on every resolved path",
-        (false, _) => "NOT uniform",
-    };
+    let approx = |s: &str| s.parse::<BigRational>().ok().and_then(|q| q.to_f64());
+    if r.unresolved == "0" {
+        let verdict = if r.uniform {
+            "exactly uniform"
+        } else {
+            "NOT uniform"
+        };
+        writeln!(
+            w,
+            "total variation from uniform: {} (≈ {:.6}) — {verdict}",
+            r.total_variation,
+            tv.to_f64().unwrap_or(f64::NAN)
+        )?;
+        return writeln!(w, "unresolved: 0 (the walk was complete)").map_err(Into::into);
+    }
     writeln!(
         w,
-        "total variation from uniform: {} (≈ {:.6}) — {verdict}",
+        "resolved: {} of the probability; {} lies on paths cut after {} rolls",
+        r.resolved, r.unresolved, r.depth
+    )?;
+    writeln!(
+        w,
+        "on the resolved paths: total variation from uniform {} (≈ {:.6}); the outcomes above \
+         are conditional on them",
         r.total_variation,
         tv.to_f64().unwrap_or(f64::NAN)
     )?;
-    if r.unresolved != "0" {
-        writeln!(
-            w,
-            "unresolved: {} of the probability lies on paths cut after {} rolls; \
-             every figure above is exact to within it",
-            r.unresolved, r.depth
-        )?;
+    let at_least = approx(&r.total_variation_at_least).unwrap_or(f64::NAN);
+    let at_most = approx(&r.total_variation_at_most).unwrap_or(f64::NAN);
+    let verdict = if at_least > 0.0 {
+        "NOT uniform, whatever the cut paths do"
+    } else if r.uniform_on_resolved {
+        "uniform on the resolved paths only: not proven uniform"
     } else {
-        writeln!(w, "unresolved: 0 (the walk was complete)")?;
-    }
+        "undetermined"
+    };
+    writeln!(
+        w,
+        "whole law: total variation from uniform between {at_least:.6} and {at_most:.6} — \
+         {verdict} (raise --max-depth to resolve more)"
+    )?;
     Ok(())
 }

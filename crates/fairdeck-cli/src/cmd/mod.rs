@@ -3,6 +3,7 @@
 pub mod algorithms;
 pub mod audit;
 mod audit_input;
+mod audit_verdict;
 pub mod bench;
 pub mod chaos;
 mod chaos_law;

@@ -107,6 +107,10 @@ fn exact_gives_fractions_and_refuses_big_walks() {
     assert_eq!(r["uniform"], false);
     let (_, fy) = get("/api/exact?alg=fisher-yates&n=4");
     assert_eq!(fy["uniform"], true);
+    // A rejection loop cut at a depth is uniform on its resolved paths only.
+    let (_, rej) = get("/api/exact?alg=rejection&n=4");
+    assert_eq!(rej["uniform"], false, "{rej}");
+    assert_eq!(rej["uniform_on_resolved"], true);
     refused("/api/exact?alg=naive-swap&n=8", "n");
     refused("/api/exact?alg=sort-keys&n=6", "max_paths");
     refused("/api/exact?alg=naive-swap&n=3&max_paths=0", "max_paths");
@@ -130,7 +134,8 @@ fn audit_finds_the_biased_shuffle_and_bounds_the_work() {
     assert_eq!(total, 20000);
     // The uniform control: Fisher–Yates passes at the same false-alarm rate.
     let (_, fy) = get("/api/audit?alg=fisher-yates&n=10&trials=20000&seed=t");
-    assert_eq!(fy["verdict"], "uniform");
+    assert_eq!(fy["verdict"], "no bias detected");
+    assert!(fy["detectable"][0]["size"].as_f64().unwrap() > 0.0, "{fy}");
     refused("/api/audit?alg=naive-swap&n=200&trials=200000", "trials");
     refused("/api/audit?alg=naive-swap&n=1", "n");
     refused("/api/audit?alg=naive-swap&n=10&alpha=2", "alpha");

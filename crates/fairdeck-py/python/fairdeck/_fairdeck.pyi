@@ -87,7 +87,10 @@ class ExactResult(TypedDict):
     support: int
     orders: int
     uniform: bool
+    uniform_on_resolved: bool
     total_variation: Fraction
+    total_variation_at_least: Fraction
+    total_variation_at_most: Fraction
     unresolved: Fraction
     outcomes: dict[tuple[int, ...], Fraction]
 
@@ -105,18 +108,52 @@ class AuditSkipped(TypedDict):
     name: str
     reason: str
 
-class AuditResult(TypedDict):
+class AuditDetectable(TypedDict):
+    test: str
+    measure: str
+    size: float
+    power: float
+    too_few: bool
+
+class AuditNeeded(TypedDict):
+    size: float
+    trials: int
+    power: float
+
+class AuditEquivalence(TypedDict, total=False):
+    tolerance: float
+    confidence: float
+    method: str
+    lowest: float
+    highest: float
+    worst: float
+    within: bool
+    trials_needed: int
+
+class AuditResult(TypedDict, total=False):
     source: str
     n: int
     trials: int
-    verdict: Literal["uniform", "biased", "inconclusive"]
+    verdict: Literal[
+        "biased", "no bias detected", "uniform within tolerance", "undecided", "inconclusive"
+    ]
+    detectable: list[AuditDetectable]
+    detect: AuditNeeded
+    equivalence: AuditEquivalence
     alpha: float
     per_test_alpha: float
     tests: list[AuditTest]
     failed: list[str]
     skipped: list[AuditSkipped]
 
-def audit(perms: npt.ArrayLike, alpha: float = 1e-6, base: int | None = None) -> AuditResult:
+def audit(
+    perms: npt.ArrayLike,
+    alpha: float = 1e-6,
+    base: int | None = None,
+    detect: float | None = None,
+    tolerance: float | None = None,
+    confidence: float = 0.999,
+) -> AuditResult:
     """Statistical audit of permutations, one per row of a 2-D integer array."""
 
 _Path = str | PathLike[str]

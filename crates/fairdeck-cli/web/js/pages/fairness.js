@@ -48,6 +48,25 @@ function legend(full) {
     `above 1/n (full colour: ${full})`);
 }
 
+/** The exact verdict's words and colour: "uniform" only for a complete walk. */
+function exactVerdict(report) {
+  const tv = frac(report.total_variation);
+  if (report.uniform) {
+    return [`exactly uniform: all ${report.orders} orders have probability 1/${report.orders}`, 'uniform'];
+  }
+  if (report.unresolved === '0') {
+    return [`biased: total variation from uniform ${show(tv)} ≈ ${fmt(toNumber(tv))}, ${report.support} of ${report.orders} orders reachable`, 'biased'];
+  }
+  const least = toNumber(frac(report.total_variation_at_least));
+  const most = fmt(toNumber(frac(report.total_variation_at_most)));
+  const resolved = `${report.resolved} of the probability resolved`;
+  if (least > 0) {
+    return [`biased: total variation from uniform at least ${fmt(least)} whatever the unresolved paths do (${resolved})`, 'biased'];
+  }
+  const part = report.uniform_on_resolved ? 'uniform on the resolved paths only' : 'undetermined';
+  return [`not proven: ${part}; ${resolved}, so the whole law is within ${most} of uniform`, 'open'];
+}
+
 function exactCard(report, m, scale) {
   const n = report.n;
   const cell = (i, j) => {
@@ -55,13 +74,10 @@ function exactCard(report, m, scale) {
     const d = p * n - 1;
     return el('td', { style: `background:${deviationColor(d / scale)}`, title: `card ${i + 1} at position ${j + 1}: ${show(m[i][j])} ≈ ${p.toFixed(4)} (1/n = 1/${n}; ${d >= 0 ? '+' : ''}${(d * 100).toFixed(2)}%)`, 'data-p': show(m[i][j]), text: n <= 5 ? show(m[i][j]) : p.toFixed(3) });
   };
-  const tv = frac(report.total_variation);
-  const verdict = report.uniform
-    ? `exactly uniform: all ${report.orders} orders have probability 1/${report.orders}`
-    : `biased: total variation from uniform ${show(tv)} ≈ ${fmt(toNumber(tv))}, ${report.support} of ${report.orders} orders reachable`;
+  const [verdict, kind] = exactVerdict(report);
   return el('div', { class: 'matrix-card', 'data-alg': report.algorithm },
     el('h3', { text: report.algorithm }),
-    el('div', { class: 'verdict', 'data-uniform': String(report.uniform), 'data-alg': report.algorithm, text: verdict }),
+    el('div', { class: 'verdict', 'data-uniform': String(report.uniform), 'data-verdict': kind, 'data-alg': report.algorithm, text: verdict }),
     matrixTable(n, cell, false),
     el('p', { class: 'note', text: `exact: ${report.paths} paths of the choice tree walked${report.unresolved !== '0' ? `, unresolved mass ${report.unresolved}` : ''}` }));
 }
@@ -75,15 +91,21 @@ function auditCard(report, scale) {
     const z = (c - expected) / sd;
     return el('td', { style: `background:${deviationColor(z / scale)}`, title: `card ${i + 1} at position ${j + 1}: ${c} of ${report.trials} (${(c / report.trials).toFixed(4)}; expected ${fmt(expected)}, z = ${z.toFixed(1)})` });
   };
-  const uniform = report.verdict === 'uniform';
+  const kind = { 'biased': 'biased', 'uniform within tolerance': 'uniform' }[report.verdict] ?? 'open';
+  const positions = (report.detectable ?? []).find((d) => d.test === 'positions');
+  const blunt = report.verdict === 'no bias detected' && positions
+    ? (positions.too_few
+      ? ': too few shuffles to be sure of catching any bias'
+      : `: this run would have caught only card × position biases of at least ${fmt(positions.size)} (|P − 1/n|, with probability 0.8) — not evidence of uniformity`)
+    : '';
   const tests = el('table', { class: 'tests' }, el('tbody', {},
     el('tr', {}, ...['test', 'statistic', 'dof', 'p-value', ''].map((t) => el('th', { text: t }))),
     ...report.tests.map((t) => el('tr', {}, el('td', { text: t.name }), el('td', { text: fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
       el('td', { text: t.p_value.toExponential(2) }), el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' })))));
   return el('div', { class: 'matrix-card', 'data-alg': report.source },
     el('h3', { text: report.source }),
-    el('div', { class: 'verdict', 'data-uniform': String(uniform), 'data-alg': report.source,
-      text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}` }),
+    el('div', { class: 'verdict', 'data-uniform': String(kind === 'uniform'), 'data-verdict': kind, 'data-alg': report.source,
+      text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}${blunt}` }),
     el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
     matrixTable(n, cell, n > 20), tests,
     el('p', { class: 'note', text: `seed ${report.seed}` }));

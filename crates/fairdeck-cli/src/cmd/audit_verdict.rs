@@ -1,0 +1,150 @@
+//! The verdict part of `fairdeck audit`: the flags that shape it
+//! (`--detect`, `--tolerance`, `--confidence`, `--until-decided`), its JSON,
+//! and its text. The statistics are the library's
+//! ([`fairdeck_audit::stats::verdict`]).
+
+use std::io::Write;
+
+use fairdeck_audit::stats::power::POWER;
+use fairdeck_audit::stats::verdict::{self, Ask, EquivalenceRow, Summary, Verdict};
+
+use crate::failure::usage;
+
+use fairdeck_audit::stats::equivalence::INTERVALS;
+
+/// Flags that shape the verdict.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct VerdictArgs {
+    /// Also report how many shuffles would catch a card x position bias of D
+    /// (the largest |P(card at position) - 1/n|) with probability >= 0.8.
+    #[arg(long, value_name = "D")]
+    pub detect: Option<f64>,
+
+    /// Equivalence mode: say UNIFORM WITHIN EPS only when every card x
+    /// position probability is shown to lie in 1/n +- EPS.
+    #[arg(long, value_name = "EPS")]
+    pub tolerance: Option<f64>,
+
+    /// Simultaneous confidence of the --tolerance intervals.
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0.999,
+        requires = "tolerance"
+    )]
+    pub confidence: f64,
+
+    /// With --tolerance: run in rounds, doubling the shuffles, until the
+    /// verdict is BIASED or UNIFORM WITHIN EPS or the work budget is spent
+    /// (alpha spending: round k runs at alpha/2^k and (1-C)/2^k).
+    #[arg(long, requires = "tolerance")]
+    pub until_decided: bool,
+}
+
+impl VerdictArgs {
+    /// Checks the ranges; usage errors name the flag.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if let Some(d) = self.detect
+            && !(d > 0.0 && d < 1.0)
+        {
+            return Err(usage("--detect must be between 0 and 1 (exclusive)"));
+        }
+        if let Some(e) = self.tolerance
+            && !(e > 0.0 && e < 1.0)
+        {
+            return Err(usage("--tolerance must be between 0 and 1 (exclusive)"));
+        }
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(usage("--confidence must be between 0 and 1 (exclusive)"));
+        }
+        Ok(())
+    }
+
+    /// What to ask of the verdict, with the confidence of round `round`
+    /// (0 for a single run; from 1 in a sequential run).
+    pub fn ask(&self, round: u32, alpha: f64) -> (Ask, f64) {
+        let (alpha, confidence) = if round == 0 {
+            (alpha, self.confidence)
+        } else {
+            verdict::spending(round, alpha, self.confidence)
+        };
+        let ask = Ask {
+            detect: self.detect,
+            tolerance: self.tolerance.map(|e| (e, confidence)),
+        };
+        (ask, alpha)
+    }
+}
+
+/// The text rendering of a [`Summary`].
+pub trait WriteSummary {
+    /// Writes the verdict line and what backs it. `n` is the items per
+    /// permutation, `family` the line's "(family-wise …)" part.
+    fn write(&self, w: &mut dyn Write, family: &str) -> std::io::Result<()>;
+}
+
+impl WriteSummary for Summary {
+    fn write(&self, w: &mut dyn Write, family: &str) -> std::io::Result<()> {
+        match (self.verdict, &self.equivalence) {
+            ("uniform within tolerance", Some(e)) => writeln!(
+                w,
+                "verdict: UNIFORM WITHIN {} (every P(card at position) in 1/n +- {} at \
+                 simultaneous confidence {}; {INTERVALS}; card x position probabilities only; \
+                 no test rejected at {family})",
+                e.tolerance, e.tolerance, e.confidence
+            ),
+            (label, _) => writeln!(w, "verdict: {} ({family})", label.to_uppercase()),
+        }?;
+        if let Some(e) = &self.equivalence
+            && !e.within
+        {
+            write_undecided(w, e)?;
+        }
+        if self.verdict == Verdict::NoBiasDetected.label() || self.verdict == "undecided" {
+            write_detectable(self, w)?;
+        }
+        if let Some(d) = &self.detect {
+            writeln!(
+                w,
+                "to catch a card x position bias of {} with probability >= {POWER}: {} shuffles",
+                d.size, d.trials
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn write_detectable(s: &Summary, w: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "not evidence of uniformity: this run would have caught, with probability >= {POWER}, \
+         only biases at least"
+    )?;
+    for d in &s.detectable {
+        if d.too_few {
+            writeln!(w, "  {:<18} none for sure: too few shuffles", d.test)?;
+        } else {
+            writeln!(w, "  {:<18} {} = {:.4}", d.test, d.measure, d.size)?;
+        }
+    }
+    writeln!(
+        w,
+        "  (--detect D: shuffles needed for a bias D; --tolerance EPS: a positive claim)"
+    )
+}
+
+fn write_undecided(w: &mut dyn Write, e: &EquivalenceRow) -> std::io::Result<()> {
+    write!(
+        w,
+        "within {}? the {} intervals reach {:.4} from 1/n; ",
+        e.tolerance, e.confidence, e.worst
+    )?;
+    match e.trials_needed {
+        Some(t) => writeln!(w, "about {t} shuffles in all would settle it"),
+        None => writeln!(
+            w,
+            "some estimate is already {} or more from 1/n: more shuffles will not show it",
+            e.tolerance
+        ),
+    }
+}
