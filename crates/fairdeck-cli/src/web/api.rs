@@ -6,27 +6,40 @@
 //! definitions (so the CLI's validation applies unchanged), and calls the
 //! subcommand's report builder on a blocking thread.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use fairdeck::algorithms::Algorithm;
-use fairdeck::cards::DeckKind;
 use fairdeck_audit::mix::Model;
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 use super::limits::{
-    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text,
+    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
 use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
 use crate::failure::UsageError;
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
-    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]).
+    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]); light ones
+    /// (deals, trees, chaos, the catalogue) never take one, so they never
+    /// queue behind audits.
     pub heavy: Arc<Semaphore>,
-    catalogue: OnceLock<String>,
+    catalogue: OnceCell<Catalogue>,
+}
+
+/// The catalogue as sent: the whole JSON array, and each entry's JSON by name.
+struct Catalogue {
+    all: String,
+    entries: Vec<(&'static str, String)>,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl AppState {
@@ -34,8 +47,37 @@ impl AppState {
     pub fn new() -> Self {
         Self {
             heavy: Arc::new(Semaphore::new(limits::HEAVY_AT_ONCE)),
-            catalogue: OnceLock::new(),
+            catalogue: OnceCell::new(),
         }
+    }
+
+    /// The catalogue, computed on first use on a blocking thread of its own
+    /// (outside the heavy-work permits); `serve` asks for it at start-up.
+    /// Concurrent callers wait for the one computation.
+    async fn catalogue(&self) -> Result<&Catalogue, ApiError> {
+        self.catalogue
+            .get_or_try_init(|| async {
+                tokio::task::spawn_blocking(|| {
+                    let entries = Algorithm::ALL.map(algorithms::Entry::of);
+                    Ok(Catalogue {
+                        all: json(&entries)?,
+                        entries: Algorithm::ALL
+                            .iter()
+                            .zip(&entries)
+                            .map(|(a, e)| Ok((a.name(), json([e])?)))
+                            .collect::<anyhow::Result<_>>()?,
+                    })
+                })
+                .await
+                .map_err(|e| ApiError::internal(format!("the catalogue failed: {e}")))?
+                .map_err(|e: anyhow::Error| ApiError::internal(format!("{e:#}")))
+            })
+            .await
+    }
+
+    /// Warms the catalogue (see [`AppState::catalogue`]); errors show on use.
+    pub async fn warm(&self) {
+        let _ = self.catalogue().await;
     }
 }
 
@@ -51,7 +93,7 @@ const DEAL: [Spec; 7] = [
     text("deck"),
     int("players", 1, 10),
     int("cards", 1, 52),
-    text("strict"),
+    boolean("strict"),
     RANDOM[0],
     RANDOM[1],
 ];
@@ -59,14 +101,7 @@ const DEAL: [Spec; 7] = [
 /// `GET /api/deal`: `fairdeck deal --format json`.
 pub async fn deal(state: Shared, p: Params) -> Answer {
     p.check(&DEAL)?;
-    if let Some(d) = p.get("deck") {
-        let kind: DeckKind = d
-            .parse()
-            .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("deck")))?;
-        if kind.len() > 416 {
-            return Err(ApiError::limit("deck", "at most 416 cards (shoe:8)"));
-        }
-    }
+    limits::deck(&p)?;
     let args: deal::Args = cli(&p, &[], &[])?;
     work(&state, &p, false, move || json(deal::seeded_report(&args)?)).await
 }
@@ -101,11 +136,12 @@ const TREE: [Spec; 6] = [
 ];
 
 /// `GET /api/tree`: the choice tree of an algorithm on n ≤ 4 and the path a seed takes.
+/// Light: at most [`super::tree::MAX_LEAVES`] paths.
 pub async fn tree(state: Shared, p: Params) -> Answer {
     p.check(&TREE)?;
     algorithm(&p)?;
     let args: shuffle_with::Args = cli(&p, &["alg"], &[])?;
-    work(&state, &p, true, move || json(super::tree::report(&args)?)).await
+    work(&state, &p, false, move || json(super::tree::report(&args)?)).await
 }
 
 const EXACT: [Spec; 4] = [
@@ -198,6 +234,12 @@ const MIX: [Spec; 8] = [
 /// `GET /api/mix`: `fairdeck mix MODEL --format json`.
 pub async fn mix(state: Shared, p: Params) -> Answer {
     p.check(&MIX)?;
+    if p.get("model").is_none() {
+        return Err(ApiError::bad(
+            "give model: riffle, top-to-random or overhand",
+            Some("model"),
+        ));
+    }
     let args: mix::Args = cli(&p, &["model"], &[])?;
     let (model, _, ks) = mix::plan(&args).map_err(|e| to_api_error(e, &p))?;
     if ks.len() > 100 {
@@ -240,22 +282,27 @@ pub async fn chaos(state: Shared, p: Params) -> Answer {
 
 const ALGORITHMS: [Spec; 1] = [text("alg")];
 
-/// `GET /api/algorithms`: `fairdeck algorithms --format json` (all, or `alg`).
+/// `GET /api/algorithms`: `fairdeck algorithms --format json` (all, or `alg`),
+/// from the catalogue computed once.
 pub async fn algorithms(state: Shared, p: Params) -> Answer {
     p.check(&ALGORITHMS)?;
-    if p.get("alg").is_some() {
-        let alg = algorithm(&p)?;
-        return work(&state, &p, true, move || json([algorithms::Entry::of(alg)])).await;
-    }
-    if let Some(all) = state.catalogue.get() {
-        return Ok(document(all.clone()));
-    }
-    let state2 = Arc::clone(&state);
-    work(&state, &p, true, move || {
-        let text = json(Algorithm::ALL.map(algorithms::Entry::of))?;
-        Ok(state2.catalogue.get_or_init(|| text).clone())
-    })
-    .await
+    let wanted = match p.get("alg") {
+        Some(_) => Some(algorithm(&p)?.name()),
+        None => None,
+    };
+    let catalogue = tokio::time::timeout(REQUEST_TIME, state.catalogue())
+        .await
+        .map_err(|_| ApiError::busy("the catalogue is still being computed"))??;
+    let text = match wanted {
+        None => &catalogue.all,
+        Some(name) => catalogue
+            .entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t)
+            .ok_or_else(|| ApiError::internal(format!("{name} is not in the catalogue")))?,
+    };
+    Ok(document(text.clone()))
 }
 
 /// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
@@ -276,6 +323,7 @@ const FAIR_DEAL: [Spec; 6] = [
 /// `GET /api/fair/deal`: `fairdeck fair deal --format json`.
 pub async fn fair_deal(state: Shared, p: Params) -> Answer {
     p.check(&FAIR_DEAL)?;
+    limits::deck(&p)?;
     for needed in ["server_secret", "client_seed", "nonce"] {
         if p.get(needed).is_none() {
             return Err(ApiError::bad(format!("give {needed}"), Some(needed)));
@@ -378,7 +426,7 @@ fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
         c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
     });
     if is_user {
-        ApiError::bad(message, mentioned.map(String::as_str))
+        ApiError::bad(page_words(&message), mentioned.map(String::as_str))
     } else {
         ApiError::internal(message)
     }
@@ -401,7 +449,7 @@ fn cli<A: clap::Args + clap::FromArgMatches>(
     {
         let flag = name.replace('_', "-");
         match (name.as_str(), p.0[name].as_str()) {
-            ("strict", "true" | "1" | "on") => argv.push("--strict".into()),
+            ("strict", "true") => argv.push("--strict".into()),
             ("strict", _) => {}
             (_, value) => argv.push(format!("--{flag}={value}")),
         }
@@ -430,6 +478,65 @@ fn clap_error(e: &clap::Error) -> ApiError {
     };
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or("bad parameters");
-    let message = first.trim_start_matches("error: ").to_string();
-    ApiError::bad(message, parameter.as_deref())
+    let message = first.trim_start_matches("error: ");
+    ApiError::bad(page_words(message), parameter.as_deref())
+}
+
+/// A CLI message in the page's words: `--max-shuffles` and `-n` become the
+/// parameters `max_shuffles` and `n`, clap's `<VALUE>` placeholders go, and
+/// advice to add `--allow-long` (which the page cannot) is dropped.
+fn page_words(message: &str) -> String {
+    let message = message.replace(", or add --allow-long to run it anyway", "");
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message.as_str();
+    while let Some(at) = rest.find('-') {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let boundary = out
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || "'(`\"".contains(c));
+        let dashes = if flag.starts_with("--") { 2 } else { 1 };
+        let name_len = flag[dashes..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - dashes);
+        let name = &flag[dashes..dashes + name_len];
+        if boundary && name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&name.trim_end_matches('-').replace('-', "_"));
+            rest = &flag[dashes + name_len..];
+            if let Some(after) = rest.strip_prefix(' ').filter(|r| r.starts_with('<')) {
+                rest = after.split_once('>').map_or(after, |(_, r)| r);
+            }
+        } else {
+            out.push('-');
+            rest = &flag[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod page_words_tests {
+    use super::page_words;
+
+    #[test]
+    fn flags_become_parameters() {
+        assert_eq!(
+            page_words(
+                "over the budget (about a minute): --trials at most 30 at -n 52, or -n at \
+                 most 40, or fewer --max-shuffles, or add --allow-long to run it anyway"
+            ),
+            "over the budget (about a minute): trials at most 30 at n 52, or n at most 40, \
+             or fewer max_shuffles"
+        );
+        assert_eq!(
+            page_words("invalid value 'chess' for '--game <GAME>': no such game"),
+            "invalid value 'chess' for 'game': no such game"
+        );
+        assert_eq!(
+            page_words("naive-swap at -3 and top-to-random"),
+            "naive-swap at -3 and top-to-random"
+        );
+    }
 }

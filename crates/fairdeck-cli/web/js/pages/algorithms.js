@@ -162,7 +162,11 @@ export async function render(root, query, ctx) {
       back.disabled = at === 0;
       fwd.disabled = at === steps.length - 1;
       [...list.children].forEach((li, i) => li.classList.toggle('current', i === at));
-      list.children[at]?.scrollIntoView({ block: 'nearest' });
+      // Scroll the list only, never the page (the page opens at its top, phone or desktop).
+      const item = list.children[at];
+      if (item && (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
+        list.scrollTop = item.offsetTop - list.clientHeight / 2;
+      }
       ctx.setQuery({ ...q, step: at || '' });
     };
     const go = (i) => { at = Math.min(Math.max(0, i), steps.length - 1); show(); };
