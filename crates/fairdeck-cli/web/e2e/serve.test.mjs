@@ -251,13 +251,13 @@ test('at phone size the mixing chart keeps readable text and the heatmap tells a
 test('the fairness page falls back to an audit when the walk is too big, and shows both sides', async () => {
   const page = await open('fairness?a=sort-keys&b=fisher-yates&n=6');
   assert.match(await page.textContent('.matrix-card[data-alg="sort-keys"] .fallback'), /Too many paths to walk exactly at n = 6.*audit of \d+ shuffles/);
-  assert.equal(await page.locator('.matrix-card[data-alg="sort-keys"] td').count(), 36);
+  assert.equal(await page.locator('.matrix-card[data-alg="sort-keys"] table.matrix td').count(), 36);
   assert.equal(await page.getAttribute('.verdict[data-alg="fisher-yates"]', 'data-uniform'), 'true');
   await shot(page, 'fairness-fallback');
   await page.close();
   const broken = await open('fairness?a=no-such-shuffle&b=fisher-yates&n=5');
   assert.match(await broken.textContent('.matrix-card[data-alg="no-such-shuffle"] .error'), /no-such-shuffle/);
-  assert.equal(await broken.locator('.matrix-card[data-alg="fisher-yates"] td').count(), 25);
+  assert.equal(await broken.locator('.matrix-card[data-alg="fisher-yates"] table.matrix td').count(), 25);
   await broken.close();
 });
 

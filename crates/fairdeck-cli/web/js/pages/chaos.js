@@ -83,8 +83,7 @@ export async function render(root, query, ctx) {
       const desc = sortingSwaps(nums, down);
       out.append(el('div', { class: 'chaos-summary' },
         el('div', {}, el('div', { class: 'field-label', text: 'degree of chaos' }), el('div', { class: 'big-number', id: 'chaos-value', text: r.chaos })),
-        el('div', {}, `${r.ascending} swaps to sort ascending, ${r.descending} descending`),
-        el('div', { class: 'note', text: `the page's own selection sort found ${asc.length} and ${desc.length}` })),
+        el('div', {}, `${r.ascending} swap${r.ascending === 1 ? '' : 's'} to sort ascending, ${r.descending} descending`)),
       el('div', { class: 'matrices' },
         swapList(nums, r.ascending <= r.descending ? asc : desc, r.ascending <= r.descending ? up : down, r.ascending <= r.descending ? 'ascending' : 'descending'),
         values.length <= 16 ? swapList(nums, r.ascending <= r.descending ? desc : asc, r.ascending <= r.descending ? down : up, r.ascending <= r.descending ? 'descending' : 'ascending') : ''));
