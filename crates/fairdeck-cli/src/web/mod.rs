@@ -8,6 +8,7 @@ pub mod access;
 pub mod api;
 pub mod assets;
 pub mod connection;
+pub mod flags;
 pub mod limits;
 pub mod tree;
 
