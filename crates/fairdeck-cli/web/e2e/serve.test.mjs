@@ -167,9 +167,15 @@ test('a bad parameter shows an error message', async () => {
   const page = await open('deal?players=99');
   const error = page.locator('.error');
   assert.ok(await error.isVisible());
-  assert.match(await error.textContent(), /players must be an integer from 1 to 10/);
+  // The page's own field names ("Players", "Shuffles (audit)"), not the API's or the CLI's.
+  assert.match(await error.textContent(), /Players must be an integer from 1 to 10/);
+  assert.equal(await page.getAttribute('#f-players', 'aria-invalid'), 'true');
   await shot(page, 'error');
   await page.close();
+  const fair = await open('fairness?a=naive-swap&b=fisher-yates&n=52&trials=999999');
+  assert.match(await fair.textContent('p.error'), /^⚠ Shuffles \(audit\) must be/);
+  assert.doesNotMatch(await fair.textContent('main'), /--trials|--allow-long/);
+  await fair.close();
 });
 
 // Phone size (issue 26, item 7): every page at 390 × 844 fits the screen. An element

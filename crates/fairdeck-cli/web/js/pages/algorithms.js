@@ -3,7 +3,7 @@
 // cards highlighted; for n ≤ 4 the permutation tree of its choices with the seed's path.
 // State in the query: alg, n, seed, step.
 
-import { el, field, select, input, errorBox, showError, compact } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact } from '../ui.js';
 
 const RANKS = 'A23456789TJQ';
 const MAX_N = 12;
@@ -135,7 +135,7 @@ export async function render(root, query, ctx) {
     try {
       report = await ctx.api('/api/shuffle-steps', params);
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
       return;
     }
     const q = compact({ alg: params.alg, n: params.n, seed: params.seed || report.seed });

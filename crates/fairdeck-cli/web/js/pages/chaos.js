@@ -3,7 +3,7 @@
 // on judging shuffles), and the page shows the swaps that do it, one row per swap.
 // State in the query: values.
 
-import { el, field, input, errorBox, showError } from '../ui.js';
+import { el, pageMessage, field, input, errorBox, showError } from '../ui.js';
 
 const MAX_CHIPS = 40;
 
@@ -88,7 +88,7 @@ export async function render(root, query, ctx) {
         swapList(nums, r.ascending <= r.descending ? asc : desc, r.ascending <= r.descending ? up : down, r.ascending <= r.descending ? 'ascending' : 'descending'),
         values.length <= 16 ? swapList(nums, r.ascending <= r.descending ? desc : asc, r.ascending <= r.descending ? down : up, r.ascending <= r.descending ? 'descending' : 'ascending') : ''));
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   }
   form.addEventListener('submit', (ev) => { ev.preventDefault(); measure(); });
@@ -103,7 +103,7 @@ export async function render(root, query, ctx) {
       form.elements.values.value = r.result.join(' ');
       measure();
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   });
   await measure();

@@ -2,7 +2,7 @@
 // the usual compass diagram, each hand sorted by suit), with the seed, the entropy line
 // and a replay link. State in the query: game, deck, players, seed.
 
-import { el, field, select, input, errorBox, showError, compact } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact } from '../ui.js';
 
 const GAMES = [['bridge', 'Bridge (4 × 13)'], ['holdem', "Texas hold'em"], ['draw', 'Five-card draw'], ['skat', 'Skat'], ['scopa', 'Scopa']];
 const DECKS = [['', "the game's deck"], ['standard', 'standard 52'], ['jokers', '52 + 2 jokers'], ['piquet', 'piquet 32'], ['italian', 'Italian 40'], ['shoe:2', 'shoe of 2 decks'], ['shoe:6', 'shoe of 6 decks']];
@@ -113,7 +113,7 @@ export async function render(root, query, ctx) {
       out.replaceChildren(table(report, ctx.cards), meta(report, `#/deal?${new URLSearchParams(q)}`, q));
     } catch (e) {
       out.replaceChildren();
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   };
   const params = () => compact({ game: form.elements.game.value, deck: form.elements.deck.value, players: form.elements.players.value.trim(), seed: form.elements.seed.value.trim() });

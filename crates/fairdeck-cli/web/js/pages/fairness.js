@@ -4,7 +4,7 @@
 // from 1/n; for larger n a bounded audit gives the heatmap, the p-values and a verdict
 // with its false-alarm rate. State in the query: a, b, n, seed, trials.
 
-import { el, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
 
 const EXACT_MAX_N = 7;
 const AUDIT_WORK = 10_000_000; // the server's bound on n × trials
@@ -150,7 +150,7 @@ export async function render(root, query, ctx) {
       try {
         sides.push(await side(alg, n, audit));
       } catch (e) {
-        sides.push({ alg, error: e.message });
+        sides.push({ alg, error: pageMessage(form, e) });
       }
     }
     const exact = sides.filter((s) => s.exact);

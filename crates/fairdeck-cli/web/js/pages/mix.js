@@ -4,7 +4,7 @@
 // simulated lower bound with its error and, for top-to-random, an exact upper bound.
 // State in the query: n, models, seed.
 
-import { el, field, input, errorBox, showError, compact, fmt } from '../ui.js';
+import { el, pageMessage, field, input, errorBox, showError, compact, fmt } from '../ui.js';
 
 const MODELS = [
   ['riffle', 'riffle (Gilbert–Shannon–Reeds)', '#0f5132'],
@@ -119,7 +119,7 @@ export async function render(root, query, ctx) {
         chart(series, Math.max(320, Math.min(900, out.clientWidth || 900))), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
     } catch (e) {
       out.replaceChildren();
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   };
   form.addEventListener('submit', (ev) => {
