@@ -87,6 +87,11 @@ export async function render(root, query, ctx) {
       el('div', { class: 'matrices' },
         swapList(nums, r.ascending <= r.descending ? asc : desc, r.ascending <= r.descending ? up : down, r.ascending <= r.descending ? 'ascending' : 'descending'),
         values.length <= 16 ? swapList(nums, r.ascending <= r.descending ? desc : asc, r.ascending <= r.descending ? down : up, r.ascending <= r.descending ? 'descending' : 'ascending') : ''));
+      // A swap row too long for the screen scrolls sideways: bring its swapped chips into view.
+      for (const row of out.querySelectorAll('.swaps .order')) {
+        const touched = row.querySelector('.touched');
+        if (touched && row.scrollWidth > row.clientWidth) row.scrollLeft = touched.offsetLeft - 8;
+      }
     } catch (e) {
       showError(error, pageMessage(form, e));
     }
