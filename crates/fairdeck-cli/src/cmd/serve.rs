@@ -18,6 +18,12 @@ pub struct Args {
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
     pub bind: String,
 
+    /// Also answer to this Host name (repeatable). The server always answers to
+    /// localhost and to IP addresses; any other name is refused (421), so a web
+    /// site cannot reach it by pointing its own name at this machine (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+
     /// Open the page in the desktop's browser.
     #[arg(long)]
     pub open: bool,
@@ -31,6 +37,17 @@ pub fn run(args: &Args, _out: &mut Output) -> anyhow::Result<ExitCode> {
             args.bind
         ))
     })?;
-    crate::web::serve(bind, args.open)?;
+    for name in &args.allow_host {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+        if !ok {
+            return Err(usage(format!(
+                "--allow-host wants a host name without a port, e.g. box.lan (got {name:?})"
+            )));
+        }
+    }
+    crate::web::serve(bind, args.allow_host.clone(), args.open)?;
     Ok(ExitCode::SUCCESS)
 }

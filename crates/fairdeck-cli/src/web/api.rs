@@ -6,27 +6,40 @@
 //! definitions (so the CLI's validation applies unchanged), and calls the
 //! subcommand's report builder on a blocking thread.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use fairdeck::algorithms::Algorithm;
-use fairdeck::cards::DeckKind;
 use fairdeck_audit::mix::Model;
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
+use super::flags::{Named, cli, to_api_error};
 use super::limits::{
-    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, int, text,
+    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
 use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
-use crate::failure::UsageError;
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
-    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]).
+    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]); light ones
+    /// (deals, trees, chaos, the catalogue) never take one, so they never
+    /// queue behind audits.
     pub heavy: Arc<Semaphore>,
-    catalogue: OnceLock<String>,
+    catalogue: OnceCell<Catalogue>,
+}
+
+/// The catalogue as sent: the whole JSON array, and each entry's JSON by name.
+struct Catalogue {
+    all: String,
+    entries: Vec<(&'static str, String)>,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl AppState {
@@ -34,8 +47,37 @@ impl AppState {
     pub fn new() -> Self {
         Self {
             heavy: Arc::new(Semaphore::new(limits::HEAVY_AT_ONCE)),
-            catalogue: OnceLock::new(),
+            catalogue: OnceCell::new(),
         }
+    }
+
+    /// The catalogue, computed on first use on a blocking thread of its own
+    /// (outside the heavy-work permits); `serve` asks for it at start-up.
+    /// Concurrent callers wait for the one computation.
+    async fn catalogue(&self) -> Result<&Catalogue, ApiError> {
+        self.catalogue
+            .get_or_try_init(|| async {
+                tokio::task::spawn_blocking(|| {
+                    let entries = Algorithm::ALL.map(algorithms::Entry::of);
+                    Ok(Catalogue {
+                        all: json(&entries)?,
+                        entries: Algorithm::ALL
+                            .iter()
+                            .zip(&entries)
+                            .map(|(a, e)| Ok((a.name(), json([e])?)))
+                            .collect::<anyhow::Result<_>>()?,
+                    })
+                })
+                .await
+                .map_err(|e| ApiError::internal(format!("the catalogue failed: {e}")))?
+                .map_err(|e: anyhow::Error| ApiError::internal(format!("{e:#}")))
+            })
+            .await
+    }
+
+    /// Warms the catalogue (see [`AppState::catalogue`]); errors show on use.
+    pub async fn warm(&self) {
+        let _ = self.catalogue().await;
     }
 }
 
@@ -51,7 +93,7 @@ const DEAL: [Spec; 7] = [
     text("deck"),
     int("players", 1, 10),
     int("cards", 1, 52),
-    text("strict"),
+    boolean("strict"),
     RANDOM[0],
     RANDOM[1],
 ];
@@ -59,14 +101,7 @@ const DEAL: [Spec; 7] = [
 /// `GET /api/deal`: `fairdeck deal --format json`.
 pub async fn deal(state: Shared, p: Params) -> Answer {
     p.check(&DEAL)?;
-    if let Some(d) = p.get("deck") {
-        let kind: DeckKind = d
-            .parse()
-            .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("deck")))?;
-        if kind.len() > 416 {
-            return Err(ApiError::limit("deck", "at most 416 cards (shoe:8)"));
-        }
-    }
+    limits::deck(&p)?;
     let args: deal::Args = cli(&p, &[], &[])?;
     work(&state, &p, false, move || json(deal::seeded_report(&args)?)).await
 }
@@ -101,11 +136,12 @@ const TREE: [Spec; 6] = [
 ];
 
 /// `GET /api/tree`: the choice tree of an algorithm on n ≤ 4 and the path a seed takes.
+/// Light: at most [`super::tree::MAX_LEAVES`] paths.
 pub async fn tree(state: Shared, p: Params) -> Answer {
     p.check(&TREE)?;
     algorithm(&p)?;
     let args: shuffle_with::Args = cli(&p, &["alg"], &[])?;
-    work(&state, &p, true, move || json(super::tree::report(&args)?)).await
+    work(&state, &p, false, move || json(super::tree::report(&args)?)).await
 }
 
 const EXACT: [Spec; 4] = [
@@ -198,6 +234,12 @@ const MIX: [Spec; 8] = [
 /// `GET /api/mix`: `fairdeck mix MODEL --format json`.
 pub async fn mix(state: Shared, p: Params) -> Answer {
     p.check(&MIX)?;
+    if p.get("model").is_none() {
+        return Err(ApiError::bad(
+            "give model: riffle, top-to-random or overhand",
+            Some("model"),
+        ));
+    }
     let args: mix::Args = cli(&p, &["model"], &[])?;
     let (model, _, ks) = mix::plan(&args).map_err(|e| to_api_error(e, &p))?;
     if ks.len() > 100 {
@@ -240,22 +282,27 @@ pub async fn chaos(state: Shared, p: Params) -> Answer {
 
 const ALGORITHMS: [Spec; 1] = [text("alg")];
 
-/// `GET /api/algorithms`: `fairdeck algorithms --format json` (all, or `alg`).
+/// `GET /api/algorithms`: `fairdeck algorithms --format json` (all, or `alg`),
+/// from the catalogue computed once.
 pub async fn algorithms(state: Shared, p: Params) -> Answer {
     p.check(&ALGORITHMS)?;
-    if p.get("alg").is_some() {
-        let alg = algorithm(&p)?;
-        return work(&state, &p, true, move || json([algorithms::Entry::of(alg)])).await;
-    }
-    if let Some(all) = state.catalogue.get() {
-        return Ok(document(all.clone()));
-    }
-    let state2 = Arc::clone(&state);
-    work(&state, &p, true, move || {
-        let text = json(Algorithm::ALL.map(algorithms::Entry::of))?;
-        Ok(state2.catalogue.get_or_init(|| text).clone())
-    })
-    .await
+    let wanted = match p.get("alg") {
+        Some(_) => Some(algorithm(&p)?.name()),
+        None => None,
+    };
+    let catalogue = tokio::time::timeout(REQUEST_TIME, state.catalogue())
+        .await
+        .map_err(|_| ApiError::busy("the catalogue is still being computed"))??;
+    let text = match wanted {
+        None => &catalogue.all,
+        Some(name) => catalogue
+            .entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t)
+            .ok_or_else(|| ApiError::internal(format!("{name} is not in the catalogue")))?,
+    };
+    Ok(document(text.clone()))
 }
 
 /// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
@@ -276,6 +323,7 @@ const FAIR_DEAL: [Spec; 6] = [
 /// `GET /api/fair/deal`: `fairdeck fair deal --format json`.
 pub async fn fair_deal(state: Shared, p: Params) -> Answer {
     p.check(&FAIR_DEAL)?;
+    limits::deck(&p)?;
     for needed in ["server_secret", "client_seed", "nonce"] {
         if p.get(needed).is_none() {
             return Err(ApiError::bad(format!("give {needed}"), Some(needed)));
@@ -305,18 +353,6 @@ fn json(value: impl serde::Serialize) -> anyhow::Result<String> {
 fn document(body: String) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
-
-/// An error from a builder that names the parameter at fault.
-#[derive(Debug)]
-struct Named(&'static str, String);
-
-impl std::fmt::Display for Named {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.1)
-    }
-}
-
-impl std::error::Error for Named {}
 
 /// Runs `f` on a blocking thread within the request's time limit; heavy
 /// work first takes one of the [`limits::HEAVY_AT_ONCE`] permits and holds it
@@ -357,79 +393,4 @@ where
                 "the request took too long (the server is busy, or the work too large)",
             ))
         })
-}
-
-/// A builder's error: the user's mistakes are 400 (naming the parameter
-/// when the message names one of the request's), the rest 500.
-fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
-    let message = format!("{e:#}");
-    if let Some(named) = e.downcast_ref::<Named>() {
-        return ApiError::bad(message, Some(named.0));
-    }
-    let mut names: Vec<&String> = p.0.keys().collect();
-    names.sort();
-    let mentioned = names.into_iter().find(|name| {
-        let flag = name.replace('_', "-");
-        message.contains(&format!("--{flag}"))
-            || message.contains(&format!("-{flag} "))
-            || (name.len() > 2 && message.contains(&name.replace('_', " ")))
-    });
-    let is_user = e.chain().any(|c| {
-        c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
-    });
-    if is_user {
-        ApiError::bad(message, mentioned.map(String::as_str))
-    } else {
-        ApiError::internal(message)
-    }
-}
-
-/// Parses the parameters as the flags of a subcommand: `positional` names
-/// become its positional arguments (after `--`), every other parameter
-/// `--name=value` (underscores as dashes; `strict=true` as `--strict`).
-fn cli<A: clap::Args + clap::FromArgMatches>(
-    p: &Params,
-    positional: &[&str],
-    extra: &[&str],
-) -> Result<A, ApiError> {
-    let mut argv: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    let mut names: Vec<&String> = p.0.keys().collect();
-    names.sort();
-    for name in names
-        .into_iter()
-        .filter(|n| !positional.contains(&n.as_str()))
-    {
-        let flag = name.replace('_', "-");
-        match (name.as_str(), p.0[name].as_str()) {
-            ("strict", "true" | "1" | "on") => argv.push("--strict".into()),
-            ("strict", _) => {}
-            (_, value) => argv.push(format!("--{flag}={value}")),
-        }
-    }
-    argv.push("--".into());
-    for name in positional {
-        argv.extend(p.get(name).map(str::to_string));
-    }
-    let command = A::augment_args(clap::Command::new("fairdeck").no_binary_name(true));
-    let matches = command
-        .try_get_matches_from(argv)
-        .map_err(|e| clap_error(&e))?;
-    A::from_arg_matches(&matches).map_err(|e| clap_error(&e))
-}
-
-/// A clap error as one line, naming the parameter when clap names a flag.
-fn clap_error(e: &clap::Error) -> ApiError {
-    use clap::error::{ContextKind, ContextValue};
-    let parameter = match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(flag)) => flag
-            .trim_start_matches('-')
-            .split([' ', '=', '<'])
-            .next()
-            .map(|f| f.replace('-', "_")),
-        _ => None,
-    };
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("bad parameters");
-    let message = first.trim_start_matches("error: ").to_string();
-    ApiError::bad(message, parameter.as_deref())
 }

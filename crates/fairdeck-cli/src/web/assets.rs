@@ -2,41 +2,39 @@
 //! from disk or fetched from the network at run time).
 
 use axum::extract::Request;
-use axum::http::{StatusCode, header};
+use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+
+use super::limits::ApiError;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
-/// Headers sent with every file: no caching (the binary is the version),
-/// no content sniffing, and a policy that allows nothing from elsewhere.
-const SECURITY: [(header::HeaderName, &str); 3] = [
-    (header::CACHE_CONTROL, "no-cache"),
-    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    (
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
-         connect-src 'self'; frame-ancestors 'none'",
-    ),
-];
-
-/// The embedded file at the request's path (`/` is `index.html`), or 404.
+/// The embedded file at the request's path (`/` is `index.html`), or a
+/// JSON 404; only GET and HEAD (405 otherwise). The security headers are
+/// added by [`super::access::guard`].
 pub async fn serve(req: Request) -> Response {
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        let e = ApiError::bad(
+            format!("the page's files answer GET only, not {}", req.method()),
+            None,
+        );
+        let mut response = e
+            .with_status(StatusCode::METHOD_NOT_ALLOWED)
+            .into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
     let path = match req.uri().path() {
         "/" => "/index.html",
         p => p,
     };
     match find(path) {
-        Some(bytes) => {
-            let mut response =
-                ([(header::CONTENT_TYPE, content_type(path))], bytes).into_response();
-            for (name, value) in SECURITY {
-                response
-                    .headers_mut()
-                    .insert(name, header::HeaderValue::from_static(value));
-            }
-            response
-        }
-        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        Some(bytes) => ([(header::CONTENT_TYPE, content_type(path))], bytes).into_response(),
+        None => ApiError::bad(format!("no such page or file: {path}"), None)
+            .with_status(StatusCode::NOT_FOUND)
+            .into_response(),
     }
 }
 

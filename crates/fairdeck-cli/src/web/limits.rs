@@ -18,8 +18,22 @@ use serde::Serialize;
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Longest query string accepted.
 pub const MAX_QUERY_BYTES: usize = 8 * 1024;
+/// Longest request target (path and query) answered; longer is 414.
+pub const MAX_URI_BYTES: usize = 16 * 1024;
+/// Largest header block (names and values) answered; larger is 431.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// Most header lines answered; more is 431.
+pub const MAX_HEADERS: usize = 64;
+/// Largest deck a deal may ask for, on every endpoint that deals
+/// (`shoe:8`: 416 cards).
+pub const MAX_DECK_CARDS: usize = 416;
 /// Longest text parameter (seeds, names, card lists).
 pub const MAX_TEXT_CHARS: usize = 1024;
+/// Time a client has to send a request's head (line and headers); also the
+/// longest a kept-alive connection may sit idle between requests.
+pub const HEAD_TIME: Duration = Duration::from_secs(10);
+/// Time a client has to send a request's body.
+pub const BODY_TIME: Duration = Duration::from_secs(10);
 /// A request's time limit: queueing for a heavy-work slot plus the work.
 pub const REQUEST_TIME: Duration = Duration::from_secs(20);
 /// Heavy requests (walks, audits, mixing) computed at once; more wait their turn.
@@ -39,25 +53,47 @@ pub struct Range {
     pub max: u64,
 }
 
-/// A parameter an endpoint accepts: its name, and a range when numeric.
+/// What values a parameter takes.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Any short text.
+    Text,
+    /// Decimal digits only (no sign, no spaces), in the range.
+    Int(Range),
+    /// `true` or `false`.
+    Bool,
+}
+
+/// A parameter an endpoint accepts: its name and the values it takes.
 #[derive(Debug, Clone, Copy)]
 pub struct Spec {
     /// The query or JSON name.
     pub name: &'static str,
-    /// `Some` for an integer parameter.
-    pub range: Option<Range>,
+    /// Its values.
+    pub kind: Kind,
 }
 
 /// A text parameter.
 pub const fn text(name: &'static str) -> Spec {
-    Spec { name, range: None }
+    Spec {
+        name,
+        kind: Kind::Text,
+    }
 }
 
 /// An integer parameter in `min..=max`.
 pub const fn int(name: &'static str, min: u64, max: u64) -> Spec {
     Spec {
         name,
-        range: Some(Range { min, max }),
+        kind: Kind::Int(Range { min, max }),
+    }
+}
+
+/// A yes/no parameter: `true` or `false`.
+pub const fn boolean(name: &'static str) -> Spec {
+    Spec {
+        name,
+        kind: Kind::Bool,
     }
 }
 
@@ -149,8 +185,16 @@ impl<S: Send + Sync> FromRequest<S> for Params {
             .map_err(|e| ApiError::bad(format!("bad query string: {e}"), Some("query")))?
             .0;
         if req.method() == Method::POST {
-            let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
+            let read = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES);
+            let body = tokio::time::timeout(BODY_TIME, read)
                 .await
+                .map_err(|_| {
+                    ApiError::bad(
+                        format!("the body did not arrive within {} s", BODY_TIME.as_secs()),
+                        Some("body"),
+                    )
+                    .with_status(StatusCode::REQUEST_TIMEOUT)
+                })?
                 .map_err(|_| ApiError::limit("body", format!("at most {MAX_BODY_BYTES} bytes")))?;
             if !body.is_empty() {
                 params.extend(json_pairs(&body)?);
@@ -227,7 +271,7 @@ impl Params {
     /// An integer parameter (already checked), or `default`.
     pub fn int(&self, name: &str, default: u64) -> u64 {
         self.get(name)
-            .and_then(|v| v.trim().parse().ok())
+            .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     }
 }
@@ -239,12 +283,43 @@ fn check_one(spec: &Spec, value: &str) -> Result<(), ApiError> {
             format!("at most {MAX_TEXT_CHARS} characters"),
         ));
     }
-    let Some(r) = spec.range else {
+    match spec.kind {
+        Kind::Text => Ok(()),
+        Kind::Bool if matches!(value, "true" | "false") => Ok(()),
+        Kind::Bool => Err(ApiError::limit(spec.name, "true or false")),
+        Kind::Int(r) => {
+            // Digits only: "+7" and " 7" are refused alike, here, in the
+            // page's words, rather than one passing and one reaching clap.
+            let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+            match value.parse::<u64>() {
+                Ok(v) if digits && (r.min..=r.max).contains(&v) => Ok(()),
+                _ => Err(ApiError::limit(
+                    spec.name,
+                    format!("an integer from {} to {}", r.min, r.max),
+                )),
+            }
+        }
+    }
+}
+
+/// The deck a request names, refused when it is not a deck or is larger
+/// than [`MAX_DECK_CARDS`]; every endpoint that deals calls this.
+///
+/// # Errors
+///
+/// An unknown deck, or one over the limit (naming `deck`).
+pub fn deck(p: &Params) -> Result<(), ApiError> {
+    let Some(d) = p.get("deck") else {
         return Ok(());
     };
-    let within = format!("an integer from {} to {}", r.min, r.max);
-    match value.trim().parse::<u64>() {
-        Ok(v) if (r.min..=r.max).contains(&v) => Ok(()),
-        _ => Err(ApiError::limit(spec.name, within)),
+    let kind: fairdeck::cards::DeckKind = d
+        .parse()
+        .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("deck")))?;
+    if kind.len() > MAX_DECK_CARDS {
+        return Err(ApiError::limit(
+            "deck",
+            format!("at most {MAX_DECK_CARDS} cards (shoe:8)"),
+        ));
     }
+    Ok(())
 }

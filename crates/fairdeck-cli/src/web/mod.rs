@@ -4,13 +4,19 @@
 //! ([`api`]) answers with the same JSON as the CLI's `--format json`, within
 //! the bounds of [`limits`].
 
+pub mod access;
 pub mod api;
 pub mod assets;
+pub mod connection;
+pub mod flags;
 pub mod limits;
 pub mod tree;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod refusals;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,12 +27,13 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
+use access::Access;
 use api::AppState;
 use limits::ApiError;
 
-/// The whole app: the API under `/api/`, the page's files everywhere else.
-pub fn router() -> Router {
-    let state = Arc::new(AppState::new());
+/// The whole app over `state`: the API under `/api/`, the page's files
+/// everywhere else, every request through [`access::guard`].
+pub fn app(state: Arc<AppState>, access: Access) -> Router {
     let api = Router::new()
         .route("/deal", get(api::deal).post(api::deal))
         .route(
@@ -42,22 +49,35 @@ pub fn router() -> Router {
         .route("/fair/commit", post(api::fair_commit))
         .route("/fair/deal", get(api::fair_deal).post(api::fair_deal))
         .fallback(unknown_api)
+        .method_not_allowed_fallback(wrong_method)
         .with_state(state);
-    Router::new().nest("/api", api).fallback(assets::serve)
+    let guard = axum::middleware::from_fn_with_state(Arc::new(access), access::guard);
+    Router::new()
+        .nest("/api", api)
+        .fallback(assets::serve)
+        .layer(guard)
 }
 
 async fn unknown_api(req: Request) -> impl IntoResponse {
-    let mut e = ApiError::bad(format!("no such endpoint: {}", req.uri().path()), None);
-    e = e.with_status(StatusCode::NOT_FOUND);
-    e
+    let e = ApiError::bad(format!("no such endpoint: {}", req.uri().path()), None);
+    e.with_status(StatusCode::NOT_FOUND)
 }
 
-/// Binds `bind`, prints the page's URL on stdout and serves until Ctrl-C.
+async fn wrong_method(req: Request) -> impl IntoResponse {
+    let e = ApiError::bad(
+        format!("{} does not answer {}", req.uri().path(), req.method()),
+        None,
+    );
+    e.with_status(StatusCode::METHOD_NOT_ALLOWED)
+}
+
+/// Binds `bind`, prints the page's URL on stdout and serves until Ctrl-C,
+/// answering to the `Host` names in `allow_hosts` besides its own address.
 ///
 /// # Errors
 ///
 /// When the address cannot be bound or the runtime cannot start.
-pub fn serve(bind: SocketAddr, open: bool) -> anyhow::Result<()> {
+pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -74,14 +94,18 @@ pub fn serve(bind: SocketAddr, open: bool) -> anyhow::Result<()> {
             );
         }
         eprintln!("fairdeck: press Ctrl-C to stop");
+        let state = Arc::new(AppState::new());
+        // The catalogue (exact verdicts of every algorithm) is computed now,
+        // off the heavy-work lane, so the first page never waits for it.
+        let warm = Arc::clone(&state);
+        tokio::spawn(async move { warm.warm().await });
         if open {
             open_browser(&url);
         }
-        axum::serve(listener, router())
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        connection::serve(listener, app(state, Access::new(local, allow_hosts)), shutdown).await?;
         Ok(())
     })
 }

@@ -6,38 +6,57 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::router;
+use super::access::Access;
+use super::api::AppState;
 
-/// Sends one request and returns the status and the body parsed as JSON.
-fn call(method: Method, uri: &str, body: Option<String>) -> (StatusCode, Value) {
+/// The app as `fairdeck serve --bind 127.0.0.1:8080` serves it.
+pub(super) fn router() -> axum::Router {
+    super::app(
+        std::sync::Arc::new(AppState::new()),
+        Access::new("127.0.0.1:8080".parse().unwrap(), vec![]),
+    )
+}
+
+/// A request with the Host a browser on this machine sends.
+pub(super) fn request(method: Method, uri: &str) -> axum::http::request::Builder {
+    Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("host", "127.0.0.1:8080")
+}
+
+/// Sends one request; returns the status, the headers and the body as JSON.
+pub(super) fn send(request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Value) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("content-type", "application/json")
-            .body(body.map_or_else(Body::empty, Body::from))
-            .unwrap();
         let response = router().oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap();
+        let (parts, body) = response.into_parts();
+        let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
         let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, json)
+        (parts.status, parts.headers, json)
     })
 }
 
-fn get(uri: &str) -> (StatusCode, Value) {
+/// Sends one JSON request and returns the status and the body parsed as JSON.
+pub(super) fn call(method: Method, uri: &str, body: Option<String>) -> (StatusCode, Value) {
+    let request = request(method, uri)
+        .header("content-type", "application/json")
+        .body(body.map_or_else(Body::empty, Body::from))
+        .unwrap();
+    let (status, _, json) = send(request);
+    (status, json)
+}
+
+pub(super) fn get(uri: &str) -> (StatusCode, Value) {
     call(Method::GET, uri, None)
 }
 
 /// Asserts a 400 naming `parameter`, and returns the error text.
-fn refused(uri: &str, parameter: &str) -> String {
+pub(super) fn refused(uri: &str, parameter: &str) -> String {
     let (status, body) = get(uri);
     assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
     assert_eq!(body["parameter"], parameter, "{uri}: {body}");
@@ -230,11 +249,7 @@ fn pages_are_served_from_the_binary() {
         "/js/cards.js",
         "/js/pages/verify.js",
     ] {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let status = runtime.block_on(async {
-            let request = Request::builder().uri(path).body(Body::empty()).unwrap();
-            router().oneshot(request).await.unwrap().status()
-        });
+        let (status, _, _) = send(request(Method::GET, path).body(Body::empty()).unwrap());
         assert_eq!(status, StatusCode::OK, "{path}");
     }
     let (status, body) = get("/api/nothing");

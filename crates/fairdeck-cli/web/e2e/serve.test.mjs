@@ -167,7 +167,128 @@ test('a bad parameter shows an error message', async () => {
   const page = await open('deal?players=99');
   const error = page.locator('.error');
   assert.ok(await error.isVisible());
-  assert.match(await error.textContent(), /players must be an integer from 1 to 10/);
+  // The page's own field names ("Players", "Shuffles (audit)"), not the API's or the CLI's.
+  assert.match(await error.textContent(), /Players must be an integer from 1 to 10/);
+  assert.equal(await page.getAttribute('#f-players', 'aria-invalid'), 'true');
   await shot(page, 'error');
   await page.close();
+  const fair = await open('fairness?a=naive-swap&b=fisher-yates&n=52&trials=999999');
+  assert.match(await fair.textContent('p.error'), /^⚠ Shuffles \(audit\) must be/);
+  assert.doesNotMatch(await fair.textContent('main'), /--trials|--allow-long/);
+  await fair.close();
+});
+
+// Phone size (issue 26, item 7): every page at 390 × 844 fits the screen. An element
+// may leave the viewport only inside a box that scrolls or clips it sideways.
+const PHONE = { width: 390, height: 844 };
+
+async function openPhone(route) {
+  const page = await browser.newPage();
+  await page.setViewportSize(PHONE);
+  await page.goto(`${base}#/${route}`);
+  await page.waitForSelector('main[data-ready="true"]', { timeout: 120_000 });
+  return page;
+}
+
+/** What sticks out of the viewport: the page's horizontal scroll and the elements outside it. */
+function outside(page) {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const inScroller = (e) => {
+      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.split(' ').join('.')}` : ''}`;
+    const out = [];
+    for (const e of document.querySelectorAll('body *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if ((r.left < -1 || r.right > vw + 1) && !inScroller(e)) out.push(`${name(e)} at x = ${Math.round(r.left)}…${Math.round(r.right)}`);
+    }
+    return {
+      scroll: document.documentElement.scrollWidth - vw,
+      out: out.slice(0, 8),
+      header: document.querySelector('header.top').getBoundingClientRect().height,
+      scrollY: window.scrollY,
+      height: document.documentElement.scrollHeight,
+    };
+  });
+}
+
+const PHONE_PAGES = [
+  ['deal-bridge', 'deal?game=bridge&seed=phone'],
+  ['deal-shoe', 'deal?game=holdem&deck=shoe:6&players=10&seed=phone'],
+  ['algorithms', 'algorithms'],
+  ['algorithms-tree', 'algorithms?alg=fisher-yates&n=4&seed=phone'],
+  ['fairness', 'fairness'],
+  ['fairness-52', 'fairness?a=naive-swap&b=fisher-yates&n=52&trials=20000&seed=phone'],
+  ['mix', 'mix?n=52&models=riffle,top-to-random&seed=phone'],
+  ['chaos', 'chaos'],
+  ['chaos-40', `chaos?values=${Array.from({ length: 40 }, (_, i) => (i * 17) % 40 + 1).join(' ')}`],
+  ['verify', 'verify'],
+];
+
+for (const [name, route] of PHONE_PAGES) {
+  test(`at phone size ${name} fits the screen`, async () => {
+    const page = await openPhone(route);
+    await page.screenshot({ path: join(SHOTS, `phone-${name}.png`), fullPage: true });
+    const o = await outside(page);
+    assert.deepEqual(o.out, [], `${route}: elements outside the viewport`);
+    assert.ok(o.scroll <= 0, `${route}: the page scrolls sideways by ${o.scroll} px`);
+    assert.ok(o.header < 120, `${route}: the header takes ${o.header} px`);
+    assert.equal(o.scrollY, 0, `${route}: the page opened scrolled down`);
+    if (name === 'chaos-40') assert.ok(o.height < 2800, `${route}: ${o.height} px tall`);
+    await page.close();
+  });
+}
+
+test('at phone size the mixing chart keeps readable text and the heatmap tells a tapped cell', async () => {
+  const page = await openPhone('mix?n=52&models=riffle');
+  await page.waitForSelector('#mix-chart text');
+  const heights = await page.$$eval('#mix-chart text', (els) => els.map((e) => e.getBoundingClientRect().height));
+  assert.ok(Math.min(...heights) >= 9, `chart text ${Math.min(...heights)} px high`);
+  await page.close();
+  const fair = await openPhone('fairness?a=naive-swap&b=fisher-yates&n=5');
+  await fair.click('.matrix-card[data-alg="fisher-yates"] td >> nth=0');
+  assert.match(await fair.textContent('.matrix-card[data-alg="fisher-yates"] .cell-detail'), /card 1 at position 1: 1\/5/);
+  await fair.close();
+});
+
+test('the fairness page falls back to an audit when the walk is too big, and shows both sides', async () => {
+  const page = await open('fairness?a=sort-keys&b=fisher-yates&n=6');
+  assert.match(await page.textContent('.matrix-card[data-alg="sort-keys"] .fallback'), /Too many paths to walk exactly at n = 6.*audit of \d+ shuffles/);
+  assert.equal(await page.locator('.matrix-card[data-alg="sort-keys"] table.matrix td').count(), 36);
+  assert.equal(await page.getAttribute('.verdict[data-alg="fisher-yates"]', 'data-uniform'), 'true');
+  await shot(page, 'fairness-fallback');
+  await page.close();
+  const broken = await open('fairness?a=no-such-shuffle&b=fisher-yates&n=5');
+  assert.match(await broken.textContent('.matrix-card[data-alg="no-such-shuffle"] .error'), /no-such-shuffle/);
+  assert.equal(await broken.locator('.matrix-card[data-alg="fisher-yates"] table.matrix td').count(), 25);
+  await broken.close();
+});
+
+test('the deal page names --players on its CLI line and lays a 284-card stock out card by card', async () => {
+  const page = await open('deal?game=holdem&deck=shoe:6&players=10&seed=stock');
+  assert.equal(await page.textContent('#deal-cli'), 'fairdeck deal --game holdem --deck shoe:6 --players 10 --seed stock');
+  const stock = page.locator('.hand[data-hand="Stock"] .card-slot');
+  const count = await stock.count();
+  assert.equal(count, 312 - 2 * 10 - 5 - 3);
+  const corners = await stock.evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return `${Math.round(r.left)},${Math.round(r.top)}`; }));
+  assert.equal(new Set(corners).size, count, 'every stock card at a place of its own');
+  await shot(page, 'deal-shoe');
+  await page.close();
+});
+
+test('small texts: one shuffle, an empty chart, no debug line on the chaos page', async () => {
+  const mix = await open('mix?n=2&models=riffle');
+  assert.match(await mix.textContent('.matrix-card[data-model="riffle"]'), /below ½ after 1 shuffle(?!s)/);
+  await mix.close();
+  const none = await open('mix?n=10&models=none');
+  assert.match(await none.textContent('#mix-empty'), /Tick at least one/);
+  await none.close();
+  const chaos = await open('chaos?values=3 1 2');
+  assert.doesNotMatch(await chaos.textContent('main'), /selection sort found/);
+  await chaos.close();
 });

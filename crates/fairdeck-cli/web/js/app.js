@@ -29,7 +29,11 @@ async function api(path, params = {}, { method = 'GET' } = {}) {
   } catch {
     throw new Error(`the server answered ${response.status} without JSON`);
   }
-  if (!response.ok) throw new Error(body.error ?? `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(body.error ?? `the server answered ${response.status}`);
+    error.parameter = body.parameter ?? null; // the field at fault, when the server names one
+    throw error;
+  }
   return body;
 }
 

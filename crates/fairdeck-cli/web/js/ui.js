@@ -51,6 +51,20 @@ export function showError(box, message) {
   box.hidden = !message;
 }
 
+/**
+ * The server's error in the page's words: when it names a parameter that is one of `form`'s
+ * fields, the field is called by its label ("Players must be …", not "players must be …")
+ * and marked invalid.
+ */
+export function pageMessage(form, e) {
+  for (const c of form?.querySelectorAll('[aria-invalid]') ?? []) c.removeAttribute('aria-invalid');
+  const control = e.parameter ? form?.elements?.[e.parameter] : null;
+  const label = control?.closest?.('.field')?.querySelector('.field-label')?.textContent;
+  if (!label) return e.message;
+  control.setAttribute('aria-invalid', 'true');
+  return e.message.startsWith(`${e.parameter} `) ? `${label}${e.message.slice(e.parameter.length)}` : `${label}: ${e.message}`;
+}
+
 /** A number for people: 4 significant digits, or exponent form when tiny. */
 export function fmt(x, digits = 4) {
   if (x === 0) return '0';

@@ -79,11 +79,13 @@ impl Game {
         let (range, default) = self.players();
         let p = players.unwrap_or(default);
         if !range.contains(&p) {
+            let by = match (range.start(), range.end()) {
+                (a, b) if a == b => format!("{a}"),
+                (a, b) => format!("{a} to {b}"),
+            };
             return Err(Error::InvalidDeal(format!(
-                "{} is played by {} to {} players, not {p}",
-                self.name(),
-                range.start(),
-                range.end()
+                "{} is played by {by} players, not {p}",
+                self.name()
             )));
         }
         let numbered = |p: usize| (1..=p).map(|i| format!("Player {i}")).collect::<Vec<_>>();

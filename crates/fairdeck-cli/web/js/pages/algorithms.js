@@ -3,7 +3,7 @@
 // cards highlighted; for n ≤ 4 the permutation tree of its choices with the seed's path.
 // State in the query: alg, n, seed, step.
 
-import { el, field, select, input, errorBox, showError, compact } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact } from '../ui.js';
 
 const RANKS = 'A23456789TJQ';
 const MAX_N = 12;
@@ -135,7 +135,7 @@ export async function render(root, query, ctx) {
     try {
       report = await ctx.api('/api/shuffle-steps', params);
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
       return;
     }
     const q = compact({ alg: params.alg, n: params.n, seed: params.seed || report.seed });
@@ -162,7 +162,11 @@ export async function render(root, query, ctx) {
       back.disabled = at === 0;
       fwd.disabled = at === steps.length - 1;
       [...list.children].forEach((li, i) => li.classList.toggle('current', i === at));
-      list.children[at]?.scrollIntoView({ block: 'nearest' });
+      // Scroll the list only, never the page (the page opens at its top, phone or desktop).
+      const item = list.children[at];
+      if (item && (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
+        list.scrollTop = item.offsetTop - list.clientHeight / 2;
+      }
       ctx.setQuery({ ...q, step: at || '' });
     };
     const go = (i) => { at = Math.min(Math.max(0, i), steps.length - 1); show(); };

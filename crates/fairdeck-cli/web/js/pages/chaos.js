@@ -3,7 +3,7 @@
 // on judging shuffles), and the page shows the swaps that do it, one row per swap.
 // State in the query: values.
 
-import { el, field, input, errorBox, showError } from '../ui.js';
+import { el, pageMessage, field, input, errorBox, showError } from '../ui.js';
 
 const MAX_CHIPS = 40;
 
@@ -83,13 +83,17 @@ export async function render(root, query, ctx) {
       const desc = sortingSwaps(nums, down);
       out.append(el('div', { class: 'chaos-summary' },
         el('div', {}, el('div', { class: 'field-label', text: 'degree of chaos' }), el('div', { class: 'big-number', id: 'chaos-value', text: r.chaos })),
-        el('div', {}, `${r.ascending} swaps to sort ascending, ${r.descending} descending`),
-        el('div', { class: 'note', text: `the page's own selection sort found ${asc.length} and ${desc.length}` })),
+        el('div', {}, `${r.ascending} swap${r.ascending === 1 ? '' : 's'} to sort ascending, ${r.descending} descending`)),
       el('div', { class: 'matrices' },
         swapList(nums, r.ascending <= r.descending ? asc : desc, r.ascending <= r.descending ? up : down, r.ascending <= r.descending ? 'ascending' : 'descending'),
         values.length <= 16 ? swapList(nums, r.ascending <= r.descending ? desc : asc, r.ascending <= r.descending ? down : up, r.ascending <= r.descending ? 'descending' : 'ascending') : ''));
+      // A swap row too long for the screen scrolls sideways: bring its swapped chips into view.
+      for (const row of out.querySelectorAll('.swaps .order')) {
+        const touched = row.querySelector('.touched');
+        if (touched && row.scrollWidth > row.clientWidth) row.scrollLeft = touched.offsetLeft - 8;
+      }
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   }
   form.addEventListener('submit', (ev) => { ev.preventDefault(); measure(); });
@@ -104,7 +108,7 @@ export async function render(root, query, ctx) {
       form.elements.values.value = r.result.join(' ');
       measure();
     } catch (e) {
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   });
   await measure();

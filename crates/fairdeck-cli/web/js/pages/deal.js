@@ -2,7 +2,7 @@
 // the usual compass diagram, each hand sorted by suit), with the seed, the entropy line
 // and a replay link. State in the query: game, deck, players, seed.
 
-import { el, field, select, input, errorBox, showError, compact } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact } from '../ui.js';
 
 const GAMES = [['bridge', 'Bridge (4 × 13)'], ['holdem', "Texas hold'em"], ['draw', 'Five-card draw'], ['skat', 'Skat'], ['scopa', 'Scopa']];
 const DECKS = [['', "the game's deck"], ['standard', 'standard 52'], ['jokers', '52 + 2 jokers'], ['piquet', 'piquet 32'], ['italian', 'Italian 40'], ['shoe:2', 'shoe of 2 decks'], ['shoe:6', 'shoe of 6 decks']];
@@ -16,7 +16,8 @@ function sortHand(cards) {
 }
 
 function fan(cards, cardsModule, width, sorted) {
-  const row = el('div', { class: sorted ? 'fan suit-gap' : 'fan' });
+  // Each card shows its left 40% (its index); rows wrap, so a 300-card stock is a block of cards, not one.
+  const row = el('div', { class: sorted ? 'fan suit-gap' : 'fan', style: `--overlap:${Math.round(width * 0.6)}px` });
   let suit = null;
   for (const code of cards) {
     const slot = el('span', { class: 'card-slot', title: cardsModule.cardName ? cardsModule.cardName(code) : code });
@@ -61,14 +62,23 @@ function entropyLine(r) {
   return `${what}, the key holds ${bound}${bits}`;
 }
 
-function meta(report, replayHref, seedShown) {
+/** The command line that deals the same hands: every choice the page made, the seed quoted when needed. */
+export function cliLine(report, q) {
+  const quote = (v) => (/^[\w.:-]+$/.test(v) ? v : JSON.stringify(v));
+  const parts = ['fairdeck deal', `--game ${report.game ?? q.game ?? 'bridge'}`, `--deck ${report.deck}`];
+  if (q.players) parts.push(`--players ${q.players}`);
+  parts.push(`--seed ${quote(q.seed)}`);
+  return parts.join(' ');
+}
+
+function meta(report, replayHref, q) {
   const box = el('div', { class: 'deal-meta' },
     el('div', {}, el('strong', { text: 'seed: ' }), el('code', { class: 'seed', id: 'deal-seed', text: report.seed })),
     el('div', {}, el('strong', { text: 'entropy: ' }), el('span', { id: 'deal-entropy', text: entropyLine(report) }),
       ` (${report.generator}, key from ${report.entropy_source})`),
     el('div', {}, el('a', { id: 'replay', href: replayHref, text: '↻ Replay this deal' }),
       ' — the link holds the seed: anyone who opens it sees these same hands. CLI: ',
-      el('code', { text: `fairdeck deal --game ${report.game ?? 'bridge'} --deck ${report.deck} --seed ${/^[\w.:-]+$/.test(seedShown) ? seedShown : JSON.stringify(seedShown)}` })));
+      el('code', { id: 'deal-cli', text: cliLine(report, q) })));
   if (report.entropy_key_bits < report.entropy_needed_bits) {
     const gap = (report.entropy_needed_bits - report.entropy_key_bits).toFixed(0);
     box.append(el('p', { class: 'warn', text: report.entropy_source === 'seed-text'
@@ -100,10 +110,10 @@ export async function render(root, query, ctx) {
       const q = compact({ ...params, seed: params.seed || report.seed });
       ctx.setQuery(q);
       form.elements.seed.value = q.seed;
-      out.replaceChildren(table(report, ctx.cards), meta(report, `#/deal?${new URLSearchParams(q)}`, q.seed));
+      out.replaceChildren(table(report, ctx.cards), meta(report, `#/deal?${new URLSearchParams(q)}`, q));
     } catch (e) {
       out.replaceChildren();
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   };
   const params = () => compact({ game: form.elements.game.value, deck: form.elements.deck.value, players: form.elements.players.value.trim(), seed: form.elements.seed.value.trim() });

@@ -4,7 +4,7 @@
 // from 1/n; for larger n a bounded audit gives the heatmap, the p-values and a verdict
 // with its false-alarm rate. State in the query: a, b, n, seed, trials.
 
-import { el, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
 
 const EXACT_MAX_N = 7;
 const AUDIT_WORK = 10_000_000; // the server's bound on n × trials
@@ -67,6 +67,16 @@ function exactVerdict(report) {
   return [`not proven: ${part}; ${resolved}, so the whole law is within ${most} of uniform`, 'open'];
 }
 
+/** A matrix whose cells tell their numbers on a click or tap too (touch screens cannot hover). */
+function tappable(table) {
+  const detail = el('p', { class: 'note cell-detail', text: 'tap or hover a cell for its numbers' });
+  table.addEventListener('click', (ev) => {
+    const td = ev.target.closest('td');
+    if (td?.title) detail.textContent = td.title;
+  });
+  return [el('div', { class: 'matrix-scroll' }, table), detail];
+}
+
 function exactCard(report, m, scale) {
   const n = report.n;
   const cell = (i, j) => {
@@ -78,11 +88,11 @@ function exactCard(report, m, scale) {
   return el('div', { class: 'matrix-card', 'data-alg': report.algorithm },
     el('h3', { text: report.algorithm }),
     el('div', { class: 'verdict', 'data-uniform': String(report.uniform), 'data-verdict': kind, 'data-alg': report.algorithm, text: verdict }),
-    matrixTable(n, cell, false),
+    ...tappable(matrixTable(n, cell, false)),
     el('p', { class: 'note', text: `exact: ${report.paths} paths of the choice tree walked${report.unresolved !== '0' ? `, unresolved mass ${report.unresolved}` : ''}` }));
 }
 
-function auditCard(report, scale) {
+function auditCard(report, scale, fallback) {
   const n = report.n;
   const expected = report.trials / n;
   const sd = Math.sqrt(expected * (1 - 1 / n));
@@ -104,10 +114,11 @@ function auditCard(report, scale) {
       el('td', { text: t.p_value.toExponential(2) }), el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' })))));
   return el('div', { class: 'matrix-card', 'data-alg': report.source },
     el('h3', { text: report.source }),
+    fallback ? el('p', { class: 'warn fallback', text: fallback }) : null,
     el('div', { class: 'verdict', 'data-uniform': String(kind === 'uniform'), 'data-verdict': kind, 'data-alg': report.source,
       text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}${blunt}` }),
     el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
-    matrixTable(n, cell, n > 20), tests,
+    ...tappable(matrixTable(n, cell, n > 20)), tests,
     el('p', { class: 'note', text: `seed ${report.seed}` }));
 }
 
@@ -129,35 +140,53 @@ export async function render(root, query, ctx) {
     el('button', { type: 'submit', text: 'Compare' }));
   const out = el('div', { id: 'fair-output' });
   root.append(el('h2', { text: 'Fairness: where does each card land?' }),
-    el('p', { class: 'lead', text: 'Row i, column j: the probability that card i ends at position j. A fair shuffle puts every card everywhere with probability exactly 1/n, so its matrix is plain white. Up to 7 cards the numbers are exact (every path of the algorithm’s choice tree is walked — hover a cell for its fraction); beyond, a statistical audit estimates them and states its false-alarm rate. The classic mistake, swapping each card with any card (naive-swap), sits next to Fisher–Yates by default.' }),
+    el('p', { class: 'lead', text: 'Row i, column j: the probability that card i ends at position j. A fair shuffle puts every card everywhere with probability exactly 1/n, so its matrix is plain white. Up to 7 cards the numbers are exact (every path of the algorithm’s choice tree is walked — tap or hover a cell for its fraction); beyond, a statistical audit estimates them and states its false-alarm rate. The classic mistake, swapping each card with any card (naive-swap), sits next to Fisher–Yates by default.' }),
     form, error, out);
+
+  // One side at a time: exact up to 7 cards, else (or when its choice tree has too many
+  // paths for the server's walk) an audit, labelled as such. A side that fails shows its
+  // own error; the other side's matrix is shown all the same.
+  const side = async (alg, n, audit) => {
+    let fallback = null;
+    if (n <= EXACT_MAX_N) {
+      try {
+        return { alg, exact: await ctx.api('/api/exact', { alg, n }) };
+      } catch (e) {
+        if (e.parameter !== 'max_paths') throw e;
+        fallback = `Too many paths to walk exactly at n = ${n} (${e.message}): this matrix is estimated by an audit of ${audit.trials} shuffles instead.`;
+      }
+    }
+    const report = await ctx.api('/api/audit', { alg, n, trials: audit.trials, seed: audit.seed });
+    audit.seed = audit.seed ?? report.seed;
+    return { alg, audit: report, fallback };
+  };
 
   const compare = async (params) => {
     showError(error, '');
     out.replaceChildren(el('p', { class: 'loading', text: 'Computing…' }));
     const algs = [params.a, params.b].filter(Boolean);
     const n = Number(params.n);
-    try {
-      let cards;
-      if (n <= EXACT_MAX_N) {
-        const reports = await Promise.all(algs.map((alg) => ctx.api('/api/exact', { alg, n })));
-        const ms = reports.map(exactMatrix);
-        const dev = Math.max(0.02, ...ms.flat(2).map((p) => Math.abs(toNumber(p) * n - 1)));
-        cards = [...reports.map((r, i) => exactCard(r, ms[i], dev)), legend(`${fmt(dev * 100, 3)}% away from 1/n`)];
-        ctx.setQuery(compact({ a: params.a, b: params.b, n }));
-      } else {
-        const trials = params.trials || String(Math.min(100000, Math.floor(AUDIT_WORK / n)));
-        const seed = params.seed || undefined;
-        const reports = [];
-        for (const alg of algs) reports.push(await ctx.api('/api/audit', { alg, n, trials, seed: seed ?? reports[0]?.seed }));
-        cards = [...reports.map((r) => auditCard(r, 4)), legend('4 standard errors away from the expected count')];
-        ctx.setQuery(compact({ a: params.a, b: params.b, n, trials, seed: seed ?? reports[0].seed }));
+    const audit = { trials: params.trials || String(Math.min(100000, Math.floor(AUDIT_WORK / Math.max(n, 1)))), seed: params.seed || undefined };
+    const sides = [];
+    for (const alg of algs) {
+      try {
+        sides.push(await side(alg, n, audit));
+      } catch (e) {
+        sides.push({ alg, error: pageMessage(form, e) });
       }
-      out.replaceChildren(el('div', { class: 'matrices' }, ...cards));
-    } catch (e) {
-      out.replaceChildren();
-      showError(error, e.message);
     }
+    const exact = sides.filter((s) => s.exact);
+    const ms = exact.map((s) => exactMatrix(s.exact));
+    const dev = Math.max(0.02, ...ms.flat(2).map((p) => Math.abs(toNumber(p) * n - 1)));
+    const cards = sides.map((s) => (s.exact ? exactCard(s.exact, ms[exact.indexOf(s)], dev)
+      : s.audit ? auditCard(s.audit, 4, s.fallback)
+        : el('div', { class: 'matrix-card', 'data-alg': s.alg }, el('h3', { text: s.alg }), el('p', { class: 'error', role: 'alert', text: `⚠ ${s.error}` }))));
+    if (exact.length) cards.push(legend(`${fmt(dev * 100, 3)}% away from 1/n`));
+    if (sides.some((s) => s.audit)) cards.push(legend('4 standard errors away from the expected count'));
+    const audited = sides.some((s) => s.audit);
+    ctx.setQuery(compact({ a: params.a, b: params.b, n, trials: audited ? audit.trials : '', seed: audited ? audit.seed : '' }));
+    out.replaceChildren(el('div', { class: 'matrices' }, ...cards));
+    if (sides.every((s) => s.error)) showError(error, sides[0].error);
   };
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

@@ -4,7 +4,7 @@
 // simulated lower bound with its error and, for top-to-random, an exact upper bound.
 // State in the query: n, models, seed.
 
-import { el, field, input, errorBox, showError, compact, fmt } from '../ui.js';
+import { el, pageMessage, field, input, errorBox, showError, compact, fmt } from '../ui.js';
 
 const MODELS = [
   ['riffle', 'riffle (Gilbert–Shannon–Reeds)', '#0f5132'],
@@ -25,8 +25,9 @@ function plan(model, n) {
   return { max_shuffles: max, step, trials };
 }
 
-function chart(series) {
-  const W = 900; const H = 380; const L = 60; const R = 20; const T = 20; const B = 50;
+/** The chart, drawn `W` px wide (the space it has) so its text stays at its own size on a phone. */
+function chart(series, W) {
+  const H = Math.round(Math.min(380, W * 0.75)); const L = 60; const R = 20; const T = 20; const B = 50;
   const xmax = Math.max(...series.flatMap((s) => s.report.rows.map((r) => r.shuffles)));
   const x = (k) => L + (Math.log10(k) / Math.log10(Math.max(xmax, 10))) * (W - L - R);
   const y = (v) => T + (1 - v) * (H - T - B);
@@ -36,7 +37,7 @@ function chart(series) {
       el('svg:text', { x: L - 8, y: y(v) + 4, 'text-anchor': 'end', text: v }));
   }
   for (let e = 0; 10 ** e <= xmax; e += 1) {
-    for (const m of [1, 2, 5]) {
+    for (const m of W < 600 ? [1, 5] : [1, 2, 5]) {
       const k = m * 10 ** e;
       if (k > xmax) break;
       svg.append(el('svg:line', { x1: x(k), x2: x(k), y1: T, y2: H - B, stroke: '#eef1f4' }), el('svg:text', { x: x(k), y: H - B + 16, 'text-anchor': 'middle', text: k }));
@@ -58,6 +59,11 @@ function chart(series) {
   return el('div', { class: 'chart', id: 'mix-chart' }, svg);
 }
 
+/** "after 1 shuffle", "after 7 shuffles". */
+export function shuffles(k) {
+  return `${k} shuffle${k === 1 ? '' : 's'}`;
+}
+
 function firstBelow(report, limit) {
   const row = report.rows.find((r) => (r.total_variation ?? r.upper_bound ?? Infinity) < limit);
   return row ? row.shuffles : null;
@@ -68,7 +74,7 @@ function table(report) {
   const half = firstBelow(report, 0.5);
   return el('div', { class: 'matrix-card', 'data-model': report.model },
     el('h3', { text: `${report.model}, ${report.n} cards` }),
-    el('p', { class: 'note', text: report.method + (half ? ` — below ½ after ${half} shuffles${report.rows[0].total_variation === undefined ? ' (upper bound)' : ''}` : '') }),
+    el('p', { class: 'note', text: report.method + (half ? ` — below ½ after ${shuffles(half)}${report.rows[0].total_variation === undefined ? ' (upper bound)' : ''}` : '') }),
     el('table', { class: 'tests' }, el('tbody', {},
       el('tr', {}, ...['k', 'distance', 'lower bound ± error', 'upper bound'].map((t) => el('th', { text: t }))),
       ...report.rows.map((r) => el('tr', {}, el('td', { text: r.shuffles }), el('td', { text: c(r.total_variation) }),
@@ -76,7 +82,7 @@ function table(report) {
 }
 
 export async function render(root, query, ctx) {
-  const chosen = (query.get('models') ?? 'riffle,top-to-random,overhand').split(',');
+  const chosen = (query.get('models') ?? 'riffle,top-to-random,overhand').split(',').filter((m) => MODELS.some(([known]) => known === m));
   const state = { n: query.get('n') ?? '52', seed: query.get('seed') ?? '' };
   const boxes = MODELS.map(([m, label]) => el('label', { class: 'field' }, el('span', { class: 'field-label', text: m }),
     el('span', {}, el('input', { type: 'checkbox', name: m, checked: chosen.includes(m) }), ` ${label}`)));
@@ -92,6 +98,11 @@ export async function render(root, query, ctx) {
 
   const draw = async (params) => {
     showError(error, '');
+    if (!params.models.length) {
+      out.replaceChildren(el('p', { class: 'note', id: 'mix-empty', text: 'Tick at least one kind of shuffle above to draw its curve.' }));
+      ctx.setQuery(compact({ n: params.n, models: 'none', seed: params.seed }));
+      return;
+    }
     out.replaceChildren(el('p', { class: 'loading', text: 'Computing…' }));
     const n = Number(params.n);
     try {
@@ -105,10 +116,10 @@ export async function render(root, query, ctx) {
       ctx.setQuery(compact({ n: params.n, models: params.models.join(','), seed }));
       out.replaceChildren(
         el('div', { class: 'legend' }, ...series.map((s) => el('span', { style: `color:${s.color};font-weight:700`, text: `━ ${s.model}` }))),
-        chart(series), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
+        chart(series, Math.max(320, Math.min(900, out.clientWidth || 900))), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
     } catch (e) {
       out.replaceChildren();
-      showError(error, e.message);
+      showError(error, pageMessage(form, e));
     }
   };
   form.addEventListener('submit', (ev) => {

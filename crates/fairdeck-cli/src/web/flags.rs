@@ -1,0 +1,153 @@
+//! The bridge from the API's parameters to the CLI's flags (until the
+//! request types move into the libraries): parameters become `--name=value`
+//! flags parsed by the subcommand's clap definitions, and the CLI's messages
+//! come back in the page's words, naming parameters instead of flags.
+
+use super::limits::{ApiError, Params};
+use crate::failure::UsageError;
+
+/// An error from a builder that names the parameter at fault.
+#[derive(Debug)]
+pub(super) struct Named(pub &'static str, pub String);
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
+}
+
+impl std::error::Error for Named {}
+
+/// A builder's error: the user's mistakes are 400 (naming the parameter
+/// when the message names one of the request's), the rest 500.
+pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
+    let message = format!("{e:#}");
+    if let Some(named) = e.downcast_ref::<Named>() {
+        return ApiError::bad(message, Some(named.0));
+    }
+    let mut names: Vec<&String> = p.0.keys().collect();
+    names.sort();
+    let mentioned = names.into_iter().find(|name| {
+        let flag = name.replace('_', "-");
+        message.contains(&format!("--{flag}"))
+            || message.contains(&format!("-{flag} "))
+            || (name.len() > 2 && message.contains(&name.replace('_', " ")))
+    });
+    let is_user = e.chain().any(|c| {
+        c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
+    });
+    if is_user {
+        ApiError::bad(page_words(&message), mentioned.map(String::as_str))
+    } else {
+        ApiError::internal(message)
+    }
+}
+
+/// Parses the parameters as the flags of a subcommand: `positional` names
+/// become its positional arguments (after `--`), every other parameter
+/// `--name=value` (underscores as dashes; `strict=true` as `--strict`).
+pub(super) fn cli<A: clap::Args + clap::FromArgMatches>(
+    p: &Params,
+    positional: &[&str],
+    extra: &[&str],
+) -> Result<A, ApiError> {
+    let mut argv: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    let mut names: Vec<&String> = p.0.keys().collect();
+    names.sort();
+    for name in names
+        .into_iter()
+        .filter(|n| !positional.contains(&n.as_str()))
+    {
+        let flag = name.replace('_', "-");
+        match (name.as_str(), p.0[name].as_str()) {
+            ("strict", "true") => argv.push("--strict".into()),
+            ("strict", _) => {}
+            (_, value) => argv.push(format!("--{flag}={value}")),
+        }
+    }
+    argv.push("--".into());
+    for name in positional {
+        argv.extend(p.get(name).map(str::to_string));
+    }
+    let command = A::augment_args(clap::Command::new("fairdeck").no_binary_name(true));
+    let matches = command
+        .try_get_matches_from(argv)
+        .map_err(|e| clap_error(&e))?;
+    A::from_arg_matches(&matches).map_err(|e| clap_error(&e))
+}
+
+/// A clap error as one line, naming the parameter when clap names a flag.
+fn clap_error(e: &clap::Error) -> ApiError {
+    use clap::error::{ContextKind, ContextValue};
+    let parameter = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(flag)) => flag
+            .trim_start_matches('-')
+            .split([' ', '=', '<'])
+            .next()
+            .map(|f| f.replace('-', "_")),
+        _ => None,
+    };
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("bad parameters");
+    let message = first.trim_start_matches("error: ");
+    ApiError::bad(page_words(message), parameter.as_deref())
+}
+
+/// A CLI message in the page's words: `--max-shuffles` and `-n` become the
+/// parameters `max_shuffles` and `n`, clap's `<VALUE>` placeholders go, and
+/// advice to add `--allow-long` (which the page cannot) is dropped.
+fn page_words(message: &str) -> String {
+    let message = message.replace(", or add --allow-long to run it anyway", "");
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message.as_str();
+    while let Some(at) = rest.find('-') {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let boundary = out
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || "'(`\"".contains(c));
+        let dashes = if flag.starts_with("--") { 2 } else { 1 };
+        let name_len = flag[dashes..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - dashes);
+        let name = &flag[dashes..dashes + name_len];
+        if boundary && name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&name.trim_end_matches('-').replace('-', "_"));
+            rest = &flag[dashes + name_len..];
+            if let Some(after) = rest.strip_prefix(' ').filter(|r| r.starts_with('<')) {
+                rest = after.split_once('>').map_or(after, |(_, r)| r);
+            }
+        } else {
+            out.push('-');
+            rest = &flag[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod page_words_tests {
+    use super::page_words;
+
+    #[test]
+    fn flags_become_parameters() {
+        assert_eq!(
+            page_words(
+                "over the budget (about a minute): --trials at most 30 at -n 52, or -n at \
+                 most 40, or fewer --max-shuffles, or add --allow-long to run it anyway"
+            ),
+            "over the budget (about a minute): trials at most 30 at n 52, or n at most 40, \
+             or fewer max_shuffles"
+        );
+        assert_eq!(
+            page_words("invalid value 'chess' for '--game <GAME>': no such game"),
+            "invalid value 'chess' for 'game': no such game"
+        );
+        assert_eq!(
+            page_words("naive-swap at -3 and top-to-random"),
+            "naive-swap at -3 and top-to-random"
+        );
+    }
+}
