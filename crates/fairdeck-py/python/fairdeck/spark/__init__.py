@@ -25,10 +25,11 @@ import pyarrow.parquet as pq
 
 from fairdeck._fairdeck import distributed as _rust
 
-from . import _tasks
+from . import _output, _tasks
 from ._listing import Listing, list_inputs, parse_bytes
+from ._output import OutputNotEmpty
 
-__all__ = ["shuffle", "ShuffleResult", "DEFAULT_TASK_MEMORY"]
+__all__ = ["shuffle", "ShuffleResult", "OutputNotEmpty", "DEFAULT_TASK_MEMORY"]
 
 #: The memory one task may use for its bucket unless told otherwise.
 DEFAULT_TASK_MEMORY = 512 << 20
@@ -62,23 +63,50 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     the DataFrame's, or ``parquet`` if every input file ends in
     ``.parquet``, else ``text``). ``split_bytes``:
     text split size (default ``spark.sql.files.maxPartitionBytes``; it
-    changes the work per task, never the output). Raises ``ValueError``
-    for bad arguments, ``FileNotFoundError`` for missing inputs and
-    ``FileExistsError`` if ``output`` holds files and ``overwrite`` is false.
+    changes the work per task, never the output).
+
+    Raises ``ValueError`` for bad arguments and for an ``output`` that is,
+    contains or lies inside an input (after resolving symbolic links),
+    ``FileNotFoundError`` for missing inputs, and ``OutputNotEmpty`` (a
+    ``FileExistsError``) if ``output`` holds files and ``overwrite`` is
+    false. With ``overwrite``, the parts are written to a hidden temporary
+    sibling of ``output`` that replaces it only once the job succeeded: a
+    failed run leaves ``output`` as it was.
     """
     from pyspark.sql import SparkSession
 
     spark = spark or SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
-    paths, format = _inputs(df_or_paths, format)
+    paths, roots, format = _inputs(df_or_paths, format)
     seed_hex = _rust.seed_hex(os.urandom(32).hex() if seed is None else str(seed))
     listing = list_inputs(paths)
     if format is None:
         parquet = listing.paths and all(p.endswith(".parquet") for p in listing.paths)
         format = "parquet" if parquet else "text"
-    out_fs, out_root = _prepare_output(output, overwrite)
     if format == "text" and not listing.local:
         raise ValueError("text input must be on a filesystem mounted on every executor "
                          "(local, NFS, a FUSE mount); use Parquet for hdfs:// or s3:// inputs")
+    if buckets is not None:
+        _bucket_count(buckets, 0, task_memory)
+    out = _output.prepare(output, overwrite, listing, roots)
+    try:
+        summary = _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out)
+        out.commit()
+    except BaseException:
+        out.abort()
+        raise
+    written = [_uri(out.fs, f"{out.root}/{name}") for name in summary.parts]
+    return ShuffleResult(seed_hex, summary.buckets, summary.rows, written)
+
+
+@dataclass(frozen=True)
+class _Summary:
+    buckets: int
+    rows: int
+    parts: list[str]
+
+
+def _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out) -> _Summary:
+    """The Spark job: read, bucket, order and write every part into ``out.stage``."""
     splits, schema, size = _plan(spark, listing, format, split_bytes)
     k = _bucket_count(buckets, size, task_memory)
     keys = _tasks.partition_keys(k)
@@ -87,10 +115,10 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     else:
         read = _tasks.ReadParquet(seed_hex, k, keys, listing.fs, schema)
     rows = _splits_frame(spark, splits, format).mapInArrow(read, _spark_schema(schema))
-    write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out_fs, out_root))
+    write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out.fs, out.stage))
     summary = rows.repartition(k, _tasks.PKEY).mapInArrow(write, _tasks.SUMMARY).collect()
-    written = _finish(out_fs, out_root, k, format, schema, summary)
-    return ShuffleResult(seed_hex, k, sum(r["rows"] for r in summary), written)
+    names = _finish(out.fs, out.stage, k, format, schema, summary)
+    return _Summary(k, sum(r["rows"] for r in summary), names)
 
 
 def _inputs(df_or_paths, format):
@@ -105,11 +133,17 @@ def _inputs(df_or_paths, format):
         detected = plan.relation().fileFormat().toString().lower()
         format = format or detected
         paths = list(df_or_paths.inputFiles())
+        # The directories read (Hadoop paths: "file:/data" is "/data"): an
+        # output inside them would be read back with the data next time.
+        hadoop = plan.relation().location().rootPaths().mkString("\n").split("\n")
+        roots = [p[len("file:"):] if p.startswith("file:/") and not p.startswith("file://") else p
+                 for p in hadoop if p] + paths
     else:
         paths = df_or_paths
+        roots = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be 'text' or 'parquet', not {format!r}")
-    return paths, format
+    return paths, roots, format
 
 
 def _bucket_count(buckets, size: int, task_memory) -> int:
@@ -122,22 +156,6 @@ def _bucket_count(buckets, size: int, task_memory) -> int:
 
 def _uri(fs: pafs.FileSystem, path: str) -> str:
     return path if isinstance(fs, pafs.LocalFileSystem) else f"{fs.type_name}://{path}"
-
-
-def _prepare_output(output, overwrite: bool):
-    output = os.fspath(output)
-    if "://" not in output:
-        output = os.path.abspath(output)
-    fs, root = pafs.FileSystem.from_uri(output)
-    info = fs.get_file_info(root)
-    if info.type == pafs.FileType.File:
-        raise FileExistsError(f"{output}: is a file; the output is a directory of parts")
-    if info.type == pafs.FileType.Directory and fs.get_file_info(pafs.FileSelector(root)):
-        if not overwrite:
-            raise FileExistsError(f"{output}: directory is not empty (pass overwrite=True)")
-        fs.delete_dir_contents(root)
-    fs.create_dir(root, recursive=True)
-    return fs, root
 
 
 def _plan(spark, listing: Listing, format: str, split_bytes):
@@ -190,13 +208,15 @@ def _splits_frame(spark, splits, format: str):
 
 
 def _finish(fs, root: str, k: int, format: str, schema: pa.Schema, summary) -> list[str]:
-    """Empty parts for empty buckets, a ``_SUCCESS`` marker, no temporary files."""
+    """Empty parts for empty buckets, a ``_SUCCESS`` marker, no temporary files;
+    returns the part names in order."""
     seen = {r["bucket"] for r in summary}
     data = pa.schema([f for f in schema if not f.name.startswith("__fairdeck_")])
     parts = []
     for b in range(k):
-        path = f"{root}/{_tasks.part_name(b, k, format)}"
-        parts.append(_uri(fs, path))
+        name = _tasks.part_name(b, k, format)
+        path = f"{root}/{name}"
+        parts.append(name)
         if b in seen:
             continue
         with fs.open_output_stream(path) as f:

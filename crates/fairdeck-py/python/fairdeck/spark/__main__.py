@@ -48,9 +48,12 @@ def main(argv=None) -> int:
     try:
         from pyspark.sql import SparkSession
 
+        from fairdeck.spark import _output
         from fairdeck.spark._listing import list_inputs
 
-        list_inputs(args.paths)  # fail fast, before starting Spark
+        # Fail fast, before starting Spark: missing inputs, an output that
+        # overlaps an input, a non-empty output without --overwrite.
+        _output.check(args.output, args.overwrite, list_inputs(args.paths), args.paths)
 
         from fairdeck.spark import shuffle
 
@@ -68,6 +71,13 @@ def main(argv=None) -> int:
         result = shuffle(args.paths, seed=args.seed, buckets=args.buckets, output=args.output,
                          format=args.format, spark=spark, task_memory=args.task_memory,
                          split_bytes=args.split_bytes, overwrite=args.overwrite)
+    except FileExistsError as e:
+        from fairdeck.spark._output import OutputNotEmpty
+
+        if isinstance(e, OutputNotEmpty):  # name this command's flag, not the API's
+            e = OutputNotEmpty(e.path, "--overwrite")
+        print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as e:
         print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
         return 1
