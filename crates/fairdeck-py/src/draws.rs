@@ -40,9 +40,16 @@ fn shaped<'py>(
     flat.call_method1("reshape", (PyTuple::new(py, dims)?,))
 }
 
-/// `count` exact rolls below `n`, one `Dice::roll(n)` each, in order.
-pub fn rolls(py: Python<'_>, stream: &Stream, n: u64, count: usize) -> PyResult<Vec<u64>> {
-    let mut values = buffer(count, "integers")?;
+/// `count` exact rolls below `n`, one `Dice::roll(n)` each, in order
+/// (`what` names the call in a `MemoryError`).
+pub fn rolls(
+    py: Python<'_>,
+    stream: &Stream,
+    n: u64,
+    count: usize,
+    what: &str,
+) -> PyResult<Vec<u64>> {
+    let mut values = buffer(count, what)?;
     let mut draw = || stream.with(|dice| values.extend((0..count).map(|_| dice.roll(n))));
     if count >= DETACH_LEN {
         py.detach(draw)
@@ -135,7 +142,7 @@ impl Bounds {
     /// each, or one raw 64-bit word each when the width is all of 2^64.
     fn draw(&self, py: Python<'_>, stream: &Stream, count: usize) -> PyResult<Vec<u64>> {
         match u64::try_from(self.width()) {
-            Ok(n) => rolls(py, stream, n, count),
+            Ok(n) => rolls(py, stream, n, count, "integers"),
             Err(_) => {
                 let mut values = buffer(count, "integers")?;
                 stream.with(|dice| values.extend((0..count).map(|_| dice.rng_mut().next_u64())));
@@ -253,7 +260,7 @@ pub fn choice<'py>(
         ));
     }
     let values = if replace {
-        rolls(py, stream, n, count)?
+        rolls(py, stream, n, count, "choice")?
     } else if count as u64 > n {
         return Err(PyValueError::new_err(format!(
             "cannot take a sample of {count} from a population of {n} with replace=False"
