@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::arrays::numpy;
+use crate::boundary::{buffer, guard};
 use crate::convert::value_error;
 
 /// Largest n `exact` accepts (9! = 362880 outcomes), as the CLI.
@@ -52,9 +53,10 @@ pub fn exact<'py>(
         max_paths,
         max_depth,
     };
-    let d = py
-        .detach(|| walk::distribution(n, |w| alg.permute(n, w), limits))
-        .map_err(value_error)?;
+    let d = guard("exact", || {
+        py.detach(|| walk::distribution(n, |w| alg.permute(n, w), limits))
+            .map_err(value_error)
+    })?;
     let fraction = fraction_type(py)?;
     let to_fraction = |q: &BigRational| fraction.call1((q.numer().clone(), q.denom().clone()));
     let outcomes = PyDict::new(py);
@@ -134,7 +136,7 @@ pub fn audit<'py>(
         return Err(PyValueError::new_err("base must be 0 or 1"));
     }
     let rows = integer_rows(py, perms)?;
-    let tally = tally(py, &rows, base)?;
+    let tally = guard("audit", || tally(py, &rows, base))?;
     if tally.trials == 0 || tally.n < 2 {
         return Err(PyValueError::new_err(
             "no permutations of at least 2 items to audit",
@@ -144,11 +146,13 @@ pub fn audit<'py>(
         detect,
         tolerance: tolerance.map(|e| (e, confidence)),
     };
-    let (audit, findings) = py.detach(|| {
-        let audit = stats::evaluate(&tally, alpha);
-        let findings = judge(&audit, &tally, ask);
-        (audit, findings)
-    });
+    let (audit, findings) = guard("audit", || {
+        Ok(py.detach(|| {
+            let audit = stats::evaluate(&tally, alpha);
+            let findings = judge(&audit, &tally, ask);
+            (audit, findings)
+        }))
+    })?;
     let doc = report(py, &audit)?;
     // The verdict section is the library's serde type, as the CLI prints it.
     let summary = serde_json::to_string(&Summary::new(&findings)).map_err(value_error)?;
@@ -185,6 +189,11 @@ fn integer_rows<'py>(
 /// Counts the rows (shifted by the base) into a tally, without the GIL.
 fn tally(py: Python<'_>, rows: &PyReadonlyArray2<'_, i64>, base: Option<usize>) -> PyResult<Tally> {
     let n = rows.shape()[1];
+    // The tally keeps an n × n table of position counts (8 bytes each).
+    let cells = n
+        .checked_mul(n)
+        .ok_or_else(|| PyValueError::new_err(format!("rows of {n} items are too long to audit")))?;
+    buffer::<u64>(cells, "audit")?;
     let data = rows.as_slice().map_err(value_error)?;
     if data.is_empty() || n == 0 {
         return Ok(Tally::new(n));

@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyModule};
 
+use crate::boundary::{buffer, reserve_scratch};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 
 /// The numpy module, imported once.
@@ -111,6 +112,7 @@ pub fn shuffle_slice<T: Send>(
     threads: Threads,
     detach: bool,
 ) -> PyResult<()> {
+    reserve_scratch::<T>(slice.len(), "shuffle")?;
     let run = |slice: &mut [T]| -> PyResult<()> {
         match threads {
             Threads::Sequential => stream.with(|dice| shuffle(slice, dice)),
@@ -216,6 +218,30 @@ fn shuffle_by_index(
     Ok(())
 }
 
+/// Shuffles a `numpy.ma.MaskedArray` along its first axis: its data and
+/// its mask (when it has one) by the same permutation, the order an `int64`
+/// array of the same length gets. `false` (nothing done) for anything else.
+pub fn shuffle_masked(x: &Bound<'_, PyAny>, stream: &Stream, threads: Threads) -> PyResult<bool> {
+    let py = x.py();
+    let ma = numpy(py)?.getattr("ma")?;
+    if !x.is_instance(&ma.getattr("MaskedArray")?)? {
+        return Ok(false);
+    }
+    // `.data` is a plain ndarray view of the masked array's memory.
+    let data = x.getattr("data")?.cast_into::<PyUntypedArray>()?;
+    let raw = RawItems::of(&data)?;
+    if raw.len < 2 {
+        return Ok(true);
+    }
+    let order = PyArray1::from_vec(py, shuffled_range(py, raw.len, stream, threads)?);
+    data.set_item(py.Ellipsis(), data.get_item(&order)?)?;
+    let mask = ma.call_method1("getmask", (x,))?;
+    if !mask.is(&ma.getattr("nomask")?) {
+        mask.set_item(py.Ellipsis(), mask.get_item(&order)?)?;
+    }
+    Ok(true)
+}
+
 /// `0..n` as `int64`, shuffled: the order `permutation(n)` returns.
 pub fn shuffled_range(
     py: Python<'_>,
@@ -223,7 +249,8 @@ pub fn shuffled_range(
     stream: &Stream,
     threads: Threads,
 ) -> PyResult<Vec<i64>> {
-    let mut order: Vec<i64> = (0..n as i64).collect();
+    let mut order: Vec<i64> = buffer(n, "permutation")?;
+    order.extend(0..n as i64);
     shuffle_slice(py, &mut order, stream, threads, n >= DETACH_LEN)?;
     Ok(order)
 }
@@ -232,7 +259,8 @@ pub fn shuffled_range(
 /// references: the order of an `int64` array of the same length).
 pub fn shuffle_list(list: &Bound<'_, PyList>, stream: &Stream, threads: Threads) -> PyResult<()> {
     let py = list.py();
-    let mut items: Vec<Py<PyAny>> = list.iter().map(Bound::unbind).collect();
+    let mut items: Vec<Py<PyAny>> = buffer(list.len(), "shuffle")?;
+    items.extend(list.iter().map(Bound::unbind));
     shuffle_slice(py, &mut items, stream, threads, false)?;
     for (i, item) in items.into_iter().enumerate() {
         list.set_item(i, item)?;

@@ -43,6 +43,25 @@ pub fn to_u64(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     })
 }
 
+/// A Python integer (or anything with `__index__`) as an `i128`, for
+/// numpy-style bounds: `TypeError` for a non-integer, `ValueError`
+/// ("out of bounds") beyond 128 bits.
+pub fn to_i128(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an integer, not bool"
+        )));
+    }
+    let index = obj
+        .call_method0(pyo3::intern!(obj.py(), "__index__"))
+        .map_err(|_| {
+            PyTypeError::new_err(format!("{name} must be an integer, not {}", type_name(obj)))
+        })?;
+    index
+        .extract()
+        .map_err(|_| PyValueError::new_err(format!("{name} = {index} is out of bounds for int64")))
+}
+
 /// [`to_u64`] for counts and lengths that must also fit in memory indices.
 pub fn to_usize(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     let v = to_u64(obj, name)?;

@@ -17,6 +17,8 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::boundary::buffer;
+
 /// Adds the submodule `distributed` to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let sub = PyModule::new(m.py(), "distributed")?;
@@ -124,7 +126,7 @@ fn join_lines<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (data, offsets, order) = (data.as_slice()?, offsets.as_slice()?, order.as_slice()?);
     let rows = offsets.len().saturating_sub(1);
-    let mut out = Vec::with_capacity(data.len() + order.len());
+    let mut out: Vec<u8> = buffer(data.len().saturating_add(order.len()), "join_lines")?;
     for &i in order {
         let i = usize::try_from(i)
             .ok()

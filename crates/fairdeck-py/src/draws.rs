@@ -5,9 +5,11 @@ use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
+use rand_core::Rng;
 
 use crate::arrays::numpy;
-use crate::convert::{Size, to_u64, value_error};
+use crate::boundary::{buffer, out_of_memory};
+use crate::convert::{Size, to_i128, to_u64, value_error};
 use crate::stream::{DETACH_LEN, Stream};
 
 /// Most values one `sample` or `choice(replace=False)` call returns: the
@@ -38,14 +40,23 @@ fn shaped<'py>(
     flat.call_method1("reshape", (PyTuple::new(py, dims)?,))
 }
 
-/// `count` exact rolls below `n`, one `Dice::roll(n)` each, in order.
-pub fn rolls(py: Python<'_>, stream: &Stream, n: u64, count: usize) -> Vec<u64> {
-    let draw = || stream.with(|dice| (0..count).map(|_| dice.roll(n)).collect());
+/// `count` exact rolls below `n`, one `Dice::roll(n)` each, in order
+/// (`what` names the call in a `MemoryError`).
+pub fn rolls(
+    py: Python<'_>,
+    stream: &Stream,
+    n: u64,
+    count: usize,
+    what: &str,
+) -> PyResult<Vec<u64>> {
+    let mut values = buffer(count, what)?;
+    let mut draw = || stream.with(|dice| values.extend((0..count).map(|_| dice.roll(n))));
     if count >= DETACH_LEN {
         py.detach(draw)
     } else {
         draw()
     }
+    Ok(values)
 }
 
 /// `k` distinct values of `0..n` in selection order (`fairdeck::sample::sample`).
@@ -66,27 +77,126 @@ pub fn distinct(py: Python<'_>, stream: &Stream, k: u64, n: u64) -> PyResult<Vec
     } else {
         draw()
     };
-    values.map_err(value_error)
+    values.map_err(|e| match e {
+        fairdeck::Error::MemoryExhausted { bytes } => {
+            out_of_memory(usize::try_from(bytes).unwrap_or(usize::MAX), "sample")
+        }
+        e => value_error(e),
+    })
 }
 
-/// `integers(n, size)`: exact uniform integers in `[0, n)`.
+/// The bounds of `integers`: values `low ..= top`, `width` of them (1 ..= 2^64).
+struct Bounds {
+    low: i128,
+    top: i128,
+}
+
+impl Bounds {
+    /// numpy's `integers(low, high=None, endpoint=False)`: `[0, low)` when
+    /// `high` is None, else `[low, high)` (`[low, high]` with `endpoint`).
+    /// `int64` values, or `uint64` when `top ≥ 2^63` and `low ≥ 0`.
+    fn of(
+        low: &Bound<'_, PyAny>,
+        high: Option<&Bound<'_, PyAny>>,
+        endpoint: bool,
+    ) -> PyResult<Self> {
+        let (low, high, one) = match high.filter(|h| !h.is_none()) {
+            None => (0, to_i128(low, "high")?, true),
+            Some(high) => (to_i128(low, "low")?, to_i128(high, "high")?, false),
+        };
+        let top = if endpoint { high } else { high - 1 };
+        if top < low {
+            return Err(PyValueError::new_err(match (one, endpoint) {
+                (true, false) => "high <= 0 (integers(high) draws from 0..high-1)",
+                (true, true) => "high < 0 (integers(high, endpoint=True) draws from 0..high)",
+                (false, false) => "low >= high (integers(low, high) draws from low..high-1)",
+                (false, true) => "low > high",
+            }));
+        }
+        let signed = low >= i128::from(i64::MIN) && top <= i128::from(i64::MAX);
+        let unsigned = low >= 0 && top <= i128::from(u64::MAX);
+        if !signed && !unsigned {
+            let which = if low < i128::from(i64::MIN) {
+                "low"
+            } else {
+                "high"
+            };
+            return Err(PyValueError::new_err(format!(
+                "{which} is out of bounds for int64 (and for uint64)"
+            )));
+        }
+        Ok(Bounds { low, top })
+    }
+
+    /// How many values there are: 1 ..= 2^64.
+    fn width(&self) -> u128 {
+        (self.top - self.low) as u128 + 1
+    }
+
+    /// Whether every value fits in `int64` (else they are `uint64`).
+    fn signed(&self) -> bool {
+        self.top <= i128::from(i64::MAX)
+    }
+
+    /// `count` exact draws, as offsets from `low`: one roll of the width
+    /// each, or one raw 64-bit word each when the width is all of 2^64.
+    fn draw(&self, py: Python<'_>, stream: &Stream, count: usize) -> PyResult<Vec<u64>> {
+        match u64::try_from(self.width()) {
+            Ok(n) => rolls(py, stream, n, count, "integers"),
+            Err(_) => {
+                let mut values = buffer(count, "integers")?;
+                stream.with(|dice| values.extend((0..count).map(|_| dice.rng_mut().next_u64())));
+                Ok(values)
+            }
+        }
+    }
+
+    /// The offsets as values: an `int64` or `uint64` array of shape `dims`.
+    fn array<'py>(
+        &self,
+        py: Python<'py>,
+        offsets: Vec<u64>,
+        dims: &[usize],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // Wrapping adds are exact: every true value fits the output type.
+        let flat = if self.signed() {
+            let low = self.low as i64;
+            let values: Vec<i64> = offsets
+                .into_iter()
+                .map(|v| low.wrapping_add(v as i64))
+                .collect();
+            PyArray1::from_vec(py, values).into_any()
+        } else {
+            let low = self.low as u64;
+            let values: Vec<u64> = offsets.into_iter().map(|v| low.wrapping_add(v)).collect();
+            PyArray1::from_vec(py, values).into_any()
+        };
+        if dims.len() == 1 {
+            return Ok(flat);
+        }
+        flat.call_method1("reshape", (PyTuple::new(py, dims)?,))
+    }
+}
+
+/// `integers(low, high, size, endpoint)`: exact uniform integers between
+/// numpy's bounds (see [`Bounds::of`]); `low + roll(width)` each.
 pub fn integers<'py>(
     py: Python<'py>,
     stream: &Stream,
-    n: &Bound<'py, PyAny>,
+    low: &Bound<'py, PyAny>,
+    high: Option<&Bound<'py, PyAny>>,
     size: Option<&Bound<'py, PyAny>>,
+    endpoint: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let n = to_u64(n, "n")?;
-    if n == 0 {
-        return Err(PyValueError::new_err(
-            "n must be at least 1 (integers are drawn from 0..n-1)",
-        ));
-    }
+    let bounds = Bounds::of(low, high, endpoint)?;
     match Size::from_arg(size)? {
-        Size::Scalar => Ok(PyInt::new(py, rolls(py, stream, n, 1)[0]).into_any()),
+        Size::Scalar => {
+            let value = bounds.low + i128::from(bounds.draw(py, stream, 1)?[0]);
+            Ok(value.into_pyobject(py)?.into_any())
+        }
         Size::Shape(dims) => {
             let count = Size::Shape(dims.clone()).count()?;
-            shaped(py, rolls(py, stream, n, count), n, &dims)
+            bounds.array(py, bounds.draw(py, stream, count)?, &dims)
         }
     }
 }
@@ -150,7 +260,7 @@ pub fn choice<'py>(
         ));
     }
     let values = if replace {
-        rolls(py, stream, n, count)
+        rolls(py, stream, n, count, "choice")?
     } else if count as u64 > n {
         return Err(PyValueError::new_err(format!(
             "cannot take a sample of {count} from a population of {n} with replace=False"

@@ -6,7 +6,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
-use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffled_range};
+use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range};
+use crate::boundary::guard;
 use crate::convert::{to_u64, to_usize, type_name, value_error};
 use crate::deal::{DealArgs, deal};
 use crate::draws::{choice, distinct, integers, to_array};
@@ -75,6 +76,9 @@ impl Generator {
     ///
     /// ``x`` is a numpy array of any dtype (numbers, strings, objects,
     /// structured records), shuffled along its first axis, or a Python list.
+    /// A masked array (``numpy.ma``) has its data and its mask moved by the
+    /// same permutation (the order of an ``int64`` array of its length),
+    /// as numpy does.
     /// Arrays whose items are 1, 2, 4, 8 or 16 bytes, contiguous and
     /// aligned, are shuffled in their own memory without a copy and without
     /// the GIL (except object arrays); strided arrays are shuffled through
@@ -89,17 +93,22 @@ impl Generator {
     /// O(n) time; O(1) extra memory up to 8 MiB, one byte per item beyond.
     #[pyo3(signature = (x, threads=None))]
     fn shuffle(&self, x: &Bound<'_, PyAny>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let threads = Threads::from_arg(threads)?;
-        if let Ok(arr) = x.cast::<PyUntypedArray>() {
-            return shuffle_array(arr, &self.stream, threads);
-        }
-        if let Ok(list) = x.cast::<PyList>() {
-            return shuffle_list(list, &self.stream, threads);
-        }
-        Err(PyTypeError::new_err(format!(
-            "shuffle() takes a numpy array or a list, not {} (shuffle a list(x) or np.array(x))",
-            type_name(x)
-        )))
+        guard("shuffle", || {
+            let threads = Threads::from_arg(threads)?;
+            if shuffle_masked(x, &self.stream, threads)? {
+                return Ok(());
+            }
+            if let Ok(arr) = x.cast::<PyUntypedArray>() {
+                return shuffle_array(arr, &self.stream, threads);
+            }
+            if let Ok(list) = x.cast::<PyList>() {
+                return shuffle_list(list, &self.stream, threads);
+            }
+            Err(PyTypeError::new_err(format!(
+                "shuffle() takes a numpy array or a list, not {} (shuffle a list(x) or np.array(x))",
+                type_name(x)
+            )))
+        })
     }
 
     /// A shuffled copy: for an integer n, the numbers 0..n-1 in random order
@@ -116,24 +125,29 @@ impl Generator {
         x: &Bound<'py, PyAny>,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let threads = Threads::from_arg(threads)?;
-        let np = numpy(py)?;
-        if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
-            let n = to_usize(x, "n")?;
-            let order = shuffled_range(py, n, &self.stream, threads)?;
-            return Ok(PyArray1::from_vec(py, order).into_any());
-        }
-        let copy = np.call_method1("array", (x,))?;
-        let arr = copy.cast::<PyUntypedArray>()?;
-        shuffle_array(arr, &self.stream, threads)?;
-        Ok(copy)
+        guard("permutation", || {
+            let threads = Threads::from_arg(threads)?;
+            let np = numpy(py)?;
+            if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
+                let n = to_usize(x, "n")?;
+                let order = shuffled_range(py, n, &self.stream, threads)?;
+                return Ok(PyArray1::from_vec(py, order).into_any());
+            }
+            let copy = np.call_method1("array", (x,))?;
+            let arr = copy.cast::<PyUntypedArray>()?;
+            shuffle_array(arr, &self.stream, threads)?;
+            Ok(copy)
+        })
     }
 
     /// A copy of ``x`` with every lane along ``axis`` shuffled independently
     /// (numpy's ``Generator.permuted``): ``axis=1`` shuffles each row of a
     /// 2-D array, so a (1000000, 52) array is a million decks in one call.
     /// ``axis=None`` shuffles all elements of the flattened array. With
-    /// ``out`` (same shape as ``x``) the result is written there and returned.
+    /// ``out`` (a writeable ``numpy.ndarray`` of ``x``'s shape) the result
+    /// is written there and returned; as in numpy, ``x``'s dtype must cast
+    /// to ``out``'s under the ``safe`` rule (``TypeError`` otherwise: int64
+    /// into an int32 ``out`` would truncate), checked before any draw.
     ///
     /// Sequentially (``threads=None``) the lanes are shuffled one after the
     /// other on the generator's stream, each exactly as ``shuffle`` would;
@@ -148,23 +162,34 @@ impl Generator {
         out: Option<&Bound<'py, PyAny>>,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let threads = Threads::from_arg(threads)?;
-        permuted(x, axis, out.filter(|o| !o.is_none()), &self.stream, threads)
+        guard("permuted", || {
+            let threads = Threads::from_arg(threads)?;
+            permuted(x, axis, out.filter(|o| !o.is_none()), &self.stream, threads)
+        })
     }
 
-    /// Uniform integers in ``[0, n)``, exactly: each is one roll of the dice
-    /// (Lemire's multiply-and-reject on a 64-bit word), never ``%`` or floats.
-    /// ``n`` is 1 .. 2**64-1. With ``size=None`` one Python int, else an
-    /// array of shape ``size`` (``int64``, or ``uint64`` when n > 2**63).
-    /// O(size) time.
-    #[pyo3(signature = (n, size=None))]
+    /// Uniform integers, exactly, as numpy's ``Generator.integers``:
+    /// ``integers(high)`` draws from ``[0, high)``, ``integers(low, high)``
+    /// from ``[low, high)``, and ``endpoint=True`` includes ``high``. Each
+    /// value is ``low`` plus one roll of the dice (Lemire's
+    /// multiply-and-reject on a 64-bit word), never ``%`` or floats.
+    /// With ``size=None`` one Python int, else an array of shape ``size``:
+    /// ``int64``, or ``uint64`` when the bounds pass 2**63 - 1 and
+    /// ``low >= 0`` (numpy refuses those bounds without ``dtype=np.uint64``).
+    /// ``ValueError`` for an empty range or bounds outside int64 and uint64.
+    /// O(size) time; ``MemoryError`` when ``size`` does not fit in memory.
+    #[pyo3(signature = (low, high=None, size=None, endpoint=false))]
     fn integers<'py>(
         &self,
         py: Python<'py>,
-        n: &Bound<'py, PyAny>,
+        low: &Bound<'py, PyAny>,
+        high: Option<&Bound<'py, PyAny>>,
         size: Option<&Bound<'py, PyAny>>,
+        endpoint: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        integers(py, &self.stream, n, size)
+        guard("integers", || {
+            integers(py, &self.stream, low, high, size, endpoint)
+        })
     }
 
     /// ``k`` distinct integers of ``range(n)``, in the (uniformly random)
@@ -180,8 +205,10 @@ impl Generator {
         k: &Bound<'py, PyAny>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (k, n) = (to_u64(k, "k")?, to_u64(n, "n")?);
-        Ok(to_array(py, distinct(py, &self.stream, k, n)?, n))
+        guard("sample", || {
+            let (k, n) = (to_u64(k, "k")?, to_u64(n, "n")?);
+            Ok(to_array(py, distinct(py, &self.stream, k, n)?, n))
+        })
     }
 
     /// Uniform picks from ``range(a)`` (an integer ``a``) or from the items
@@ -197,7 +224,7 @@ impl Generator {
         size: Option<&Bound<'py, PyAny>>,
         replace: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        choice(py, &self.stream, a, size, replace)
+        guard("choice", || choice(py, &self.stream, a, size, replace))
     }
 
     /// Shuffles a deck and deals it, as ``fairdeck deal --format json``:
@@ -219,12 +246,14 @@ impl Generator {
         cards: Option<usize>,
         deck: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let args = DealArgs {
-            game,
-            players,
-            cards,
-            deck,
-        };
-        deal(py, self, &args)
+        guard("deal", || {
+            let args = DealArgs {
+                game,
+                players,
+                cards,
+                deck,
+            };
+            deal(py, self, &args)
+        })
     }
 }

@@ -16,7 +16,9 @@
 //! bounded draws), keyed by the same seeds as the CLI, so the same seed gives
 //! the same shuffle, sample and deal in Python, in Rust and on the command
 //! line. Errors are Python exceptions (`ValueError`, `TypeError`,
-//! `OverflowError`); no input makes the Rust code panic.
+//! `OverflowError`, `MemoryError` for memory the caller asked for that is
+//! not there); no input makes the Rust code panic, and a panic (a bug)
+//! would reach Python as a `RuntimeError` (see `boundary`).
 //!
 //! The crate has no Rust tests of its own (see `Cargo.toml`): its tests are
 //! the pytest suite in `crates/fairdeck-py/tests`, run by `scripts/test-python`.
@@ -29,6 +31,7 @@ use pyo3::prelude::*;
 
 mod analysis;
 mod arrays;
+mod boundary;
 mod convert;
 mod deal;
 mod distributed;

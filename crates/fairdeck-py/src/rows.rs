@@ -8,12 +8,13 @@
 
 use fairdeck::shuffle::shuffle;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyModule};
 use rayon::prelude::*;
 
 use crate::arrays::{RawItems, numpy, shuffle_array};
+use crate::boundary::{buffer, reserve_scratch};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
 
 /// Rows of one task in a threaded `permuted`: about 2^16 items, fixed so
@@ -29,6 +30,7 @@ fn shuffle_runs<T: Send>(
     threads: Threads,
     detach: bool,
 ) -> PyResult<()> {
+    reserve_scratch::<T>(m, "permuted")?;
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
             Threads::Sequential => stream.with(|dice| {
@@ -114,6 +116,9 @@ pub fn permuted<'py>(
     let np = numpy(py)?;
     let arr = np.call_method1("asarray", (x,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if let Some(out) = out {
+        check_out(np, &arr, out, &shape)?;
+    }
     let result = match axis {
         None => {
             let flat = c_copy(np, &arr.call_method1("reshape", (-1,))?)?;
@@ -133,16 +138,52 @@ pub fn permuted<'py>(
     match out {
         None => Ok(result),
         Some(out) => {
-            let out_shape: Vec<usize> = out.getattr("shape")?.extract()?;
-            if out_shape != shape {
-                return Err(PyValueError::new_err(format!(
-                    "out has shape {out_shape:?}, x has shape {shape:?}: they must match"
-                )));
-            }
-            np.call_method1("copyto", (out, &result))?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("casting", "safe")?;
+            np.call_method("copyto", (out, &result), Some(&kwargs))?;
             Ok(out.clone())
         }
     }
+}
+
+/// numpy's checks of `permuted(x, out=out)`, before any randomness is used:
+/// `out` is a writeable `numpy.ndarray` of `x`'s shape whose dtype `x`'s
+/// casts to under numpy's `safe` rule (int64 into int32 is refused, as
+/// numpy refuses it: it would truncate).
+fn check_out(
+    np: &Bound<'_, PyModule>,
+    arr: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    shape: &[usize],
+) -> PyResult<()> {
+    if !out.get_type().is(&np.getattr("ndarray")?) {
+        return Err(PyTypeError::new_err("out must be a numpy array"));
+    }
+    if !out
+        .getattr("flags")?
+        .getattr("writeable")?
+        .extract::<bool>()?
+    {
+        return Err(PyValueError::new_err("out is read-only"));
+    }
+    let out_shape: Vec<usize> = out.getattr("shape")?.extract()?;
+    if out_shape != shape {
+        return Err(PyValueError::new_err(format!(
+            "out has shape {out_shape:?}, x has shape {shape:?}: they must match"
+        )));
+    }
+    let (from, to) = (arr.getattr("dtype")?, out.getattr("dtype")?);
+    if !np
+        .call_method1("can_cast", (&from, &to, "safe"))?
+        .extract::<bool>()?
+    {
+        return Err(PyTypeError::new_err(format!(
+            "Cannot cast array data from {} to {} according to the rule 'safe'",
+            from.repr()?,
+            to.repr()?
+        )));
+    }
+    Ok(())
 }
 
 /// Items of other widths: take each lane through its own shuffled index run.
@@ -154,7 +195,8 @@ fn permute_lanes_by_index(
 ) -> PyResult<()> {
     let py = lanes.py();
     let total = lanes.len() * lanes.shape()[1..].iter().product::<usize>();
-    let mut index: Vec<i64> = (0..total).map(|i| (i % m) as i64).collect();
+    let mut index: Vec<i64> = buffer(total, "permuted")?;
+    index.extend((0..total).map(|i| (i % m) as i64));
     shuffle_runs(py, &mut index, m, stream, threads, total >= DETACH_LEN)?;
     let np = numpy(py)?;
     let index =

@@ -69,7 +69,8 @@ pub fn task_dice(key: &Seed, kind: Generator, label: &[u8], index: usize) -> Rng
 /// `threads=`: `None` runs the sequential algorithm on the generator's own
 /// stream (the order the CLI and the Rust library give); an integer runs
 /// the parallel algorithm on that many threads, keyed by 32 bytes taken
-/// from the stream, with the same result for every thread count.
+/// from the stream, with the same result for every thread count (so a
+/// count above [`max_threads`] is lowered to it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Threads {
     /// The sequential algorithm on the generator's stream.
@@ -88,9 +89,17 @@ impl Threads {
             0 => Err(PyValueError::new_err(
                 "threads must be at least 1 (or None for the sequential shuffle)",
             )),
-            k => Ok(Threads::Pool(k)),
+            k => Ok(Threads::Pool(k.min(max_threads()))),
         }
     }
+}
+
+/// The most threads one call starts: the cores this process may use
+/// (`std::thread::available_parallelism`). A larger `threads=` is lowered
+/// to it: every thread count gives the same result, so more threads could
+/// only add start-up time and memory.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A rayon pool of `threads` threads.

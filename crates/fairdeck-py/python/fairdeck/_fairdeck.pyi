@@ -61,9 +61,17 @@ class Generator:
         self, x: npt.ArrayLike, axis: SupportsIndex | None = None, *, out: _A, threads: _Threads = None
     ) -> _A: ...
     @overload
-    def integers(self, n: SupportsIndex, size: None = None) -> int: ...
+    def integers(
+        self, low: SupportsIndex, high: SupportsIndex | None = None, size: None = None, endpoint: bool = False
+    ) -> int: ...
     @overload
-    def integers(self, n: SupportsIndex, size: _Size) -> npt.NDArray[np.int64 | np.uint64]: ...
+    def integers(
+        self, low: SupportsIndex, high: SupportsIndex | None, size: _Size, endpoint: bool = False
+    ) -> npt.NDArray[np.int64 | np.uint64]: ...
+    @overload
+    def integers(
+        self, low: SupportsIndex, high: SupportsIndex | None = None, *, size: _Size, endpoint: bool = False
+    ) -> npt.NDArray[np.int64 | np.uint64]: ...
     def sample(self, k: SupportsIndex, n: SupportsIndex) -> npt.NDArray[np.int64 | np.uint64]:
         """k distinct integers of range(n) in random order, n up to 2**64-1."""
     @overload

@@ -17,6 +17,7 @@ groups) -> ``mapInArrow`` reading rows with their ids and buckets ->
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -25,10 +26,11 @@ import pyarrow.parquet as pq
 
 from fairdeck._fairdeck import distributed as _rust
 
-from . import _tasks
+from . import _columns, _formats, _output, _tasks
 from ._listing import Listing, list_inputs, parse_bytes
+from ._output import OutputNotEmpty
 
-__all__ = ["shuffle", "ShuffleResult", "DEFAULT_TASK_MEMORY"]
+__all__ = ["shuffle", "ShuffleResult", "OutputNotEmpty", "DEFAULT_TASK_MEMORY"]
 
 #: The memory one task may use for its bucket unless told otherwise.
 DEFAULT_TASK_MEMORY = 512 << 20
@@ -59,27 +61,73 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     or 64 hex digits (``None`` draws a fresh one; the result tells it).
     ``buckets``: the number of parts; by default ``⌈3 · input bytes /
     task_memory⌉``. ``format``: ``text`` or ``parquet`` (when not given:
-    the DataFrame's, or ``parquet`` if every input file ends in
-    ``.parquet``, else ``text``). ``split_bytes``:
+    the DataFrame's, or what the files' first bytes say: ``parquet`` if
+    every file is Parquet, ``text`` if none is in a binary format); files
+    not in that format (Parquet given as text, gzip, ...) are refused.
+    Parquet rows keep their Arrow types, time zones and all (the output's
+    schema is the input's). ``split_bytes``:
     text split size (default ``spark.sql.files.maxPartitionBytes``; it
-    changes the work per task, never the output). Raises ``ValueError``
-    for bad arguments, ``FileNotFoundError`` for missing inputs and
-    ``FileExistsError`` if ``output`` holds files and ``overwrite`` is false.
+    changes the work per task, never the output).
+
+    Raises ``ValueError`` for bad arguments and for an ``output`` that is,
+    contains or lies inside an input (after resolving symbolic links),
+    ``FileNotFoundError`` for missing inputs, and ``OutputNotEmpty`` (a
+    ``FileExistsError``) if ``output`` holds files and ``overwrite`` is
+    false. With ``overwrite``, the parts are written to a hidden temporary
+    sibling of ``output`` that replaces it only once the job succeeded: a
+    failed run leaves ``output`` as it was.
     """
     from pyspark.sql import SparkSession
 
-    spark = spark or SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
-    paths, format = _inputs(df_or_paths, format)
+    spark = spark or SparkSession.getActiveSession() or _session()
+    paths, roots, format = _inputs(df_or_paths, format)
     seed_hex = _rust.seed_hex(os.urandom(32).hex() if seed is None else str(seed))
     listing = list_inputs(paths)
-    if format is None:
-        parquet = listing.paths and all(p.endswith(".parquet") for p in listing.paths)
-        format = "parquet" if parquet else "text"
-    out_fs, out_root = _prepare_output(output, overwrite)
+    format = _formats.detect(listing, format)
     if format == "text" and not listing.local:
         raise ValueError("text input must be on a filesystem mounted on every executor "
                          "(local, NFS, a FUSE mount); use Parquet for hdfs:// or s3:// inputs")
-    splits, schema, size = _plan(spark, listing, format, split_bytes)
+    if buckets is not None:
+        _bucket_count(buckets, 0, task_memory)
+    out = _output.prepare(output, overwrite, listing, roots)
+    try:
+        summary = _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out)
+        out.commit()
+    except BaseException as e:
+        out.abort()
+        if "No module named 'fairdeck'" in str(e):
+            raise RuntimeError(
+                "Spark's Python workers cannot import fairdeck: start Spark with "
+                f"PYSPARK_PYTHON={sys.executable} (or spark.pyspark.python), or install "
+                "fairdeck into the workers' Python") from None
+        raise
+    written = [_uri(out.fs, f"{out.root}/{name}") for name in summary.parts]
+    return ShuffleResult(seed_hex, summary.buckets, summary.rows, written)
+
+
+@dataclass(frozen=True)
+class _Summary:
+    buckets: int
+    rows: int
+    parts: list[str]
+
+
+def _session():
+    """A Spark session started here, as the command line starts it: its
+    Python workers run this interpreter (which has fairdeck), not the first
+    ``python3`` on the PATH (a virtualenv run without being activated).
+    Under ``spark-submit``, and when ``PYSPARK_PYTHON`` is set, Spark's
+    own choice stands."""
+    from pyspark.sql import SparkSession
+
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    return SparkSession.builder.getOrCreate()
+
+
+def _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out) -> _Summary:
+    """The Spark job: read, bucket, order and write every part into ``out.stage``."""
+    splits, schema, size, original = _plan(spark, listing, format, split_bytes)
     k = _bucket_count(buckets, size, task_memory)
     keys = _tasks.partition_keys(k)
     if format == "text":
@@ -87,10 +135,10 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     else:
         read = _tasks.ReadParquet(seed_hex, k, keys, listing.fs, schema)
     rows = _splits_frame(spark, splits, format).mapInArrow(read, _spark_schema(schema))
-    write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out_fs, out_root))
+    write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out.fs, out.stage), original)
     summary = rows.repartition(k, _tasks.PKEY).mapInArrow(write, _tasks.SUMMARY).collect()
-    written = _finish(out_fs, out_root, k, format, schema, summary)
-    return ShuffleResult(seed_hex, k, sum(r["rows"] for r in summary), written)
+    names = _finish(out.fs, out.stage, k, format, original, summary)
+    return _Summary(k, sum(r["rows"] for r in summary), names)
 
 
 def _inputs(df_or_paths, format):
@@ -105,11 +153,17 @@ def _inputs(df_or_paths, format):
         detected = plan.relation().fileFormat().toString().lower()
         format = format or detected
         paths = list(df_or_paths.inputFiles())
+        # The directories read (Hadoop paths: "file:/data" is "/data"): an
+        # output inside them would be read back with the data next time.
+        hadoop = plan.relation().location().rootPaths().mkString("\n").split("\n")
+        roots = [p[len("file:"):] if p.startswith("file:/") and not p.startswith("file://") else p
+                 for p in hadoop if p] + paths
     else:
         paths = df_or_paths
+        roots = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if format is not None and format not in FORMATS:
         raise ValueError(f"format must be 'text' or 'parquet', not {format!r}")
-    return paths, format
+    return paths, roots, format
 
 
 def _bucket_count(buckets, size: int, task_memory) -> int:
@@ -124,24 +178,9 @@ def _uri(fs: pafs.FileSystem, path: str) -> str:
     return path if isinstance(fs, pafs.LocalFileSystem) else f"{fs.type_name}://{path}"
 
 
-def _prepare_output(output, overwrite: bool):
-    output = os.fspath(output)
-    if "://" not in output:
-        output = os.path.abspath(output)
-    fs, root = pafs.FileSystem.from_uri(output)
-    info = fs.get_file_info(root)
-    if info.type == pafs.FileType.File:
-        raise FileExistsError(f"{output}: is a file; the output is a directory of parts")
-    if info.type == pafs.FileType.Directory and fs.get_file_info(pafs.FileSelector(root)):
-        if not overwrite:
-            raise FileExistsError(f"{output}: directory is not empty (pass overwrite=True)")
-        fs.delete_dir_contents(root)
-    fs.create_dir(root, recursive=True)
-    return fs, root
-
-
 def _plan(spark, listing: Listing, format: str, split_bytes):
-    """The splits, the Arrow schema of the rows, and the in-memory size estimate."""
+    """The splits, the Arrow schema of the rows through Spark, the in-memory
+    size estimate, and the input's own schema (Parquet; None for text)."""
     helpers = [pa.field(_tasks.PKEY, pa.int32()), pa.field(_tasks.BUCKET, pa.int32()),
                pa.field(_tasks.FILE, pa.int32()), pa.field(_tasks.POS, pa.int64())]
     if format == "text":
@@ -149,11 +188,16 @@ def _plan(spark, listing: Listing, format: str, split_bytes):
         splits = [(f, p, start, min(size, start + max(step, 1)))
                   for f, (p, size) in enumerate(zip(listing.paths, listing.sizes))
                   for start in range(0, size, max(step, 1))]
-        return splits, pa.schema(helpers + [pa.field("value", pa.binary())]), sum(listing.sizes)
+        schema = pa.schema(helpers + [pa.field("value", pa.binary())])
+        return splits, schema, sum(listing.sizes), None
     splits, size, data_schema = [], 0, None
     for f, path in enumerate(listing.paths):
         meta = pq.read_metadata(path, filesystem=listing.fs)
-        data_schema = data_schema or meta.schema.to_arrow_schema()
+        schema = pq.read_schema(path, filesystem=listing.fs)  # with the stored Arrow types
+        data_schema = data_schema or schema
+        if not schema.remove_metadata().equals(data_schema.remove_metadata()):
+            raise ValueError(f"{path}: its columns differ from those of {listing.paths[0]}; "
+                             "shuffle files of one schema together")
         first = 0
         for g in range(meta.num_row_groups):
             group = meta.row_group(g)
@@ -162,15 +206,8 @@ def _plan(spark, listing: Listing, format: str, split_bytes):
             size += group.total_byte_size
     if data_schema is None:
         raise ValueError("no Parquet files in the input")
-    data = _spark_compatible(data_schema)
-    return splits, pa.schema(helpers + list(data)), size
-
-
-def _spark_compatible(schema: pa.Schema) -> pa.Schema:
-    """The Arrow schema Spark gives back for a Parquet schema."""
-    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
-
-    return to_arrow_schema(from_arrow_schema(schema))
+    carried = _columns.carriers(data_schema)
+    return splits, pa.schema(helpers + list(carried)), size, data_schema
 
 
 def _spark_schema(schema: pa.Schema):
@@ -189,19 +226,20 @@ def _splits_frame(spark, splits, format: str):
     return spark.createDataFrame(rdd, ddl)
 
 
-def _finish(fs, root: str, k: int, format: str, schema: pa.Schema, summary) -> list[str]:
-    """Empty parts for empty buckets, a ``_SUCCESS`` marker, no temporary files."""
+def _finish(fs, root: str, k: int, format: str, schema: pa.Schema | None, summary) -> list[str]:
+    """Empty parts for empty buckets, a ``_SUCCESS`` marker, no temporary files;
+    returns the part names in order."""
     seen = {r["bucket"] for r in summary}
-    data = pa.schema([f for f in schema if not f.name.startswith("__fairdeck_")])
     parts = []
     for b in range(k):
-        path = f"{root}/{_tasks.part_name(b, k, format)}"
-        parts.append(_uri(fs, path))
+        name = _tasks.part_name(b, k, format)
+        path = f"{root}/{name}"
+        parts.append(name)
         if b in seen:
             continue
         with fs.open_output_stream(path) as f:
             if format == "parquet":
-                pq.write_table(data.empty_table(), f)
+                pq.write_table(schema.empty_table(), f)
     if fs.get_file_info(f"{root}/_temporary").type == pafs.FileType.Directory:
         fs.delete_dir(f"{root}/_temporary")
     with fs.open_output_stream(f"{root}/_SUCCESS"):

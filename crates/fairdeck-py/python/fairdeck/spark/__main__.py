@@ -23,7 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("shuffle", help="shuffle the lines (text) or rows (Parquet) of files")
     s.add_argument("paths", nargs="+", metavar="IN", help="input files or directories, then OUT")
     s.add_argument("output", metavar="OUT", help="output directory (must be empty or absent)")
-    s.add_argument("--format", choices=["text", "parquet"], help="input format (default: from names)")
+    s.add_argument("--format", choices=["text", "parquet"],
+                   help="input format (default: read from the files' first bytes)")
     s.add_argument("--seed", help="64 hex digits, or any text (hashed); default: a fresh seed")
     s.add_argument("--buckets", type=int, help="number of parts (default: from size and memory)")
     s.add_argument("--task-memory", default="512MB", help="memory per task for one bucket")
@@ -40,17 +41,34 @@ def _one_line(e: Exception) -> str:
     return errors[-1] if errors else (lines[0] if lines else type(e).__name__)
 
 
+#: The master URLs Spark accepts (its "Master URLs" documentation): a bad
+#: one is a usage error here, not a hundred lines of JVM stack traces.
+MASTER = re.compile(
+    r"local(\[(\d+|\*)(,\d+)?\])?|local-cluster\[\d+,\d+,\d+\]"
+    r"|spark://[^\s,/:]+:\d+(,[^\s,/:]+:\d+)*/?|yarn|k8s://\S+"
+)
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.buckets is not None and args.buckets < 1:
         print("python -m fairdeck.spark: --buckets must be at least 1", file=sys.stderr)
         return 2
+    if args.master is not None and not MASTER.fullmatch(args.master):
+        print(f"python -m fairdeck.spark: --master {args.master!r} is not a Spark master URL "
+              "(local, local[N], local[*], spark://HOST:PORT, yarn, k8s://URL)", file=sys.stderr)
+        return 2
     try:
         from pyspark.sql import SparkSession
 
+        from fairdeck.spark import _formats, _output
         from fairdeck.spark._listing import list_inputs
 
-        list_inputs(args.paths)  # fail fast, before starting Spark
+        # Fail fast, before starting Spark: missing inputs, an output that
+        # overlaps an input, a non-empty output without --overwrite.
+        listing = list_inputs(args.paths)
+        _output.check(args.output, args.overwrite, listing, args.paths)
+        _formats.detect(listing, args.format)
 
         from fairdeck.spark import shuffle
 
@@ -68,6 +86,13 @@ def main(argv=None) -> int:
         result = shuffle(args.paths, seed=args.seed, buckets=args.buckets, output=args.output,
                          format=args.format, spark=spark, task_memory=args.task_memory,
                          split_bytes=args.split_bytes, overwrite=args.overwrite)
+    except FileExistsError as e:
+        from fairdeck.spark._output import OutputNotEmpty
+
+        if isinstance(e, OutputNotEmpty):  # name this command's flag, not the API's
+            e = OutputNotEmpty(e.path, "--overwrite")
+        print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as e:
         print(f"python -m fairdeck.spark: {e}", file=sys.stderr)
         return 1

@@ -19,6 +19,8 @@ import pyarrow.parquet as pq
 
 from fairdeck._fairdeck import distributed as _rust
 
+from ._columns import restore, to_carriers
+
 #: Helper columns, prefixed so they cannot clash with a Parquet file's own.
 PKEY, BUCKET, FILE, POS = "__fairdeck_pkey", "__fairdeck_bucket", "__fairdeck_file", "__fairdeck_pos"
 HELPERS = [PKEY, BUCKET, FILE, POS]
@@ -137,7 +139,7 @@ class ReadParquet:
         files = np.full(n, file, dtype=np.int32)
         positions = np.arange(first, first + n, dtype=np.int64)
         buckets = _rust.buckets_of(self.seed, self.buckets, files, positions)
-        table = table.select(self.schema.names[4:]).cast(pa.schema(list(self.schema)[4:]))
+        table = to_carriers(table.select(self.schema.names[4:]), pa.schema(list(self.schema)[4:]))
         for i, arr in enumerate([self.keys[buckets], buckets, files, positions]):
             table = table.add_column(i, self.schema.field(i), pa.array(arr))
         yield from table.to_batches()
@@ -146,8 +148,10 @@ class ReadParquet:
 class WriteBuckets:
     """Reduce side: order each bucket of the partition and write it as its part."""
 
-    def __init__(self, seed: str, buckets: int, fmt: str, output: str):
+    def __init__(self, seed: str, buckets: int, fmt: str, output: str, schema: pa.Schema | None):
         self.seed, self.buckets, self.fmt, self.output = seed, buckets, fmt, output
+        #: The input's Parquet schema, restored on the way out (None for text).
+        self.schema = schema
 
     def __call__(self, batches):
         batches = list(batches)
@@ -172,7 +176,7 @@ class WriteBuckets:
             size = _atomic_write(self.output, part_name(bucket, self.buckets, "text"),
                                  lambda f: f.write(payload))
         else:
-            rows = part.take(pa.array(order)).drop_columns(HELPERS)
+            rows = restore(part.take(pa.array(order)).drop_columns(HELPERS), self.schema)
             size = _atomic_write(self.output, part_name(bucket, self.buckets, "parquet"),
                                  lambda f: pq.write_table(rows, f))
         return pa.RecordBatch.from_pydict(
