@@ -10,6 +10,7 @@ use fairdeck::dice::Dice;
 use crate::buckets::{Plan, shuffle_out_of_core};
 use crate::dice::{ByteDice, ShufDice};
 use crate::error::{Error, IoContext};
+use crate::leftover::{sweep_for_output, sweep_scratch};
 use crate::lines::{Job, deal, read_all, repeat, reserve, reservoir, run_job};
 use crate::options::Input;
 use crate::range::{self, Range};
@@ -27,12 +28,16 @@ const RESERVOIR_MIN_INPUT: u64 = 8192 * 1024;
 /// Runs `options` to the end.
 pub(crate) fn run(options: &Options) -> Result<Stats, Error> {
     refuse_random_source_as_output(options)?;
+    if let Some(output) = &options.output {
+        sweep_for_output(output, options.quotes, &options.warnings);
+    }
     // `-o` naming the input file is detected through `/dev/stdin` too (`-o F < F`).
     let input_path = match &options.input {
         Input::File(path) => Some(path.clone().unwrap_or_else(|| "/dev/stdin".into())),
         _ => None,
     };
-    let mut sink = Sink::new(options.output.clone(), input_path, &options.cancel);
+    let mut sink =
+        Sink::new(options.output.clone(), input_path, &options.cancel).with_quotes(options.quotes);
     let method = if options.head_count == Some(0) {
         // GNU reads nothing, not even the random source, but still creates -o FILE.
         Method::Nothing
@@ -43,7 +48,7 @@ pub(crate) fn run(options: &Options) -> Result<Stats, Error> {
             Err(e) => {
                 // With -r, GNU has written every line drawn before the failure.
                 if options.repeat && drawn_output_stands(&e) {
-                    sink.flush()?;
+                    sink.finish()?;
                 }
                 return Err(e);
             }
@@ -163,7 +168,11 @@ fn open_input(options: &Options) -> Result<(File, Option<u64>), Error> {
 /// Shuffles lines read from a file or standard input: in memory when the
 /// input fits the budget, out of core otherwise; `-n` keeps a reservoir.
 fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Result<Method, Error> {
+    sweep_scratch(&options.temp_dir);
     let (mut file, size) = open_input(options)?;
+    // Written in place (no temporary sibling possible): the input must not
+    // be mapped while it is truncated and written.
+    let may_map = !sink.open_over_input()?;
     let (d, memory) = (options.delimiter, options.memory);
     if let (Some(k), false) = (options.head_count, options.repeat) {
         let gnu_reads_all = dice.is_gnu() && size.is_some_and(|s| s <= RESERVOIR_MIN_INPUT);
@@ -175,7 +184,7 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     }
     let fits_known = size.filter(|&s| options.repeat || s <= memory);
     let mut index_too_big = false;
-    if let Some(map) = fits_known.and_then(|_| map(&file)) {
+    if let Some(map) = fits_known.filter(|_| may_map).and_then(|_| map(&file)) {
         if options.repeat || index_fits(&map, d, memory) {
             run_job(&map, d, job(options), dice, sink)?;
             return Ok(Method::InMemory { mapped: true });

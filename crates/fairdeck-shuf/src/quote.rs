@@ -70,6 +70,11 @@ impl Quotes {
         out
     }
 
+    /// A file name as messages show it.
+    pub fn name(self, bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
     /// The next character and its length in bytes; `None` for a byte that is
     /// not a character of the locale (any byte ≥ 0x80 in the C locale, an
     /// invalid sequence in UTF-8).

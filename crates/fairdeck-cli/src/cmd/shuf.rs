@@ -129,7 +129,11 @@ fn execute(
     options.cancel = cancel.clone();
     options.fail_scratch_after = env.fail_scratch_after;
     watch_signals(cancel);
-    let stats = fairdeck_shuf::run(&options)?;
+    let result = fairdeck_shuf::run(&options);
+    for warning in options.warnings.take() {
+        say(&format!("{program}: {warning}\n"));
+    }
+    let stats = result?;
     if config.verbose {
         say(&format!(
             "{program}: {}, {} lines\n",
