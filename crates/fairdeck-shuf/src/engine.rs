@@ -2,7 +2,7 @@
 //! memory, out of core) and the output.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::os::fd::AsFd;
 
 use fairdeck::dice::Dice;
@@ -150,26 +150,32 @@ fn job(options: &Options) -> Job {
     }
 }
 
-/// The input file (standard input when none), and its size when it is a
-/// regular file.
-fn open_input(options: &Options) -> Result<(File, Option<u64>), Error> {
+/// The input file (standard input when none); when it is a regular file,
+/// the offset reading starts at and the bytes left from there. Standard
+/// input may have been partly read by the caller (`(read -r h; shuf) < f`):
+/// then only the rest is shuffled, as GNU does.
+fn open_input(options: &Options) -> Result<(File, Option<u64>, u64), Error> {
     let file = match &options.input {
         Input::File(Some(path)) => File::open(path).on(path.display())?,
         _ => File::from(io::stdin().as_fd().try_clone_to_owned().on("read error")?),
     };
-    let size = file
+    let Some(length) = file
         .metadata()
         .ok()
         .filter(|m| m.is_file())
-        .map(|m| m.len());
-    Ok((file, size))
+        .map(|m| m.len())
+    else {
+        return Ok((file, None, 0));
+    };
+    let start = (&file).stream_position().unwrap_or(0).min(length);
+    Ok((file, Some(length - start), start))
 }
 
 /// Shuffles lines read from a file or standard input: in memory when the
 /// input fits the budget, out of core otherwise; `-n` keeps a reservoir.
 fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Result<Method, Error> {
     sweep_scratch(&options.temp_dir);
-    let (mut file, size) = open_input(options)?;
+    let (mut file, size, start) = open_input(options)?;
     // Written in place (no temporary sibling possible): the input must not
     // be mapped while it is truncated and written.
     let may_map = !sink.open_over_input()?;
@@ -184,9 +190,13 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     }
     let fits_known = size.filter(|&s| options.repeat || s <= memory);
     let mut index_too_big = false;
-    if let Some(map) = fits_known.filter(|_| may_map).and_then(|_| map(&file)) {
-        if options.repeat || index_fits(&map, d, memory) {
-            run_job(&map, d, job(options), dice, sink)?;
+    let mappable = fits_known.filter(|&s| may_map && s > 0);
+    if let Some(map) = mappable.and_then(|_| map(&file)) {
+        let data = usize::try_from(start).map_or(&[][..], |s| &map[s.min(map.len())..]);
+        if options.repeat || index_fits(data, d, memory) {
+            run_job(data, d, job(options), dice, sink)?;
+            // Leave the offset where reading would have: at the end.
+            let _ = (&file).seek(SeekFrom::End(0));
             return Ok(Method::InMemory { mapped: true });
         }
         index_too_big = true;
