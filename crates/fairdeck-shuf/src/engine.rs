@@ -79,7 +79,7 @@ fn refuse_random_source_as_output(options: &Options) -> Result<(), Error> {
         return Ok(());
     };
     if same_file(source, output) {
-        let name = options.quotes.quote(output.as_os_str().as_encoded_bytes());
+        let name = options.quotes.name(output.as_os_str().as_encoded_bytes());
         return Err(Error::Invalid(format!(
             "{name}: the output file is the --random-source file"
         )));
@@ -156,7 +156,9 @@ fn job(options: &Options) -> Job {
 /// then only the rest is shuffled, as GNU does.
 fn open_input(options: &Options) -> Result<(File, Option<u64>, u64), Error> {
     let file = match &options.input {
-        Input::File(Some(path)) => File::open(path).on(path.display())?,
+        Input::File(Some(path)) => {
+            File::open(path).on(options.quotes.name(path.as_os_str().as_encoded_bytes()))?
+        }
         _ => File::from(io::stdin().as_fd().try_clone_to_owned().on("read error")?),
     };
     let Some(length) = file

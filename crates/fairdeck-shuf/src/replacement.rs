@@ -89,7 +89,14 @@ fn direct(path: &Path, quotes: Quotes) -> Result<Opened, Error> {
 
 /// A file that does not exist yet.
 fn fresh(path: &Path, cx: &Context<'_>) -> Result<Opened, Error> {
-    let Some(name) = path.file_name() else {
+    // `Path` drops a trailing `/` or `/.` (`dir/` would name `dir`): such
+    // names, and `..`, are left to the system to refuse, as GNU's open does.
+    let raw = path.as_os_str().as_encoded_bytes();
+    let last = raw.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    let Some(name) = path
+        .file_name()
+        .filter(|_| !matches!(last, b"" | b"." | b".."))
+    else {
         return direct(path, cx.quotes);
     };
     // A dangling symlink: GNU creates the file it points to; so do we, directly.

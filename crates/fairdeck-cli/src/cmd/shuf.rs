@@ -177,6 +177,12 @@ fn say(text: &str) {
 }
 
 fn report(program: &str, e: &Error) -> ExitCode {
+    // Run as `shuf`, GNU's exact line; `fairdeck shuf` says how much was needed.
+    let gnu_name = Path::new(program).file_name() == Some(OsStr::new("shuf"));
+    if gnu_name && matches!(e, Error::MemoryExhausted(_)) {
+        say(&format!("{program}: memory exhausted\n"));
+        return ExitCode::FAILURE;
+    }
     let mut text = format!("{program}: {e}\n");
     if e.wants_hint() {
         text.push_str(&format!("Try '{program} --help' for more information.\n"));
