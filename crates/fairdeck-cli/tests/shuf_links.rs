@@ -166,3 +166,38 @@ fn sigkill_at_any_moment_keeps_a_complete_copy_of_a_linked_file() {
         "SIGKILL at 16 points: {old} old, {complete} complete, {kept_count} torn with the complete copy kept"
     );
 }
+
+#[test]
+fn leftovers_are_swept_by_any_later_run_that_uses_their_directory() {
+    // Issue 26 D: not only out-of-core or in-place runs. Process ids above
+    // the kernel's maximum (2^22) never run.
+    let (scratch, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let buckets = scratch.path().join("fairdeck-shuf.99999999.AbCdEf");
+    fs::create_dir(&buckets).unwrap();
+    fs::write(buckets.join("bucket-1"), "x\n").unwrap();
+    let unfinished = home.path().join(".fairdeck-shuf.99999999.XyZ");
+    fs::write(&unfinished, "half").unwrap();
+    let input = home.path().join("in");
+    fs::write(&input, "a\nb\n").unwrap();
+    // An in-memory run reading a file sweeps the temporary directory.
+    let out = Command::new(cargo_bin("fairdeck"))
+        .args(["shuf"])
+        .arg(&input)
+        .env("TMPDIR", scratch.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!buckets.exists(), "bucket directory of a dead run kept");
+    assert!(
+        unfinished.exists(),
+        "no -o: the output directory is not touched"
+    );
+    // An -e run with -o sweeps the output's directory.
+    let out = Command::new(cargo_bin("fairdeck"))
+        .args(["shuf", "-e", "a", "-o"])
+        .arg(home.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!unfinished.exists(), "unfinished output of a dead run kept");
+}
