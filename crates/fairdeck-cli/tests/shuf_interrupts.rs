@@ -33,13 +33,16 @@ fn sorted(data: &[u8]) -> Vec<&[u8]> {
     v
 }
 
+/// Whether an output is complete.
+type Check = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
+
 /// One kind of run: its arguments (before `-o OUT`), its standard input,
 /// and what a complete output looks like.
 struct Case {
     name: &'static str,
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
-    complete: Box<dyn Fn(&[u8]) -> bool + Send + Sync>,
+    complete: Check,
 }
 
 fn cases(dir: &Path) -> Vec<Case> {
@@ -52,9 +55,7 @@ fn cases(dir: &Path) -> Vec<Case> {
         .collect();
     fs::write(&source, bytes).unwrap();
     let f = file.to_str().unwrap().to_string();
-    let same = move |want: Vec<u8>| -> Box<dyn Fn(&[u8]) -> bool + Send + Sync> {
-        Box::new(move |out| sorted(out) == sorted(&want))
-    };
+    let same = move |want: Vec<u8>| -> Check { Box::new(move |out| sorted(out) == sorted(&want)) };
     let range: Vec<u8> = (1..=150_000u32)
         .flat_map(|i| format!("{i}\n").into_bytes())
         .collect();
