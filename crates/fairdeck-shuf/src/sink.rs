@@ -3,8 +3,8 @@
 //!
 //! `-o FILE` is opened only when the first byte is written, which is after
 //! all input has been read, so `-o F F` is safe; a regular `FILE` is written
-//! through a temporary sibling that replaces it only when complete (see
-//! [`crate::replacement`]), so an interrupt, a full disk or a kill leaves
+//! through a temporary sibling that replaces it only when complete (see the
+//! `replacement` module), so an interrupt, a full disk or a kill leaves
 //! `FILE` as it was or complete.
 
 use std::fs::{self, File};
