@@ -121,8 +121,10 @@ impl ByteDice {
     ///
     /// GNU's message when the file cannot be opened.
     pub fn open(path: &Path, quotes: Quotes) -> Result<Self, Error> {
-        let file = File::open(path).on(path.display())?;
-        let name = quotes.quote(path.as_os_str().as_encoded_bytes());
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let file = File::open(path).on(quotes.name(bytes))?;
+        // GNU quotes the name with quote() here, with quotef() above.
+        let name = quotes.quote(bytes);
         Ok(Self::from_reader(Box::new(file), name))
     }
 

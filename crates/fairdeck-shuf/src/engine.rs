@@ -2,7 +2,7 @@
 //! memory, out of core) and the output.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::os::fd::AsFd;
 
 use fairdeck::dice::Dice;
@@ -10,6 +10,7 @@ use fairdeck::dice::Dice;
 use crate::buckets::{Plan, shuffle_out_of_core};
 use crate::dice::{ByteDice, ShufDice};
 use crate::error::{Error, IoContext};
+use crate::leftover::{sweep_for_output, sweep_scratch};
 use crate::lines::{Job, deal, read_all, repeat, reserve, reservoir, run_job};
 use crate::options::Input;
 use crate::range::{self, Range};
@@ -27,12 +28,16 @@ const RESERVOIR_MIN_INPUT: u64 = 8192 * 1024;
 /// Runs `options` to the end.
 pub(crate) fn run(options: &Options) -> Result<Stats, Error> {
     refuse_random_source_as_output(options)?;
+    if let Some(output) = &options.output {
+        sweep_for_output(output, options.quotes, &options.warnings);
+    }
     // `-o` naming the input file is detected through `/dev/stdin` too (`-o F < F`).
     let input_path = match &options.input {
         Input::File(path) => Some(path.clone().unwrap_or_else(|| "/dev/stdin".into())),
         _ => None,
     };
-    let mut sink = Sink::new(options.output.clone(), input_path, &options.cancel);
+    let mut sink =
+        Sink::new(options.output.clone(), input_path, &options.cancel).with_quotes(options.quotes);
     let method = if options.head_count == Some(0) {
         // GNU reads nothing, not even the random source, but still creates -o FILE.
         Method::Nothing
@@ -43,7 +48,7 @@ pub(crate) fn run(options: &Options) -> Result<Stats, Error> {
             Err(e) => {
                 // With -r, GNU has written every line drawn before the failure.
                 if options.repeat && drawn_output_stands(&e) {
-                    sink.flush()?;
+                    sink.finish()?;
                 }
                 return Err(e);
             }
@@ -74,7 +79,7 @@ fn refuse_random_source_as_output(options: &Options) -> Result<(), Error> {
         return Ok(());
     };
     if same_file(source, output) {
-        let name = options.quotes.quote(output.as_os_str().as_encoded_bytes());
+        let name = options.quotes.name(output.as_os_str().as_encoded_bytes());
         return Err(Error::Invalid(format!(
             "{name}: the output file is the --random-source file"
         )));
@@ -145,25 +150,37 @@ fn job(options: &Options) -> Job {
     }
 }
 
-/// The input file (standard input when none), and its size when it is a
-/// regular file.
-fn open_input(options: &Options) -> Result<(File, Option<u64>), Error> {
+/// The input file (standard input when none); when it is a regular file,
+/// the offset reading starts at and the bytes left from there. Standard
+/// input may have been partly read by the caller (`(read -r h; shuf) < f`):
+/// then only the rest is shuffled, as GNU does.
+fn open_input(options: &Options) -> Result<(File, Option<u64>, u64), Error> {
     let file = match &options.input {
-        Input::File(Some(path)) => File::open(path).on(path.display())?,
+        Input::File(Some(path)) => {
+            File::open(path).on(options.quotes.name(path.as_os_str().as_encoded_bytes()))?
+        }
         _ => File::from(io::stdin().as_fd().try_clone_to_owned().on("read error")?),
     };
-    let size = file
+    let Some(length) = file
         .metadata()
         .ok()
         .filter(|m| m.is_file())
-        .map(|m| m.len());
-    Ok((file, size))
+        .map(|m| m.len())
+    else {
+        return Ok((file, None, 0));
+    };
+    let start = (&file).stream_position().unwrap_or(0).min(length);
+    Ok((file, Some(length - start), start))
 }
 
 /// Shuffles lines read from a file or standard input: in memory when the
 /// input fits the budget, out of core otherwise; `-n` keeps a reservoir.
 fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Result<Method, Error> {
-    let (mut file, size) = open_input(options)?;
+    sweep_scratch(&options.temp_dir);
+    let (mut file, size, start) = open_input(options)?;
+    // Written in place (no temporary sibling possible): the input must not
+    // be mapped while it is truncated and written.
+    let may_map = !sink.open_over_input()?;
     let (d, memory) = (options.delimiter, options.memory);
     if let (Some(k), false) = (options.head_count, options.repeat) {
         let gnu_reads_all = dice.is_gnu() && size.is_some_and(|s| s <= RESERVOIR_MIN_INPUT);
@@ -175,9 +192,13 @@ fn shuffle_input(options: &Options, dice: &mut ShufDice, sink: &mut Sink) -> Res
     }
     let fits_known = size.filter(|&s| options.repeat || s <= memory);
     let mut index_too_big = false;
-    if let Some(map) = fits_known.and_then(|_| map(&file)) {
-        if options.repeat || index_fits(&map, d, memory) {
-            run_job(&map, d, job(options), dice, sink)?;
+    let mappable = fits_known.filter(|&s| may_map && s > 0);
+    if let Some(map) = mappable.and_then(|_| map(&file)) {
+        let data = usize::try_from(start).map_or(&[][..], |s| &map[s.min(map.len())..]);
+        if options.repeat || index_fits(data, d, memory) {
+            run_job(data, d, job(options), dice, sink)?;
+            // Leave the offset where reading would have: at the end.
+            let _ = (&file).seek(SeekFrom::End(0));
             return Ok(Method::InMemory { mapped: true });
         }
         index_too_big = true;

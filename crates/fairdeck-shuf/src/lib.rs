@@ -32,7 +32,8 @@
 //!   which order a seed gives;
 //! * [`lines`], [`range`], [`buckets`] — the other in-memory jobs, ranges and
 //!   the out-of-core shuffle;
-//! * [`sink`], [`scratch`], [`spill`] — output, temporary files, the bucket writer.
+//! * [`sink`], [`scratch`], [`spill`] — output, temporary files, the bucket writer;
+//! * [`leftover`] — what killed runs leave, and when it is removed.
 //!
 //! The library never reads the clock, the OS random generator, the
 //! environment or signal state: the caller passes a seed (or a random
@@ -49,10 +50,12 @@ pub mod dice;
 mod engine;
 pub mod error;
 mod gather;
+pub mod leftover;
 pub mod lines;
 pub mod options;
 pub mod quote;
 pub mod range;
+mod replacement;
 mod scan;
 pub mod scratch;
 pub mod seeded;
@@ -65,6 +68,7 @@ use fairdeck::rng::Seed;
 
 pub use crate::cancel::Cancel;
 pub use crate::error::Error;
+pub use crate::leftover::Warnings;
 pub use crate::options::Input;
 use crate::quote::Quotes;
 
@@ -105,6 +109,8 @@ pub struct Options {
     pub quotes: Quotes,
     /// The cancellation flag (default: never raised).
     pub cancel: Cancel,
+    /// Where warnings go (kept outputs of interrupted runs), for the caller to print.
+    pub warnings: Warnings,
     /// Tests only: temporary-file writes fail with "No space left on
     /// device" after this many bytes.
     #[doc(hidden)]
@@ -127,6 +133,7 @@ impl Options {
             progress: false,
             quotes: Quotes::Ascii,
             cancel: Cancel::default(),
+            warnings: Warnings::default(),
             fail_scratch_after: None,
         }
     }

@@ -84,6 +84,9 @@ const OPTIONS: &[(&str, Option<char>, bool)] = &[
     ("verbose", None, false),
 ];
 
+/// The first entries of [`OPTIONS`] are GNU shuf's; the rest are fairdeck's.
+const GNU_OPTIONS: usize = 9;
+
 /// Options as they were seen, before cross-checks.
 #[derive(Default)]
 struct Seen {
@@ -175,7 +178,16 @@ fn parse_long(
         None => (&*text, None),
     };
     let exact = OPTIONS.iter().find(|o| o.0 == name);
-    let candidates: Vec<_> = OPTIONS.iter().filter(|o| o.0.starts_with(name)).collect();
+    // A prefix of one of GNU's own options means that option, as in GNU
+    // (`--v` is `--version`, not ambiguous with `--verbose`); only a prefix
+    // of none of them is looked up among the fairdeck extensions.
+    let prefixed = |table: &'static [(&str, Option<char>, bool)]| -> Vec<_> {
+        table.iter().filter(|o| o.0.starts_with(name)).collect()
+    };
+    let mut candidates = prefixed(&OPTIONS[..GNU_OPTIONS]);
+    if candidates.is_empty() {
+        candidates = prefixed(&OPTIONS[GNU_OPTIONS..]);
+    }
     let option = match (exact, candidates.as_slice()) {
         (Some(o), _) => o,
         (None, [o]) => *o,
@@ -379,6 +391,21 @@ mod tests {
         assert!(c.is_err(), "-b is not an option");
         let c = run(&["-e", "a", "--", "-n"]).unwrap();
         assert_eq!(c.input, Input::Echo(vec![b"a".to_vec(), b"-n".to_vec()]));
+    }
+
+    #[test]
+    fn prefixes_of_gnu_options_mean_them_as_in_gnu() {
+        let parse_one = |a: &str| parse(&[OsString::from(a)], &Syntax::default());
+        for v in ["--v", "--ve", "--ver", "--vers"] {
+            assert!(matches!(parse_one(v), Ok(Request::Version)), "{v}");
+        }
+        assert!(run(&["--verb", "-e", "a"]).unwrap().verbose);
+        assert!(run(&["--se", "x", "-e", "a"]).unwrap().seed.is_some());
+        let e = run(&["--r"]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "option '--r' is ambiguous; possibilities: '--random-source' '--repeat'"
+        );
     }
 
     #[test]

@@ -109,10 +109,15 @@ fn check_memory(k: u64, dense: Option<u64>, memory: u64) -> Result<(), Error> {
     if fits {
         return Ok(());
     }
-    let figure = need.map_or_else(|| "more than 2^64".to_string(), |b| b.to_string());
-    Err(Error::MemoryExhausted(Some(format!(
-        "{k} numbers need about {figure} bytes (--memory is {memory}; use -n or -r)"
-    ))))
+    let why = match need {
+        Some(bytes) => format!(
+            "{k} numbers would take about {bytes} bytes, over the memory budget of {memory} bytes (--memory); use -n or -r"
+        ),
+        None => format!(
+            "{k} numbers would take more bytes than a 64-bit address space holds; use -n or -r"
+        ),
+    };
+    Err(Error::MemoryExhausted(Some(why)))
 }
 
 /// The offsets `0..n` dealt `k` deep with the production partial shuffle.
@@ -182,9 +187,17 @@ mod tests {
     #[test]
     fn memory_figures_never_wrap() {
         let e = check_memory(1 << 62, Some(1 << 62), u64::MAX).unwrap_err();
-        assert!(e.to_string().contains("more than 2^64"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("more bytes than a 64-bit address space"),
+            "{e}"
+        );
         let e = check_memory(4611686018427387904, None, 1 << 30).unwrap_err();
-        assert!(e.to_string().contains("more than 2^64"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("more bytes than a 64-bit address space"),
+            "{e}"
+        );
         assert!(check_memory(10, Some(100), 800).is_ok());
     }
 }

@@ -2,14 +2,10 @@
 //! buffer.
 //!
 //! `-o FILE` is opened only when the first byte is written, which is after
-//! all input has been read, so `-o F F` is safe. When `FILE` is the input
-//! file itself, the output goes to a temporary file `.fairdeck-shuf.PID.XXXXXX`
-//! in the same directory, which replaces `FILE` only after everything was
-//! written and synced, so a full disk or an interrupt leaves the input
-//! untouched. When `FILE` has other hard links, renaming would cut it off
-//! from them (they would keep the old order), so the finished temporary
-//! file is instead copied into `FILE` in place; if that copy fails, the
-//! temporary file is kept and the message names it, so no line is lost.
+//! all input has been read, so `-o F F` is safe; a regular `FILE` is written
+//! through a temporary sibling that replaces it only when complete (see the
+//! `replacement` module), so an interrupt, a full disk or a kill leaves
+//! `FILE` as it was or complete.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -17,19 +13,15 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use tempfile::NamedTempFile;
-
 use crate::background::Background;
 use crate::cancel::Cancel;
 use crate::error::{Error, IoContext};
 use crate::lines::reserve;
-use crate::scratch::remove_stale;
+use crate::quote::Quotes;
+use crate::replacement::{self, Context, Opened, Replacement};
 
 /// Bytes gathered before each write to the output.
 const BUFFER: usize = 1 << 20;
-
-/// The name partial outputs start with (then `PID.`).
-pub const OUTPUT_PREFIX: &str = ".fairdeck-shuf.";
 
 /// The output of a run.
 pub struct Sink {
@@ -42,6 +34,7 @@ pub struct Sink {
     state: State,
     buffer: Vec<u8>,
     cancel: Cancel,
+    quotes: Quotes,
     /// Records and bytes written so far.
     pub(crate) records: u64,
     pub(crate) bytes: u64,
@@ -50,7 +43,9 @@ pub struct Sink {
 enum State {
     Closed,
     Open(File),
-    Replacing(NamedTempFile, PathBuf),
+    /// The output file itself, not yet truncated (it may be the input).
+    InPlace(File),
+    Replacing(Replacement),
     /// The standard output could not be duplicated (it is closed).
     Failed(io::ErrorKind, Option<i32>),
 }
@@ -66,9 +61,35 @@ impl Sink {
             state: State::Closed,
             buffer: Vec::new(),
             cancel: cancel.clone(),
+            quotes: Quotes::default(),
             records: 0,
             bytes: 0,
         }
+    }
+
+    /// Quotes names in messages with `quotes`.
+    pub(crate) fn with_quotes(mut self, quotes: Quotes) -> Self {
+        self.quotes = quotes;
+        self
+    }
+
+    /// When the output file is the input file, opens it now (before the
+    /// input is read) and tells whether it will be written in place rather
+    /// than replaced: then the input must not stay mapped while the output
+    /// is written.
+    ///
+    /// # Errors
+    ///
+    /// The output cannot be opened.
+    pub(crate) fn open_over_input(&mut self) -> Result<bool, Error> {
+        let over_input = match (&self.input, &self.output) {
+            (Some(i), Some(o)) => same_file(i, o),
+            _ => false,
+        };
+        if over_input && matches!(self.state, State::Closed) {
+            self.state = self.open()?;
+        }
+        Ok(over_input && matches!(self.state, State::InPlace(_)))
     }
 
     /// Appends one record: `bytes`, and the delimiter if `bytes` lacks it
@@ -170,9 +191,9 @@ impl Sink {
         self.drain()?;
         self.foreground()?;
         match std::mem::replace(&mut self.state, State::Closed) {
-            State::Closed | State::Failed(..) => Ok(()),
-            State::Open(_) => Ok(()),
-            State::Replacing(temp, target) => replace(temp, &target, &self.cancel),
+            State::Replacing(r) => r.commit(&self.cancel),
+            State::InPlace(f) => truncate(f).map(drop),
+            _ => Ok(()),
         }
     }
 
@@ -232,10 +253,16 @@ impl Sink {
         if matches!(self.state, State::Closed) {
             self.state = self.open()?;
         }
+        if let State::InPlace(_) = self.state {
+            let State::InPlace(f) = std::mem::replace(&mut self.state, State::Closed) else {
+                unreachable!("matched above")
+            };
+            self.state = State::Open(truncate(f)?);
+        }
         Ok(match &mut self.state {
             State::Open(f) => Some(f),
-            State::Replacing(t, _) => Some(t.as_file_mut()),
-            State::Failed(..) | State::Closed => None,
+            State::Replacing(r) => Some(r.file_mut()),
+            State::Failed(..) | State::Closed | State::InPlace(_) => None,
         })
     }
 
@@ -250,14 +277,11 @@ impl Sink {
             self.bytes += bytes.len() as u64;
             return Ok(());
         }
-        if matches!(self.state, State::Closed) {
-            self.state = self.open()?;
+        if let State::Failed(kind, raw) = self.state {
+            return Err(Error::io("write error", rebuild(kind, raw)));
         }
-        let file = match &mut self.state {
-            State::Open(f) => f,
-            State::Replacing(t, _) => t.as_file_mut(),
-            State::Failed(kind, raw) => return Err(Error::io("write error", rebuild(*kind, *raw))),
-            State::Closed => unreachable!("opened above"),
+        let Some(file) = self.file()? else {
+            unreachable!("opened, or failed above")
         };
         file.write_all(bytes).on("write error")?;
         self.bytes += bytes.len() as u64;
@@ -271,12 +295,22 @@ impl Sink {
                 Err(e) => State::Failed(e.kind(), e.raw_os_error()),
             });
         };
-        if self.input.as_deref().is_some_and(|i| same_file(i, path)) {
-            return replacement(path, &self.cancel);
-        }
-        let file = File::create(path).on(path.display())?;
-        Ok(State::Open(file))
+        let cx = Context {
+            cancel: &self.cancel,
+            quotes: self.quotes,
+        };
+        Ok(match replacement::open(path, &cx)? {
+            Opened::Direct(f) => State::Open(f),
+            Opened::InPlace(f) => State::InPlace(f),
+            Opened::Replace(r) => State::Replacing(r),
+        })
     }
+}
+
+/// Empties the output file written in place (at its first write).
+fn truncate(file: File) -> Result<File, Error> {
+    file.set_len(0).on("write error")?;
+    Ok(file)
 }
 
 fn rebuild(kind: io::ErrorKind, raw: Option<i32>) -> io::Error {
@@ -288,70 +322,5 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::metadata(a), fs::metadata(b)) {
         (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
         _ => false,
-    }
-}
-
-/// A temporary file next to `target`, with its permissions, to put in its place.
-fn replacement(target: &Path, cancel: &Cancel) -> Result<State, Error> {
-    let target = fs::canonicalize(target).on(target.display())?;
-    let dir = target.parent().unwrap_or(Path::new("/"));
-    remove_stale(dir, OUTPUT_PREFIX);
-    let prefix = format!("{OUTPUT_PREFIX}{}.", std::process::id());
-    let temp = cancel.create(
-        || {
-            tempfile::Builder::new()
-                .prefix(&prefix)
-                .tempfile_in(dir)
-                .on(dir.display())
-        },
-        |t| t.path().to_path_buf(),
-    )?;
-    let permissions = fs::metadata(&target).on(target.display())?.permissions();
-    fs::set_permissions(temp.path(), permissions).on(temp.path().display())?;
-    Ok(State::Replacing(temp, target))
-}
-
-/// Puts the finished `temp` in the place of `target`: a rename, or an
-/// in-place copy when `target` has other hard links.
-fn replace(temp: NamedTempFile, target: &Path, cancel: &Cancel) -> Result<(), Error> {
-    temp.as_file().sync_all().on("write error")?;
-    let path = temp.path().to_path_buf();
-    let links = fs::metadata(target).on(target.display())?.nlink();
-    cancel.commit(&path, || {
-        if links > 1 {
-            return copy_in_place(temp, target);
-        }
-        temp.persist(target)
-            .map(drop)
-            .map_err(|e| Error::io(target.display(), e.error))
-    })
-}
-
-/// Copies `temp` over the contents of `target`; on failure keeps `temp` and
-/// names it in the error.
-fn copy_in_place(temp: NamedTempFile, target: &Path) -> Result<(), Error> {
-    let copy = || -> io::Result<()> {
-        let mut from = File::open(temp.path())?;
-        let mut to = fs::OpenOptions::new()
-            .write(true)
-            .truncate(true)
-            .open(target)?;
-        io::copy(&mut from, &mut to)?;
-        to.sync_all()
-    };
-    match copy() {
-        Ok(()) => temp.close().on(target.display()),
-        Err(e) => {
-            let kept = temp.into_temp_path().keep().map_err(|k| k.error);
-            let what = match kept {
-                Ok(p) => format!(
-                    "{} (the shuffled lines are kept in {})",
-                    target.display(),
-                    p.display()
-                ),
-                Err(_) => target.display().to_string(),
-            };
-            Err(Error::io(what, e))
-        }
     }
 }

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use fairdeck_shuf::budget::SystemMemory;
 use fairdeck_shuf::options::{self, Config, Request, Syntax};
@@ -23,6 +22,8 @@ use fairdeck_shuf::quote::Quotes;
 use fairdeck_shuf::{Cancel, Error, Method, Options, Randomness};
 
 use crate::output::Output;
+
+mod signals;
 
 /// The raw arguments of `fairdeck shuf` (see `fairdeck shuf --help`).
 #[derive(Debug, clap::Args)]
@@ -63,7 +64,16 @@ pub fn main(program: &str, args: &[OsString]) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) if cancel.is_raised() => ExitCode::from(130),
-        Err(e) if e.is_broken_pipe() => die_of_sigpipe(program, &e),
+        // A caller that ignored SIGPIPE gets GNU's "write error: Broken pipe".
+        Err(e) if e.is_broken_pipe() && !signals::sigpipe_was_ignored() => {
+            die_of_sigpipe(program, &e)
+        }
+        // GNU's write fails first, then its check of stdout at exit again.
+        Err(e) if e.is_broken_pipe() => {
+            report(program, &e);
+            say(&format!("{program}: write error\n"));
+            ExitCode::FAILURE
+        }
         Err(e) => report(program, &e),
     }
 }
@@ -128,8 +138,12 @@ fn execute(
     options.quotes = env.quotes;
     options.cancel = cancel.clone();
     options.fail_scratch_after = env.fail_scratch_after;
-    watch_signals(cancel);
-    let stats = fairdeck_shuf::run(&options)?;
+    signals::watch(cancel);
+    let result = fairdeck_shuf::run(&options);
+    for warning in options.warnings.take() {
+        say(&format!("{program}: {warning}\n"));
+    }
+    let stats = result?;
     if config.verbose {
         say(&format!(
             "{program}: {}, {} lines\n",
@@ -157,32 +171,18 @@ fn describe(method: Method, options: &Options) -> String {
     }
 }
 
-/// Ctrl-C, SIGTERM and SIGHUP raise the run's cancellation flag; the run
-/// stops at its next check, removes its temporary files and the caller
-/// exits 130. A run blocked in a read that never returns (a pipe whose
-/// writer stays open) is abandoned after a grace period: its temporary files
-/// are removed and the process exits 130 — unless the output was already
-/// renamed into place, in which case the run is left to finish (exit 0).
-fn watch_signals(cancel: &Cancel) {
-    const GRACE: Duration = Duration::from_millis(1500);
-    let cancel = cancel.clone();
-    // If no handler can be installed, an interrupt kills the process as
-    // usual; the next run removes what it left (see fairdeck_shuf::scratch).
-    let _ = ctrlc::set_handler(move || {
-        cancel.raise();
-        std::thread::sleep(GRACE);
-        if cancel.abandon() {
-            std::process::exit(130);
-        }
-    });
-}
-
 /// Writes `text` to standard error in one call, so that no message is torn.
 fn say(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 fn report(program: &str, e: &Error) -> ExitCode {
+    // Run as `shuf`, GNU's exact line; `fairdeck shuf` says how much was needed.
+    let gnu_name = Path::new(program).file_name() == Some(OsStr::new("shuf"));
+    if gnu_name && matches!(e, Error::MemoryExhausted(_)) {
+        say(&format!("{program}: memory exhausted\n"));
+        return ExitCode::FAILURE;
+    }
     let mut text = format!("{program}: {e}\n");
     if e.wants_hint() {
         text.push_str(&format!("Try '{program} --help' for more information.\n"));
@@ -192,7 +192,7 @@ fn report(program: &str, e: &Error) -> ExitCode {
 }
 
 /// The reader of our output went away: GNU shuf is killed by SIGPIPE there
-/// (exit status 141 in a shell). Rust ignores SIGPIPE, so the write failed
+/// (exit status 141 in a shell) unless SIGPIPE was ignored when it started. Rust ignores SIGPIPE, so the write failed
 /// with EPIPE instead and the run cleaned up; now restore the default
 /// action and raise the signal. Should the signal not end the process (it
 /// is blocked), fall back to GNU's message for an ignored SIGPIPE.
