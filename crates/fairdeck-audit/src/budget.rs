@@ -98,6 +98,15 @@ pub fn audit_bytes(n: usize, trials: u64, workers: u64) -> u64 {
     times(tally_bytes(n), workers.saturating_add(1)).saturating_add(fingerprints)
 }
 
+/// Steps per card moved in a simulated shuffle of `model` (n > 7), measured
+/// as [`Algorithm::weight`] is: MIX_MEASURE
+fn simulated_weight(model: Model) -> u64 {
+    match model {
+        Model::Overhand { .. } => 1,
+        _ => 1,
+    }
+}
+
 /// `fairdeck mix MODEL -n N`: the rows `shuffles` (numbers of shuffles k)
 /// with `trials` simulated decks per row where the model is simulated.
 ///
@@ -105,7 +114,8 @@ pub fn audit_bytes(n: usize, trials: u64, workers: u64) -> u64 {
 ///   operations on numbers of about n·(k + log₂ n) bits, 4 steps per
 ///   machine word (measured: n = 800 takes about 40 s);
 /// * any model, n ≤ 7 (exact law on all n! orders): max k · n!² · n;
-/// * top-to-random and overhand, n > 7: trials · k · n per row.
+/// * top-to-random and overhand, n > 7: trials · k · n cards moved per row,
+///   each [`simulated_weight`] steps.
 pub fn mix_steps(model: Model, n: usize, shuffles: &[u32], trials: u64) -> u64 {
     let n64 = n as u64;
     let log = u64::from(u64::BITS - n64.leading_zeros());
@@ -123,7 +133,10 @@ pub fn mix_steps(model: Model, n: usize, shuffles: &[u32], trials: u64) -> u64 {
                     let words = times(n64, k.saturating_add(log)) / 64 + 1;
                     times(times(4, times(n64, n64)), words)
                 }
-                _ => times(times(trials, k), n64).saturating_add(times(k, n64)),
+                _ => times(
+                    times(times(trials.saturating_add(1), k), n64),
+                    simulated_weight(model),
+                ),
             }
         })
         .fold(0, u64::saturating_add)
@@ -144,13 +157,31 @@ pub fn chaos_law_steps(n: usize, trials: u64) -> u64 {
     stirling.saturating_add(law)
 }
 
-/// `fairdeck exact ALG -n N --max-paths P`: at most P paths, each a run of
-/// the algorithm on n items plus hashing its output (about 4n steps),
-/// counting the deepening walks of an unbounded algorithm as twice the last.
-pub fn exact_steps(algorithm: Algorithm, n: usize, max_paths: u64) -> u64 {
+/// Steps per item of one path of an exact walk besides the algorithm's own
+/// run: replaying the path, hashing the output into the table of outcomes
+/// and counting its weight. Measured: the walk of `exact naive-swap -n 9
+/// --max-paths 111111111` reported in issue 26 ran about 1.6·10⁸ paths
+/// (the deepening walks up to 9⁸ paths and the last, cut one) in 62.6 s,
+/// 0.39 µs (65 steps) a path, which naive-swap's cost (9 cards, in cache)
+/// and 4 steps per item cover.
+const EXACT_PATH_STEPS: u64 = 4;
+
+/// `fairdeck exact ALG -n N` on a tree of `paths` paths, walked once: each
+/// path a run of the algorithm on n items ([`Algorithm::cost`]) plus the
+/// walk's own work per path and item ([`EXACT_PATH_STEPS`] · n).
+pub fn exact_walk_steps(algorithm: Algorithm, n: usize, paths: u64) -> u64 {
     let n64 = n as u64;
-    let per_path = algorithm.cost(n64).saturating_add(times(4, n64.max(1)));
-    times(times(2, max_paths), per_path)
+    let per_path = algorithm
+        .cost(n64)
+        .saturating_add(times(EXACT_PATH_STEPS, n64.max(1)));
+    times(paths, per_path)
+}
+
+/// `fairdeck exact ALG -n N --max-paths P` on a tree of unknown size: at
+/// most P paths per walk ([`exact_walk_steps`]), counting the deepening
+/// walks of an unbounded algorithm as twice the last.
+pub fn exact_steps(algorithm: Algorithm, n: usize, max_paths: u64) -> u64 {
+    exact_walk_steps(algorithm, n, times(2, max_paths))
 }
 
 #[cfg(test)]
