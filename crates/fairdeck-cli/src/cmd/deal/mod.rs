@@ -99,8 +99,13 @@ pub struct Args {
 
 /// Nanoseconds per card and word (and per card face, when dealing a
 /// number) of numbering a deal ([0]) and of dealing a number ([1]),
-/// measured: NUMBER_MEASURE
-const NUMBER_NANOS: [f64; 2] = [2.3, 2.3];
+/// measured (release build, CPU time) on the largest deck, shoe:1000
+/// (52 000 cards, 4 628 words): `deal --deck shoe:1000 --show-number` 5.3 s
+/// (about 3.7 s of it the number: 15 ns), `--number 12345` 5.8 s (0.45 ns
+/// per card, face and word); rounded up. Both are far within the budget,
+/// so no deck the tool accepts is refused today; the check keeps it so
+/// if the decks grow.
+const NUMBER_NANOS: [f64; 2] = [25.0, 0.5];
 
 /// The validated plan: what to deal and how.
 pub struct Config {
