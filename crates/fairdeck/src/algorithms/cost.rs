@@ -100,7 +100,7 @@ impl Algorithm {
     /// | random-transpositions | 31.6 | 6 | 103 at 10⁶, ×2 | 35 |
     /// | rejection (n log n) | 5.7 | 1 | 53 at 10⁸ (142 s) | 9 |
     /// | sort-keys-fast (n log n) | 3.4 | 1 | 27 at 10⁷ (6.85 s) | 6 |
-    /// | hash-deal | 290 | 49 | 1490 at 10⁷ (15.5 s) | 250 |
+    /// | hash-deal | 290 | 49 | 1490 at 10⁷ (15.5 s), 1730 at 3.8·10⁷ (66.5 s) | 290 |
     /// | the O(n²) and O(n² log n) ones | 0.05–1.15 | 1 | 0.06–1.05 at 10⁵ | 1 |
     pub fn weight(self, n: u64) -> u64 {
         use Algorithm as A;
@@ -114,7 +114,7 @@ impl Algorithm {
             A::RandomTranspositions => (6, 35),
             A::Rejection => (1, 9),
             A::SortKeysFast => (1, 6),
-            A::HashDeal => (49, 250),
+            A::HashDeal => (49, 290),
             A::FisherYatesOriginal
             | A::FisherYatesList
             | A::RandomInsertion

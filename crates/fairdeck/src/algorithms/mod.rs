@@ -54,7 +54,7 @@ use catalogue::{ENTRIES, Entry};
 use trace::{Observer, Recorder, Silent};
 
 pub use catalogue::{OUTSIDE, PYTHON_SNIPPET_BUG};
-pub use cost::{Growth, NANOS_PER_STEP, largest_within};
+pub use cost::{Growth, IN_CACHE_N, NANOS_PER_STEP, largest_within};
 pub use deal::{hash_deal, knuth_deal};
 pub use fisher_yates::{fisher_yates, inside_out, knuth_forward};
 pub use flawed::{asf_poker, naive_swap, random_transpositions, sattolo};
