@@ -219,6 +219,20 @@ mod tests {
         assert!(over(exact_steps(Algorithm::Rejection, 9, u64::MAX)));
     }
 
+    /// Issue 26 item 16: runs of `mix overhand` that took 108–200 s were
+    /// accepted (-n 244 was even the suggested limit); with the measured
+    /// weight they are over the budget.
+    #[test]
+    fn the_slow_overhand_runs_of_issue_26_are_over_budget() {
+        let over = |steps| check(steps, DEFAULT_STEPS).is_err();
+        let ks = |k_max: u32, step: u32| -> Vec<u32> {
+            (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect()
+        };
+        let overhand = Model::Overhand { mean_packet: 6 };
+        assert!(over(mix_steps(overhand, 244, &ks(976, 48), 4000)));
+        assert!(over(mix_steps(overhand, 10_000, &ks(40_000, 2000), 1)));
+    }
+
     /// The documented defaults and examples stay accepted.
     #[test]
     fn the_defaults_fit() {
