@@ -98,6 +98,19 @@ pub fn audit_bytes(n: usize, trials: u64, workers: u64) -> u64 {
     times(tally_bytes(n), workers.saturating_add(1)).saturating_add(fingerprints)
 }
 
+/// Steps per card moved in a simulated shuffle of `model` (n > 7), measured
+/// as [`Algorithm::weight`] is (release build, CPU time): `mix overhand -n
+/// 52 --step 1 --mean-packet 2` moved 4.5·10⁹ cards in 52 s (11.5 ns, the
+/// worst: a packet every other card), `mix overhand -n 244 --trials 1000`
+/// 2.5·10⁹ in 17.9 s (7.3 ns), so 2 steps; `mix top-to-random -n 100`
+/// 6.5·10⁹ in 2.1 s (0.3 ns: two memory moves per shuffle), so 1 step.
+fn simulated_weight(model: Model) -> u64 {
+    match model {
+        Model::Overhand { .. } => 2,
+        _ => 1,
+    }
+}
+
 /// `fairdeck mix MODEL -n N`: the rows `shuffles` (numbers of shuffles k)
 /// with `trials` simulated decks per row where the model is simulated.
 ///
@@ -105,7 +118,8 @@ pub fn audit_bytes(n: usize, trials: u64, workers: u64) -> u64 {
 ///   operations on numbers of about n·(k + log₂ n) bits, 4 steps per
 ///   machine word (measured: n = 800 takes about 40 s);
 /// * any model, n ≤ 7 (exact law on all n! orders): max k · n!² · n;
-/// * top-to-random and overhand, n > 7: trials · k · n per row.
+/// * top-to-random and overhand, n > 7: trials · k · n cards moved per row,
+///   each `simulated_weight` steps.
 pub fn mix_steps(model: Model, n: usize, shuffles: &[u32], trials: u64) -> u64 {
     let n64 = n as u64;
     let log = u64::from(u64::BITS - n64.leading_zeros());
@@ -123,7 +137,10 @@ pub fn mix_steps(model: Model, n: usize, shuffles: &[u32], trials: u64) -> u64 {
                     let words = times(n64, k.saturating_add(log)) / 64 + 1;
                     times(times(4, times(n64, n64)), words)
                 }
-                _ => times(times(trials, k), n64).saturating_add(times(k, n64)),
+                _ => times(
+                    times(times(trials.saturating_add(1), k), n64),
+                    simulated_weight(model),
+                ),
             }
         })
         .fold(0, u64::saturating_add)
@@ -144,13 +161,31 @@ pub fn chaos_law_steps(n: usize, trials: u64) -> u64 {
     stirling.saturating_add(law)
 }
 
-/// `fairdeck exact ALG -n N --max-paths P`: at most P paths, each a run of
-/// the algorithm on n items plus hashing its output (about 4n steps),
-/// counting the deepening walks of an unbounded algorithm as twice the last.
-pub fn exact_steps(algorithm: Algorithm, n: usize, max_paths: u64) -> u64 {
+/// Steps per item of one path of an exact walk besides the algorithm's own
+/// run: replaying the path, hashing the output into the table of outcomes
+/// and counting its weight. Measured: the walk of `exact naive-swap -n 9
+/// --max-paths 111111111` reported in issue 26 ran about 1.6·10⁸ paths
+/// (the deepening walks up to 9⁸ paths and the last, cut one) in 62.6 s,
+/// 0.39 µs (65 steps) a path, which naive-swap's cost (9 cards, in cache)
+/// and 4 steps per item cover.
+const EXACT_PATH_STEPS: u64 = 4;
+
+/// `fairdeck exact ALG -n N` on a tree of `paths` paths, walked once: each
+/// path a run of the algorithm on n items ([`Algorithm::cost`]) plus the
+/// walk's own work per path and item (`EXACT_PATH_STEPS` · n).
+pub fn exact_walk_steps(algorithm: Algorithm, n: usize, paths: u64) -> u64 {
     let n64 = n as u64;
-    let per_path = algorithm.cost(n64).saturating_add(times(4, n64.max(1)));
-    times(times(2, max_paths), per_path)
+    let per_path = algorithm
+        .cost(n64)
+        .saturating_add(times(EXACT_PATH_STEPS, n64.max(1)));
+    times(paths, per_path)
+}
+
+/// `fairdeck exact ALG -n N --max-paths P` on a tree of unknown size: at
+/// most P paths per walk ([`exact_walk_steps`]), counting the deepening
+/// walks of an unbounded algorithm as twice the last.
+pub fn exact_steps(algorithm: Algorithm, n: usize, max_paths: u64) -> u64 {
+    exact_walk_steps(algorithm, n, times(2, max_paths))
 }
 
 #[cfg(test)]
@@ -182,6 +217,20 @@ mod tests {
         assert!(over(mix_steps(overhand, 52, &ks(208, 10), u64::MAX)));
         assert!(over(chaos_law_steps(11, u64::MAX)));
         assert!(over(exact_steps(Algorithm::Rejection, 9, u64::MAX)));
+    }
+
+    /// Issue 26 item 16: runs of `mix overhand` that took 108–200 s were
+    /// accepted (-n 244 was even the suggested limit); with the measured
+    /// weight they are over the budget.
+    #[test]
+    fn the_slow_overhand_runs_of_issue_26_are_over_budget() {
+        let over = |steps| check(steps, DEFAULT_STEPS).is_err();
+        let ks = |k_max: u32, step: u32| -> Vec<u32> {
+            (1..=k_max).filter(|k| k % step == 0 || *k == 1).collect()
+        };
+        let overhand = Model::Overhand { mean_packet: 6 };
+        assert!(over(mix_steps(overhand, 244, &ks(976, 48), 4000)));
+        assert!(over(mix_steps(overhand, 10_000, &ks(40_000, 2000), 1)));
     }
 
     /// The documented defaults and examples stay accepted.

@@ -22,6 +22,11 @@ pub enum Error {
     InvalidInput(String),
     /// Reading the input failed (the message names the line and the cause).
     Io(String),
+    /// Memory for a table sized by the input could not be allocated.
+    MemoryExhausted {
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// The run's estimated work is over the budget ([`crate::budget`]).
     OverBudget {
         /// Estimated steps of the run.
@@ -43,6 +48,11 @@ impl fmt::Display for Error {
             Error::OutOfRange(why) => write!(f, "out of range: {why}"),
             Error::InvalidInput(why) => write!(f, "invalid input: {why}"),
             Error::Io(why) => write!(f, "read error: {why}"),
+            Error::MemoryExhausted { bytes } => write!(
+                f,
+                "memory exhausted: {:.2} GB of counting tables could not be allocated",
+                *bytes as f64 / 1e9
+            ),
             Error::OverBudget { steps, budget } => write!(
                 f,
                 "the run needs about {:.1e} steps, over the budget of {:.1e}",
@@ -53,6 +63,18 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// `len` zeros, or [`Error::MemoryExhausted`] when they cannot be had
+/// (instead of the abort of `vec![0; len]`). O(len) time.
+pub(crate) fn zeros<T: Clone + Default>(len: usize) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| Error::MemoryExhausted {
+            bytes: (len as u64).saturating_mul(size_of::<T>() as u64),
+        })?;
+    v.resize(len, T::default());
+    Ok(v)
+}
 
 /// Checks that `p` is a permutation of `0..n`.
 ///

@@ -59,18 +59,7 @@ impl Model {
                 let place = dice.roll(n as u64) as usize;
                 deck.insert(place, top);
             }
-            Model::Overhand { mean_packet } => {
-                let mut packets: Vec<Vec<usize>> = vec![vec![deck[0]]];
-                for &card in &deck[1..] {
-                    if dice.roll(mean_packet.max(1)) == 0 {
-                        packets.push(Vec::new());
-                    }
-                    if let Some(packet) = packets.last_mut() {
-                        packet.push(card);
-                    }
-                }
-                *deck = packets.into_iter().rev().flatten().collect();
-            }
+            Model::Overhand { mean_packet } => overhand(deck, mean_packet, dice),
         }
     }
 
@@ -82,6 +71,24 @@ impl Model {
             Model::Overhand { .. } => "overhand",
         }
     }
+}
+
+/// One overhand shuffle: a packet ends at each of the n − 1 gaps with
+/// probability 1/m (one roll per gap, top to bottom), and the packets are
+/// put down in reverse order. Each packet is copied straight to its place
+/// (a packet taken from the top `[start, end)` lands at `[n − end, n −
+/// start)`), one pass and one buffer, with no allocation per packet.
+fn overhand<D: Dice + ?Sized>(deck: &mut Vec<usize>, mean_packet: u64, dice: &mut D) {
+    let n = deck.len();
+    let mut out = vec![0; n];
+    let mut start = 0;
+    for end in 1..=n {
+        if end == n || dice.roll(mean_packet.max(1)) == 0 {
+            out[n - end..n - start].copy_from_slice(&deck[start..end]);
+            start = end;
+        }
+    }
+    *deck = out;
 }
 
 /// One GSR riffle: binomial cut by n fair coins, then proportional drops.

@@ -57,3 +57,32 @@ fn simulated_bound_sees_an_unshuffled_deck() {
     let e = statistic_lower_bound(Model::TopToRandom, 52, 10, 2_000, &Seed::from_text("s"));
     assert!(e.lower_bound > 0.9);
 }
+
+/// The one-pass overhand shuffle makes the same decks from the same rolls
+/// as the packet-by-packet description (Pemantle's model) it replaced.
+#[test]
+fn overhand_in_one_pass_matches_the_packet_description() {
+    use fairdeck::dice::{Dice, RngDice};
+    use fairdeck::rng::{Generator, Seed};
+    fn by_packets(deck: &[usize], m: u64, dice: &mut impl Dice) -> Vec<usize> {
+        let mut packets: Vec<Vec<usize>> = vec![vec![deck[0]]];
+        for &card in &deck[1..] {
+            if dice.roll(m) == 0 {
+                packets.push(Vec::new());
+            }
+            packets.last_mut().unwrap().push(card);
+        }
+        packets.into_iter().rev().flatten().collect()
+    }
+    for (n, m) in [(2, 1), (5, 2), (52, 6), (300, 3)] {
+        let seed = Seed::from_text(&format!("overhand {n} {m}"));
+        let mut a = RngDice::new(Generator::ChaCha20.build(&seed));
+        let mut b = RngDice::new(Generator::ChaCha20.build(&seed));
+        let mut deck: Vec<usize> = (0..n).collect();
+        for _ in 0..20 {
+            let expected = by_packets(&deck, m, &mut b);
+            Model::Overhand { mean_packet: m }.shuffle(&mut deck, &mut a);
+            assert_eq!(deck, expected, "n = {n}, m = {m}");
+        }
+    }
+}

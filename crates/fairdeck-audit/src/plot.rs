@@ -54,10 +54,33 @@ impl<'a> Canvas<'a> {
     }
 }
 
+/// Most rows (and columns) a heatmap draws: a larger matrix is drawn in
+/// square blocks ([`heatmap_block`]), so that the picture stays a few MB
+/// (at n = 4096 one rectangle per cell was a 1.5 GB SVG) and its drawing
+/// time O(n²) at most.
+pub const MAX_HEATMAP_SIDE: usize = 256;
+
+/// The side of the square blocks of cells a heatmap of an n × n matrix draws
+/// as one rectangle: 1 up to [`MAX_HEATMAP_SIDE`], then the least b with
+/// ⌈n / b⌉ ≤ [`MAX_HEATMAP_SIDE`]. O(1).
+///
+/// ```
+/// use fairdeck_audit::plot::heatmap_block;
+///
+/// assert_eq!(heatmap_block(52), 1);
+/// assert_eq!(heatmap_block(4096), 16);
+/// assert_eq!(heatmap_block(10_000), 40);
+/// ```
+pub fn heatmap_block(n: usize) -> usize {
+    n.div_ceil(MAX_HEATMAP_SIDE).max(1)
+}
+
 /// Heatmap of a card × position count matrix (`counts[card * n + pos]`):
 /// each cell's colour is the deviation of its frequency from 1/n, scaled so
 /// that ±`scale` (a fraction of 1/n, e.g. 0.5 = ±50 %) is full colour.
-/// O(n²) time.
+/// Above [`MAX_HEATMAP_SIDE`] cards, square blocks of [`heatmap_block`]
+/// cards × positions are drawn as one rectangle coloured by the mean
+/// deviation of their cells (the title says so). O(n²) time, O(picture) memory.
 ///
 /// ```
 /// let svg = fairdeck_audit::plot::heatmap(2, &[5, 5, 5, 5], 10, 0.5, "even")?;
@@ -75,29 +98,52 @@ pub fn heatmap(
     scale: f64,
     title: &str,
 ) -> Result<String, Error> {
-    if n == 0 || counts.len() != n * n || trials == 0 {
+    if n == 0 || n.checked_mul(n) != Some(counts.len()) || trials == 0 {
         return Err(Error::OutOfRange(
             "the heatmap needs an n × n matrix and trials".into(),
         ));
     }
-    let cell = (520 / n).clamp(4, 40) as i32;
+    let block = heatmap_block(n);
+    let side_cells = n.div_ceil(block);
+    let deviation = block_deviations(n, counts, trials, block);
+    let cell = (520 / side_cells).clamp(4, 40) as i32;
     let (left, top) = (60, 50);
-    let side = cell * n as i32;
-    let expected = trials as f64 / n as f64;
+    let side = cell * side_cells as i32;
     let mut svg = String::new();
     let mut c = Canvas::new(&mut svg, left + side + 130, top + side + 50)?;
-    for (i, &count) in counts.iter().enumerate() {
-        let (card, pos) = ((i / n) as i32, (i % n) as i32);
-        let d = (count as f64 - expected) / (expected * scale);
-        let (x, y) = (left + pos * cell, top + card * cell);
-        c.rect((x, y), (x + cell, y + cell), &diverging(d))?;
+    for (i, &d) in deviation.iter().enumerate() {
+        let (row, col) = ((i / side_cells) as i32, (i % side_cells) as i32);
+        let (x, y) = (left + col * cell, top + row * cell);
+        c.rect((x, y), (x + cell, y + cell), &diverging(d / scale))?;
     }
-    c.text(title, 16, HPos::Left, (left, 20))?;
+    let title = match block {
+        1 => title.to_string(),
+        b => format!("{title}; each square: mean of {b} × {b} cards × positions"),
+    };
+    c.text(&title, 16, HPos::Left, (left, 20))?;
     c.text("position →", 12, HPos::Left, (left, top + side + 20))?;
     c.text("card ↓", 12, HPos::Left, (4, top + 8))?;
     legend(&mut c, left + side + 20, top, scale)?;
     c.finish()?;
     Ok(svg)
+}
+
+/// The mean relative deviation (count − expected) / expected of each
+/// `block` × `block` square of the matrix, row by row. O(n²) time.
+fn block_deviations(n: usize, counts: &[u64], trials: u64, block: usize) -> Vec<f64> {
+    let side = n.div_ceil(block);
+    let expected = trials as f64 / n as f64;
+    let mut sum = vec![0.0; side * side];
+    let mut cells = vec![0u32; side * side];
+    for (i, &count) in counts.iter().enumerate() {
+        let at = (i / n / block) * side + (i % n) / block;
+        sum[at] += (count as f64 - expected) / expected;
+        cells[at] += 1;
+    }
+    sum.iter()
+        .zip(&cells)
+        .map(|(s, &k)| s / f64::from(k.max(1)))
+        .collect()
 }
 
 fn legend(c: &mut Canvas, x: i32, y: i32, scale: f64) -> Result<(), Error> {
@@ -165,4 +211,35 @@ pub fn curves(title: &str, series: &[(String, Vec<(u32, f64)>)]) -> Result<Strin
     }
     c.finish()?;
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 26 item 15: `audit asf-poker -n 4096 --trials 1000 --plot`
+    /// wrote a 1.49 GB SVG (one rectangle per cell). Large matrices are
+    /// drawn in blocks: a bounded picture, and a title that says so.
+    #[test]
+    fn a_large_heatmap_is_drawn_in_blocks_of_bounded_size() {
+        let n = 4096;
+        let counts = vec![7u64; n * n];
+        let svg = heatmap(n, &counts, 7 * n as u64, 0.5, "big").unwrap();
+        assert!(svg.len() < 8_000_000, "{} bytes", svg.len());
+        assert!(svg.contains("each square: mean of 16 × 16"));
+        let small = heatmap(MAX_HEATMAP_SIDE, &vec![1; 256 * 256], 256, 0.5, "x").unwrap();
+        assert!(!small.contains("each square"));
+        assert_eq!(heatmap_block(MAX_HEATMAP_SIDE + 1), 2);
+    }
+
+    #[test]
+    fn a_block_keeps_the_sign_of_its_cells_deviation() {
+        // n = 2, one block per cell: card 0 lands at position 0 too often.
+        let d = block_deviations(2, &[15, 5, 5, 15], 20, 1);
+        assert_eq!(d, vec![0.5, -0.5, -0.5, 0.5]);
+        // n = 4 in 2 × 2 blocks: the means of the four cells.
+        let counts = [6, 6, 2, 2, 6, 6, 2, 2, 2, 2, 6, 6, 2, 2, 6, 6];
+        let d = block_deviations(4, &counts, 16, 2);
+        assert_eq!(d, vec![0.5, -0.5, -0.5, 0.5]);
+    }
 }

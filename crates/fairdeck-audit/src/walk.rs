@@ -1,7 +1,8 @@
 //! The walking dice: answers every roll so that repeated runs of an
 //! algorithm visit every branch of its choice tree, down to a depth limit.
 
-use fairdeck::dice::{Dice, Enumerator};
+use fairdeck::dice::{Dice, Enumerator, RngDice};
+use fairdeck::rng::{AnyRng, Generator, Seed};
 
 /// A dice that enumerates an algorithm's choice tree depth-first, one path
 /// per run, cutting every path after `depth` rolls.
@@ -74,6 +75,84 @@ impl Dice for Walker {
     }
 }
 
+/// A dice for sizing a choice tree before walking it: it answers 0 (the
+/// walk's first path) or at random (a fixed-seed generator, so sizing is
+/// reproducible), records the bound of every roll, and stops a path after a
+/// depth limit as [`Walker`] does.
+#[derive(Debug)]
+pub struct Probe {
+    random: Option<RngDice<AnyRng>>,
+    bounds: Vec<u64>,
+    depth: usize,
+    cut: bool,
+}
+
+impl Dice for Probe {
+    fn roll(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "dice rolled with bound 0");
+        if self.cut || self.bounds.len() >= self.depth {
+            self.cut = true;
+            return 0;
+        }
+        self.bounds.push(n);
+        self.random.as_mut().map_or(0, |d| d.roll(n))
+    }
+
+    fn exhausted(&self) -> bool {
+        self.cut
+    }
+}
+
+/// Random paths [`fixed_tree_paths`] compares with the first.
+const PROBES: u64 = 16;
+
+/// The number of paths of a choice tree whose paths all roll the same
+/// bounds, or `None` when it cannot tell: a path longer than `max_depth`
+/// rolls (an unbounded loop), paths whose bounds differ, or a count past
+/// u128. The first path (all answers 0, where [`Walker`] starts) and 16
+/// random ones are run; when they all roll the same bounds b₁…b_L, the
+/// tree has b₁·…·b_L paths — exactly, for an algorithm whose bounds do not
+/// depend on the answers (every catalogue algorithm without a rejection
+/// loop), which covers every path of the tree. O(17 runs of `permute`).
+///
+/// ```
+/// use fairdeck::algorithms::Algorithm;
+/// use fairdeck_audit::walk::fixed_tree_paths;
+///
+/// let naive = fixed_tree_paths(|d| Algorithm::NaiveSwap.permute(9, d), 200);
+/// assert_eq!(naive, Some(387_420_489)); // 9^9
+/// assert_eq!(fixed_tree_paths(|d| Algorithm::FisherYates.permute(5, d), 200), Some(120));
+/// assert_eq!(fixed_tree_paths(|d| Algorithm::Rejection.permute(5, d), 200), None);
+/// ```
+pub fn fixed_tree_paths<F>(mut permute: F, max_depth: usize) -> Option<u128>
+where
+    F: FnMut(&mut Probe) -> Vec<usize>,
+{
+    let seed = Seed::from_text("fairdeck-audit/tree-size");
+    let mut run = |random: Option<RngDice<AnyRng>>| {
+        let mut probe = Probe {
+            random,
+            bounds: Vec::new(),
+            depth: max_depth,
+            cut: false,
+        };
+        permute(&mut probe);
+        (!probe.cut).then_some(probe.bounds)
+    };
+    let first = run(None)?;
+    let mut dice = RngDice::new(Generator::ChaCha8.build(&seed));
+    for _ in 0..PROBES {
+        let key = Seed::from_bytes(std::array::from_fn(|_| dice.roll(256) as u8));
+        let random = RngDice::new(Generator::ChaCha8.build(&key));
+        if run(Some(random))? != first {
+            return None;
+        }
+    }
+    first
+        .iter()
+        .try_fold(1u128, |acc, &b| acc.checked_mul(u128::from(b)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +196,38 @@ mod tests {
         }
         assert_eq!(paths, 4);
         assert!((cut_mass - 0.125).abs() < 1e-15);
+    }
+
+    /// The sizes match complete walks, and trees whose paths differ (or
+    /// never end) are not sized.
+    #[test]
+    fn fixed_tree_paths_counts_the_walk() {
+        use fairdeck::algorithms::Algorithm;
+        for alg in [
+            Algorithm::NaiveSwap,
+            Algorithm::Sattolo,
+            Algorithm::KnuthDeal,
+        ] {
+            for n in 1..=5 {
+                let sized = fixed_tree_paths(|d| alg.permute(n, d), 200);
+                let walked =
+                    crate::exact::distribution(n, |w| alg.permute(n, w), Default::default())
+                        .unwrap()
+                        .paths;
+                assert_eq!(sized, Some(u128::from(walked)), "{alg} n = {n}");
+            }
+        }
+        // One coin, then a second only after heads: paths 0 0, 0 1, 1.
+        let uneven = |d: &mut Probe| {
+            if d.roll(2) == 0 {
+                d.roll(2);
+            }
+            vec![0]
+        };
+        assert_eq!(fixed_tree_paths(uneven, 10), None);
+        assert_eq!(
+            fixed_tree_paths(|d| Algorithm::FisherYates.permute(9, d), 3),
+            None
+        );
     }
 }

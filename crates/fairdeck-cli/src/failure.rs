@@ -1,8 +1,10 @@
 //! Errors to exit codes, in one place: usage errors exit 2, runtime errors 1,
-//! a closed output pipe exits 0 quietly. Never a panic or a backtrace.
+//! a closed output pipe exits 0 quietly. Never a panic or a backtrace: the
+//! lines for stderr go through [`note`], which (unlike `eprintln!`) does not
+//! panic when stderr itself cannot be written.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// A mistake in how the command was called (exit 2).
@@ -30,12 +32,19 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// Writes `fairdeck: MESSAGE` and a newline on stderr. A stderr that cannot
+/// be written (a full disk, a closed pipe) is ignored: there is nowhere
+/// left to report it, and the exit code still tells.
+pub fn note(message: impl fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "fairdeck: {message}");
+}
+
 /// Prints the error on one line of stderr and picks the exit code.
 pub fn report(e: &anyhow::Error) -> ExitCode {
     if is_broken_pipe(e) {
         return ExitCode::SUCCESS;
     }
-    eprintln!("fairdeck: {e:#}");
+    note(format_args!("{e:#}"));
     let is_usage = e.chain().any(|c| {
         c.is::<UsageError>()
             || c.downcast_ref::<fairdeck::Error>()

@@ -32,3 +32,26 @@ impl LongArgs {
         })
     }
 }
+
+/// Checks that `bytes` of memory can be had before a run that needs them
+/// starts: reserves them (address space only; nothing is touched) and
+/// gives them back. A run whose estimated peak cannot be had then fails at
+/// once with `memory exhausted` (exit 1) instead of aborting with "memory
+/// allocation of N bytes failed" part-way (issue 26).
+///
+/// # Errors
+///
+/// `memory exhausted: WHAT needs about X GB` when the reservation fails.
+pub fn reserve(bytes: u64, what: impl FnOnce() -> String) -> anyhow::Result<()> {
+    let mut probe: Vec<u8> = Vec::new();
+    usize::try_from(bytes)
+        .ok()
+        .and_then(|b| probe.try_reserve_exact(b).ok())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "memory exhausted: {} needs about {:.2} GB",
+                what(),
+                bytes as f64 / 1e9
+            )
+        })
+}

@@ -56,16 +56,39 @@ fn write_error(e: io::Error) -> io::Error {
     io::Error::new(e.kind(), WriteError(e))
 }
 
+/// A write that must reach its reader: a closed pipe is then an error like
+/// any other (exit 1), not the quiet end of a stream — its kind is changed
+/// so that [`crate::failure`] does not take it for a reader that hung up.
+fn undelivered(e: io::Error) -> io::Error {
+    match e.kind() {
+        io::ErrorKind::BrokenPipe => io::Error::other(WriteError(e)),
+        _ => write_error(e),
+    }
+}
+
 /// Stdout whose errors say they are write errors.
-struct Stdout(io::Stdout);
+struct Stdout {
+    inner: io::Stdout,
+    /// Set by [`Output::must_deliver`].
+    must_deliver: bool,
+}
+
+impl Stdout {
+    fn error(&self, e: io::Error) -> io::Error {
+        match self.must_deliver {
+            true => undelivered(e),
+            false => write_error(e),
+        }
+    }
+}
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf).map_err(write_error)
+        self.inner.write(buf).map_err(|e| self.error(e))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush().map_err(write_error)
+        self.inner.flush().map_err(|e| self.error(e))
     }
 }
 
@@ -111,7 +134,10 @@ impl Output {
             format,
             pbn: choice == FormatChoice::Pbn,
             color: !no_color && io::stdout().is_terminal(),
-            stdout: BufWriter::new(Stdout(io::stdout())),
+            stdout: BufWriter::new(Stdout {
+                inner: io::stdout(),
+                must_deliver: false,
+            }),
         }
     }
 
@@ -123,6 +149,13 @@ impl Output {
             true => Err(write_error(io::Error::from_raw_os_error(9))), // EBADF
             false => Ok(()),
         }
+    }
+
+    /// Makes a reader that hangs up a failure (exit 1, `write error: Broken
+    /// pipe`) instead of the quiet end of the output: for output that cannot
+    /// be made again, such as `fair commit`'s fresh secret.
+    pub fn must_deliver(&mut self) {
+        self.stdout.get_mut().must_deliver = true;
     }
 
     /// The chosen format.
@@ -155,5 +188,73 @@ impl Output {
     /// Flushes stdout.
     pub fn flush(&mut self) -> io::Result<()> {
         self.stdout.flush()
+    }
+}
+
+/// A picture file (`--plot FILE.svg`) opened before the work starts, so a
+/// path that cannot be written is refused at once rather than after minutes
+/// of work (issue 26). An existing file keeps its content until
+/// [`PlotFile::write`]; a file created here is removed again if the run
+/// fails before writing it.
+pub struct PlotFile {
+    path: std::path::PathBuf,
+    file: Option<std::fs::File>,
+    created: bool,
+}
+
+impl PlotFile {
+    /// Opens `path` for writing without truncating it.
+    ///
+    /// # Errors
+    ///
+    /// A name that does not end in `.svg` (usage error); a path that cannot
+    /// be opened for writing (a missing directory, no permission).
+    pub fn open(path: &std::path::Path) -> anyhow::Result<Self> {
+        if path.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(crate::failure::usage(
+                "--plot writes SVG only: give a FILE.svg",
+            ));
+        }
+        let created = std::fs::symlink_metadata(path).is_err();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            file: Some(file),
+            created,
+        })
+    }
+
+    /// Replaces the file's content with `svg`.
+    ///
+    /// # Errors
+    ///
+    /// A failed write (a full disk).
+    pub fn write(mut self, svg: &str) -> anyhow::Result<()> {
+        let Some(mut file) = self.file.take() else {
+            return Ok(()); // unreachable: `write` consumes the only handle
+        };
+        let cannot = |e: io::Error| anyhow::anyhow!("cannot write {}: {e}", self.path.display());
+        file.set_len(0)
+            .or_else(|e| match e.kind() {
+                // Devices (/dev/null, /dev/full) cannot be truncated.
+                io::ErrorKind::InvalidInput => Ok(()),
+                _ => Err(e),
+            })
+            .and_then(|()| file.write_all(svg.as_bytes()))
+            .and_then(|()| file.flush())
+            .map_err(cannot)
+    }
+}
+
+impl Drop for PlotFile {
+    fn drop(&mut self) {
+        if self.file.is_some() && self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }

@@ -7,8 +7,9 @@ use fairdeck::rng::{AnyRng, Generator, Seed, seed_text_bits};
 /// Seed and generator flags, flattened into each subcommand that draws.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RandomArgs {
-    /// Replay a run: 64 hex digits (the 256-bit key) or any text (hashed with
-    /// SHA-256). Without it a fresh key is drawn from the OS and printed.
+    /// Replay a run: 64 hex digits (the 256-bit key; spaces around them are
+    /// ignored) or any other text (hashed with SHA-256 as written). Without
+    /// it a fresh key is drawn from the OS and printed.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<String>,
 
@@ -54,7 +55,7 @@ impl RandomArgs {
         let (seed, key) = match &self.seed {
             Some(text) => {
                 let bits = seed_text_bits(text);
-                let origin = if bits == 256.0 && Seed::from_hex(text).is_ok() {
+                let origin = if Seed::hex_key(text).is_some() {
                     "hex-key"
                 } else {
                     "seed-text"

@@ -86,7 +86,7 @@ fn refusals_are_clear() {
     for (args, needle) in [
         (
             vec!["sort-keys", "-n", "6", "--max-paths", "1000"],
-            "more than 1000 paths",
+            "has 101559956668416 paths of the same length",
         ),
         (vec!["fisher-yates", "-n", "40"], "-n must be"),
         (vec!["nope", "-n", "3"], "unknown algorithm"),

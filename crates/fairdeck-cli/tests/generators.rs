@@ -34,3 +34,29 @@ fn an_unknown_generator_is_a_usage_error_listing_the_names() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Issue 26 item 18: a 64-hex-digit seed pasted with a space or newline
+/// around it was hashed as text, silently dealing another deal. It is the
+/// key, in every subcommand that takes `--seed` (one parser: `Seed::parse`);
+/// other text is still hashed exactly as written.
+#[test]
+fn whitespace_around_a_hex_seed_is_ignored_everywhere() {
+    let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    let padded = format!(" {key}\n");
+    for (sub, args) in [
+        ("deal", &[][..]),
+        ("sample", &["5", "90"][..]),
+        ("shuffle", &["fisher-yates", "-n", "20"][..]),
+    ] {
+        let plain = json_of(sub, &[args, &["--seed", key]].concat());
+        let pasted = json_of(sub, &[args, &["--seed", padded.as_str()]].concat());
+        assert_eq!(plain, pasted, "{sub}");
+        assert_eq!(pasted["seed"], key, "{sub}");
+    }
+    let deal = json_of("deal", &["--seed", &padded]);
+    assert_eq!(deal["entropy_source"], "hex-key", "{deal}");
+    let text = |s: &str| json_of("deal", &["--seed", s])["seed"].clone();
+    assert_ne!(text("table 7 "), text("table 7"));
+    let bytes = |s: &str| run(&["rng", "-n", "32", "--seed", s]).stdout;
+    assert_eq!(bytes(key), bytes(&format!("{key} ")));
+}

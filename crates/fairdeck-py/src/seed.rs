@@ -42,7 +42,7 @@ impl Key {
     /// The key of `--seed text`.
     pub fn from_text(text: &str) -> Self {
         let bits = seed_text_bits(text);
-        let origin = if bits == 256.0 && Seed::from_hex(text).is_ok() {
+        let origin = if Seed::hex_key(text).is_some() {
             "hex-key"
         } else {
             "seed-text"

@@ -1,8 +1,9 @@
 //! Generators and seeds: how a run becomes replayable.
 //!
 //! A [`Seed`] is a 256-bit key. Users write it either as exactly 64 hex
-//! digits (the key itself) or as any other text, which is hashed with SHA-256
-//! into the key. [`Generator`] names the generators a seed can key:
+//! digits (the key itself; whitespace around them, as a paste may add, is
+//! ignored) or as any other text, which is hashed with SHA-256, exactly as
+//! written, into the key. [`Generator`] names the generators a seed can key:
 //! ChaCha20 (the default), ChaCha12 and ChaCha8 (cryptographic, fewer rounds,
 //! faster) and Xoshiro256++ (fast, for simulations only).
 //!
@@ -38,12 +39,29 @@ pub struct Seed {
 }
 
 impl Seed {
-    /// Parses a user's seed: 64 hex digits are the key itself (either case);
-    /// any other text is hashed with SHA-256 into the key.
+    /// Parses a user's seed: 64 hex digits are the key itself (either case,
+    /// surrounding whitespace ignored: [`Seed::hex_key`]); any other text is
+    /// hashed with SHA-256, exactly as written (whitespace included), into
+    /// the key. O(length of `text`).
     ///
     /// Never fails: every text is a seed. Use [`Seed::from_hex`] to insist on hex.
+    ///
+    /// ```
+    /// use fairdeck::rng::Seed;
+    ///
+    /// let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    /// assert_eq!(Seed::parse(&format!("{key} \n")).to_hex(), key); // pasted with a space
+    /// assert_ne!(Seed::parse(" table 7"), Seed::parse("table 7")); // text: as written
+    /// ```
     pub fn parse(text: &str) -> Self {
-        Self::from_hex(text).unwrap_or_else(|_| Self::from_text(text))
+        Self::hex_key(text).unwrap_or_else(|| Self::from_text(text))
+    }
+
+    /// The key when `text` is 64 hex digits once surrounding whitespace is
+    /// removed (a printed seed copied with a trailing space or newline
+    /// replays its run); `None` for any other text. O(length of `text`).
+    pub fn hex_key(text: &str) -> Option<Self> {
+        Self::from_hex(text.trim()).ok()
     }
 
     /// The key spelled as exactly 64 hex digits.
@@ -116,7 +134,7 @@ impl fmt::Debug for Seed {
 /// *upper* bound: text chosen by a person ("42", "friday night") holds far
 /// less, because an attacker guesses likely texts first.
 pub fn seed_text_bits(text: &str) -> f64 {
-    if text.len() == 64 && text.bytes().all(|c| c.is_ascii_hexdigit()) {
+    if Seed::hex_key(text).is_some() {
         return 256.0;
     }
     let fits = |ok: fn(char) -> bool| text.chars().all(ok);
@@ -316,6 +334,27 @@ mod tests {
         assert_eq!(Seed::parse(&hex[1..]), Seed::from_text(&hex[1..]));
         assert!(Seed::from_hex(&hex[1..]).is_err());
         assert!(Seed::from_hex(&format!("{}g", &hex[1..])).is_err());
+    }
+
+    /// Issue 26 item 18: a key pasted with whitespace around it was hashed
+    /// as text (another deal); it is the key. Other text stays as written.
+    #[test]
+    fn whitespace_around_a_hex_key_is_ignored() {
+        let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+        for padded in [
+            format!("{hex} "),
+            format!(" {hex}"),
+            format!("\t{hex}\n"),
+            format!("{hex}\r\n"),
+        ] {
+            assert_eq!(Seed::parse(&padded).to_hex(), hex, "{padded:?}");
+            assert_eq!(seed_text_bits(&padded), 256.0);
+        }
+        assert_eq!(Seed::parse("abc "), Seed::from_text("abc "));
+        assert_ne!(Seed::parse("abc "), Seed::parse("abc"));
+        let inner = format!("{} {}", &hex[..32], &hex[32..]);
+        assert_eq!(Seed::parse(&inner), Seed::from_text(&inner));
+        assert!(Seed::from_hex(&format!("{hex} ")).is_err());
     }
 
     #[test]

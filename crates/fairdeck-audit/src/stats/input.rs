@@ -87,7 +87,7 @@ fn start(values: &[usize], base: Option<usize>, number: usize) -> Result<(Tally,
         return Err(invalid(number, &why));
     }
     let b = base.unwrap_or_else(|| usize::from(!values.contains(&0)));
-    Ok((Tally::new(values.len()), b))
+    Ok((Tally::try_new(values.len())?, b))
 }
 
 /// Reads one line into `line` (replacing it); `false` at the end of input.

@@ -67,7 +67,8 @@ where
     }
     let chunks = trials.div_ceil(CHUNK);
     let workers = workers(n, trials);
-    let mut total = Tally::new(n);
+    let mut total = Tally::try_new(n)?;
+    reserve_fingerprints(&mut total, trials)?;
     // Chunks are counted `workers` at a time and merged in chunk order, so
     // at most `workers + 1` tallies are alive, and the result does not
     // depend on the number of threads.
@@ -77,8 +78,9 @@ where
             .into_par_iter()
             .map(|index| {
                 let mut dice = RngDice::new(generator.build(&chunk_seed(seed, index)));
-                let mut tally = Tally::new(n);
+                let mut tally = Tally::try_new(n)?;
                 let count = CHUNK.min(trials - index * CHUNK);
+                reserve_fingerprints(&mut tally, count)?;
                 for _ in 0..count {
                     tally.add(&permute(n, &mut dice))?;
                 }
@@ -91,6 +93,19 @@ where
         }
     }
     Ok(total)
+}
+
+/// Room for the birthday test's 16-byte fingerprints of `trials` decks
+/// (n ≥ 9), reserved up front so that running out is an error, not an abort.
+fn reserve_fingerprints(tally: &mut Tally, trials: u64) -> Result<(), Error> {
+    if tally.n < super::MIN_N_FOR_BIRTHDAY {
+        return Ok(());
+    }
+    let bytes = trials.saturating_mul(16);
+    usize::try_from(trials)
+        .ok()
+        .and_then(|t| tally.fingerprints.try_reserve_exact(t).ok())
+        .ok_or(Error::MemoryExhausted { bytes })
 }
 
 /// Threads counting at once: rayon's, fewer when their tallies would not

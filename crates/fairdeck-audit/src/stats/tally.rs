@@ -1,7 +1,7 @@
 //! Running counts over many permutations: everything the audit's tests need,
 //! mergeable so that chunks counted in parallel add up to the same result.
 
-use crate::error::{Error, check_permutation};
+use crate::error::{Error, check_permutation, zeros};
 
 /// Largest n for which the full permutation-frequency table is kept (8! = 40320 cells).
 pub const MAX_N_FOR_PERMUTATION_TABLE: usize = 8;
@@ -34,19 +34,43 @@ pub struct Tally {
 
 impl Tally {
     /// Empty counts for permutations of `n` items. O(n² + n!) memory for n ≤ 8.
+    ///
+    /// # Panics
+    ///
+    /// When the n × n counts cannot be allocated; [`Tally::try_new`] fails instead.
     pub fn new(n: usize) -> Self {
-        let table = (n <= MAX_N_FOR_PERMUTATION_TABLE).then(|| vec![0; factorial(n)]);
-        Self {
+        match Self::try_new(n) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Empty counts for permutations of `n` items, or
+    /// [`Error::MemoryExhausted`] when the n × n counts (800 MB at n = 10⁴)
+    /// cannot be allocated. O(n² + n!) memory for n ≤ 8.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::MemoryExhausted`], or [`Error::OutOfRange`] when n² overflows.
+    pub fn try_new(n: usize) -> Result<Self, Error> {
+        let cells = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::OutOfRange(format!("{n} items: n² overflows")))?;
+        let table = match n <= MAX_N_FOR_PERMUTATION_TABLE {
+            true => Some(zeros(factorial(n))?),
+            false => None,
+        };
+        Ok(Self {
             n,
             trials: 0,
-            positions: vec![0; n * n],
-            fixed_points: vec![0; n + 1],
-            cycles: vec![0; n + 1],
-            rising_sequences: vec![0; n + 1],
-            successions: vec![0; n.max(1)],
+            positions: zeros(cells)?,
+            fixed_points: zeros(n + 1)?,
+            cycles: zeros(n + 1)?,
+            rising_sequences: zeros(n + 1)?,
+            successions: zeros(n.max(1))?,
             permutations: table,
             fingerprints: Vec::new(),
-        }
+        })
     }
 
     /// Counts one arrangement (`p[pos]` = card). O(n) time (O(n²) for n ≤ 8).

@@ -15,10 +15,11 @@ use fairdeck_audit::stats::verdict::Summary;
 
 use crate::failure::usage;
 use crate::limits::LongArgs;
-use crate::output::{Format, Output};
+use crate::output::{Format, Output, PlotFile};
 use crate::random::RandomArgs;
 
 use fairdeck_audit::budget;
+use fairdeck_audit::plot::{self, MAX_HEATMAP_SIDE};
 use fairdeck_audit::stats::{MAX_N, MAX_TRIALS};
 
 /// Flags of `fairdeck audit`.
@@ -124,6 +125,7 @@ struct Round {
 /// Runs `fairdeck audit`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     check(args)?;
+    let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let (report, tally) = match &args.input {
         Some(path) => {
             let tally = super::audit_input::read(path, args.base)?;
@@ -135,8 +137,8 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
         None => audited(args, true)?,
     };
-    if let Some(path) = &args.plot {
-        plot(path, &tally, &report.source)?;
+    if let Some(file) = plot_file {
+        plot(file, &tally, &report.source)?;
     }
     print(&report, out)
 }
@@ -280,16 +282,27 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
-fn plot(path: &std::path::Path, tally: &Tally, source: &str) -> anyhow::Result<()> {
-    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-        return Err(usage("--plot writes SVG only: give a FILE.svg"));
-    }
+/// Draws the heatmap; above [`MAX_HEATMAP_SIDE`] cards in blocks, which a
+/// note on stderr (and the picture's title) says.
+fn plot(file: PlotFile, tally: &Tally, source: &str) -> anyhow::Result<()> {
     let title = format!(
         "{source}: where each card lands (n = {}, {} shuffles; red above 1/n, blue below)",
         tally.n, tally.trials
     );
-    let svg = fairdeck_audit::plot::heatmap(tally.n, &tally.positions, tally.trials, 0.5, &title)?;
-    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    let block = plot::heatmap_block(tally.n);
+    if block > 1 {
+        crate::failure::note(format_args!(
+            "note: --plot draws at most {MAX_HEATMAP_SIDE} × {MAX_HEATMAP_SIDE} squares: \
+             each is the mean of {block} × {block} cards × positions"
+        ));
+    }
+    file.write(&plot::heatmap(
+        tally.n,
+        &tally.positions,
+        tally.trials,
+        0.5,
+        &title,
+    )?)
 }
 
 fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {

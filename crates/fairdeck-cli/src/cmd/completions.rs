@@ -1,6 +1,7 @@
 //! `fairdeck completions`: a shell completion script, generated from the
 //! command-line definition (clap_complete), so it never goes stale.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
@@ -39,6 +40,10 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         CompletionShell::Zsh => Shell::Zsh,
         CompletionShell::Fish => Shell::Fish,
     };
-    clap_complete::generate(shell, &mut Cli::command(), "fairdeck", out.stdout());
+    // clap_complete panics on a write error ("failed to write completion
+    // file"): build the script in memory (tens of KiB), then write it.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "fairdeck", &mut script);
+    out.stdout().write_all(&script)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::budget;
 use fairdeck_audit::exact::{self, Limits};
+use fairdeck_audit::walk;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use serde::Serialize;
@@ -107,12 +108,7 @@ pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRa
             exact::MAX_DEPTH
         )));
     }
-    let n = args.n;
-    args.long
-        .check(budget::exact_steps(alg, n, args.max_paths), |steps| {
-            let most = budget::largest(args.max_paths, steps, |p| budget::exact_steps(alg, n, p));
-            format!("--max-paths at most {most} at -n {n}")
-        })?;
+    check_work(args, alg)?;
     let limits = Limits {
         max_paths: args.max_paths,
         max_depth: args.max_depth,
@@ -148,6 +144,50 @@ pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRa
             .collect(),
     };
     Ok((report, tv))
+}
+
+/// Refuses a walk that cannot finish or is over the work budget. A tree
+/// whose paths all roll the same bounds (every algorithm without a
+/// rejection loop) has a known number of paths P: a --max-paths below P
+/// can never succeed (the deepening walk cuts every path), so it is refused
+/// at once; the work is that of one walk of P paths. Other trees are
+/// walked as deep as --max-paths allows, at most twice that many paths.
+fn check_work(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
+    let n = args.n;
+    let tree = |n: usize| walk::fixed_tree_paths(|d| alg.permute(n, d), args.max_depth);
+    let Some(paths) = tree(n) else {
+        return args
+            .long
+            .check(budget::exact_steps(alg, n, args.max_paths), |steps| {
+                let most =
+                    budget::largest(args.max_paths, steps, |p| budget::exact_steps(alg, n, p));
+                format!("--max-paths at most {most} at -n {n}")
+            });
+    };
+    let walk_steps = |n: usize, paths: u128| {
+        budget::exact_walk_steps(alg, n, u64::try_from(paths).unwrap_or(u64::MAX))
+    };
+    let fits_budget = |n: usize, budget: u64| tree(n).is_some_and(|p| walk_steps(n, p) <= budget);
+    if paths > u128::from(args.max_paths) {
+        let within = match args.long.allow_long || fits_budget(n, budget::DEFAULT_STEPS) {
+            true => String::new(),
+            false => " (with --allow-long: that walk is over the budget)".into(),
+        };
+        return Err(usage(format!(
+            "{} on {n} items has {paths} paths of the same length: a walk of at most \
+             --max-paths {} cannot finish; give --max-paths {paths}{within}, or a smaller -n",
+            alg.name(),
+            args.max_paths
+        )));
+    }
+    args.long.check(walk_steps(n, paths), |steps| {
+        let most = (1..n).rev().find(|&m| fits_budget(m, steps)).unwrap_or(1);
+        let need = tree(most).unwrap_or(1).max(1);
+        format!(
+            "-n at most {most} with --max-paths {need} for {} (a walk of all {paths} paths at -n {n})",
+            alg.name()
+        )
+    })
 }
 
 fn print(r: &Report, tv: &num_rational::BigRational, out: &mut Output) -> anyhow::Result<()> {

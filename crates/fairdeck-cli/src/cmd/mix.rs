@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::failure::usage;
 use crate::limits::LongArgs;
-use crate::output::{Format, Output};
+use crate::output::{Format, Output, PlotFile};
 use crate::random::RandomArgs;
 
 /// Flags of `fairdeck mix`.
@@ -99,9 +99,10 @@ fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
 
 /// Runs `fairdeck mix`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let report = report(args)?;
-    if let Some(path) = &args.plot {
-        plot(path, &report)?;
+    if let Some(file) = plot_file {
+        plot(file, &report)?;
     }
     print(&report, out)
 }
@@ -256,10 +257,7 @@ fn simulated_rows(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Re
     })
 }
 
-fn plot(path: &std::path::Path, r: &Report) -> anyhow::Result<()> {
-    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-        return Err(usage("--plot writes SVG only: give a FILE.svg"));
-    }
+fn plot(file: PlotFile, r: &Report) -> anyhow::Result<()> {
     let mut series = Vec::new();
     let pick = |f: fn(&Row) -> Option<f64>| -> Vec<(u32, f64)> {
         r.rows
@@ -281,8 +279,7 @@ fn plot(path: &std::path::Path, r: &Report) -> anyhow::Result<()> {
         }
     }
     let title = format!("{} shuffles of {} cards", r.model, r.n);
-    let svg = fairdeck_audit::plot::curves(&title, &series)?;
-    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    file.write(&fairdeck_audit::plot::curves(&title, &series)?)
 }
 
 fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {

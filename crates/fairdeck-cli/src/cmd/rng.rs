@@ -40,10 +40,10 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         return Err(usage("rng writes raw bytes; --format json does not apply"));
     }
     let mut random = args.random.randomness()?;
-    eprintln!(
-        "fairdeck: seed {} (generator {})",
+    crate::failure::note(format_args!(
+        "seed {} (generator {})",
         random.seed, random.generator
-    );
+    ));
     let rng = random.dice.rng_mut();
     let mut buffer = vec![0u8; CHUNK];
     let mut left = args.bytes;

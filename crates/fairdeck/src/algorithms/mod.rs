@@ -54,7 +54,7 @@ use catalogue::{ENTRIES, Entry};
 use trace::{Observer, Recorder, Silent};
 
 pub use catalogue::{OUTSIDE, PYTHON_SNIPPET_BUG};
-pub use cost::{Growth, largest_within};
+pub use cost::{Growth, IN_CACHE_N, NANOS_PER_STEP, largest_within};
 pub use deal::{hash_deal, knuth_deal};
 pub use fisher_yates::{fisher_yates, inside_out, knuth_forward};
 pub use flawed::{asf_poker, naive_swap, random_transpositions, sattolo};
@@ -193,32 +193,6 @@ impl Algorithm {
     /// How its running time grows with n (the class of [`Algorithm::time`]).
     pub fn growth(self) -> Growth {
         self.entry().growth
-    }
-
-    /// Estimated elementary steps of one run on `n` cards
-    /// ([`Growth::steps`]); callers compare it with a work budget before
-    /// running. O(1).
-    ///
-    /// ```
-    /// use fairdeck::algorithms::Algorithm;
-    ///
-    /// assert_eq!(Algorithm::FisherYates.cost(1000), 1000);
-    /// assert_eq!(Algorithm::FisherYatesList.cost(1000), 1_000_000);
-    /// ```
-    pub fn cost(self, n: u64) -> u64 {
-        self.growth().steps(n)
-    }
-
-    /// The largest n (at most `cap`) whose one run fits in `budget` steps.
-    /// O(log cap).
-    ///
-    /// ```
-    /// use fairdeck::algorithms::Algorithm;
-    ///
-    /// assert_eq!(Algorithm::SortKeys.largest_n(10_000_000_000, u64::MAX), 100_000);
-    /// ```
-    pub fn largest_n(self, budget: u64, cap: u64) -> u64 {
-        self.growth().largest_n(budget, cap)
     }
 
     /// The arrangement of `0..n` after running the algorithm on the identity

@@ -197,7 +197,7 @@ impl DealShape {
     }
 
     /// The number of the deal that a shuffled deck (top first) deals.
-    /// O(n·g) big-number steps for n cards in g groups (or faces).
+    /// O(n) big-number steps (one product and one division per card).
     ///
     /// # Errors
     ///
@@ -333,8 +333,12 @@ fn rank(sequence: &[usize], counts: &[u64]) -> Option<BigUint> {
     let mut number = BigUint::from(0u8);
     for (done, &s) in sequence.iter().enumerate() {
         let remaining = (sequence.len() - done) as u64;
-        for &c in &left[..s.min(left.len())] {
-            number += &block * c / remaining;
+        // Σ block·c/remaining over the smaller symbols, in one product: each
+        // term is a whole multinomial, so their sum is block·(Σ c)/remaining
+        // exactly — one big-number product per card instead of one per symbol.
+        let smaller: u64 = left[..s.min(left.len())].iter().sum();
+        if smaller > 0 {
+            number += &block * smaller / remaining;
         }
         let c = left.get_mut(s).filter(|c| **c > 0)?;
         block = block * *c / remaining;

@@ -119,27 +119,47 @@ pub fn deal_boards(
     render(args, out, &boards, &origin)
 }
 
-/// Reads a PBN file: its text and its boards (at least one).
+/// Largest PBN file read (`deal --from-pbn`, `fair verify --pbn`): 16 MiB,
+/// tens of thousands of boards (a board takes a few hundred bytes), so that
+/// a wrong path such as /dev/zero is refused instead of read until memory
+/// runs out, as `--secret-file` and `--entropy` are.
+const MAX_PBN_BYTES: u64 = 16 << 20;
+
+/// Reads a PBN file (at most [`MAX_PBN_BYTES`]): its text and its boards
+/// (at least one).
 ///
 /// # Errors
 ///
-/// An unreadable file (runtime error); bad PBN or no board with a `[Deal]`
-/// tag (usage errors naming the file, and the line where there is one).
+/// An unreadable file (runtime error); a file over the size limit, bad PBN
+/// or no board with a `[Deal]` tag (usage errors naming the file, and the
+/// line where there is one).
 pub(crate) fn read_pbn_file(path: &Path) -> anyhow::Result<(String, Vec<pbn::PbnBoard>)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    use std::io::Read;
+    let cannot = || format!("cannot read {}", path.display());
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .with_context(cannot)?
+        .take(MAX_PBN_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(cannot)?;
+    if text.len() as u64 > MAX_PBN_BYTES {
+        return Err(usage(format!(
+            "{} is larger than 16 MiB: not a PBN file of boards",
+            path.display()
+        )));
+    }
     let (boards, skipped) =
         pbn::read_lenient(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
     // Import for play is lenient, but says what it did not read.
     for why in skipped.iter().take(10) {
-        eprintln!("fairdeck: note: {}: skipped {why}", path.display());
+        crate::failure::note(format_args!("note: {}: skipped {why}", path.display()));
     }
     if skipped.len() > 10 {
-        eprintln!(
-            "fairdeck: note: {}: skipped {} more",
+        crate::failure::note(format_args!(
+            "note: {}: skipped {} more",
             path.display(),
             skipped.len() - 10
-        );
+        ));
     }
     if boards.is_empty() {
         return Err(usage(format!(

@@ -132,7 +132,7 @@ fn check_key_quietly(
             return Err(usage(format!("--strict: {message}")));
         }
         if !quiet {
-            eprintln!("fairdeck: {level}: {message}");
+            crate::failure::note(format_args!("{level}: {message}"));
         }
     }
     Ok(())
@@ -236,21 +236,21 @@ pub fn stdin_dice(
     } else {
         format!("{} needs {needed} {}s", what(config), kind.noun())
     };
-    eprintln!(
-        "fairdeck: {each} (log_{} of {} = {:.2}); more only if a rejection asks for them",
+    crate::failure::note(format_args!(
+        "{each} (log_{} of {} = {:.2}); more only if a rejection asks for them",
         kind.base(),
         config.shape.formula(),
         kind.symbols_exact(&count)
-    );
+    ));
     if tty {
-        eprintln!(
-            "fairdeck: {}, as many per line as you like, then Enter",
+        crate::failure::note(format_args!(
+            "{}, as many per line as you like, then Enter",
             kind.hint()
-        );
+        ));
     }
     let prompt = move |read: u64| {
         if tty {
-            eprint!("{}s {read}> ", kind.noun());
+            let _ = write!(std::io::stderr(), "{}s {read}> ", kind.noun());
         }
     };
     SymbolDice::new(kind, SymbolReader::new(stdin.lock(), kind, prompt))

@@ -245,6 +245,8 @@ pub(crate) fn committed() -> anyhow::Result<Committed> {
 }
 
 fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    // A fresh secret printed to a reader that hung up would be lost.
+    out.must_deliver();
     let secret = ServerSecret::from_bytes(*fresh_seed()?.as_bytes());
     let commitment = secret.commitment().to_hex();
     if let Some(path) = &args.out {
@@ -324,10 +326,10 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let (report, dealt) = dealt_report(args)?;
     let (game, kind, needed) = (report.game, &report.deck, report.entropy_needed_bits);
     if needed > 256.0 {
-        eprintln!(
-            "fairdeck: note: a {kind} deck needs {needed:.1} bits; the 256-bit deal key reaches \
+        crate::failure::note(format_args!(
+            "note: a {kind} deck needs {needed:.1} bits; the 256-bit deal key reaches \
              at most 2^256 of its orders (unpredictable, but most orders can never be dealt)"
-        );
+        ));
     }
     match out.format() {
         Format::Json => out.json(&report)?,
