@@ -310,7 +310,9 @@ pub fn deal(args: &DealArgs, path: &Path, out: &mut Output) -> anyhow::Result<Ex
     let reveals = read_seat_docs(&args.table.reveals)?;
     let seats = seat_records(&doc.manifest, &commits, &reveals)?;
     let transcript = Transcript::deal(&doc.manifest, &secret, &seats)?;
-    eprintln!("fairdeck: note: the transcript holds the server secret: publish it only after play");
+    crate::failure::note(
+        "note: the transcript holds the server secret: publish it only after play",
+    );
     match out.format() {
         Format::Json => out.stdout().write_all(transcript.to_json().as_bytes())?,
         Format::Text => super::verify::print_transcript(out.stdout(), &transcript)?,
