@@ -364,3 +364,44 @@ fn session_flags_are_checked() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Issue 26: a client seed with a control character was printed Rust's way,
+/// `"x\u{1}y"`, which no JSON reader takes back. It is a JSON string now, in
+/// the deal's text and in a session's text and PBN notes.
+#[test]
+fn client_seeds_are_printed_as_json_strings() {
+    let seed = "x\u{1}y \"q\" \\";
+    let quoted = r#""x\u0001y \"q\" \\""#;
+    let deal = fairdeck()
+        .args(["fair", "deal", "--server-secret", SECRET, "--nonce", "0"])
+        .arg(format!("--client-seed={seed}"))
+        .assert()
+        .success();
+    let text = String::from_utf8(deal.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains(&format!("client seed: {quoted}, nonce: 0\n")),
+        "{text}"
+    );
+    let back: String = serde_json::from_str(quoted).unwrap();
+    assert_eq!(back, seed);
+    for format in ["text", "pbn"] {
+        let session = fairdeck()
+            .args([
+                "--format",
+                format,
+                "fair",
+                "deal",
+                "--server-secret",
+                SECRET,
+            ])
+            .args(["--boards", "1-2"])
+            .arg(format!("--client-seed={seed}"))
+            .assert()
+            .success();
+        let out = String::from_utf8(session.get_output().stdout.clone()).unwrap();
+        assert!(
+            out.contains(&format!("client seed: {quoted}")),
+            "{format}: {out}"
+        );
+    }
+}

@@ -233,3 +233,39 @@ fn a_bad_bind_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--bind wants ADDR:PORT"));
 }
+
+/// Issue 26: `fairdeck serve > /dev/full` panicked on printing its address.
+/// Now the address goes to stderr with the reason, and the server serves.
+#[test]
+fn a_full_stdout_does_not_stop_the_server() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("fairdeck: cannot write the address to stdout (No space left on device (os error 28)); serving on http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    let server = Server { child, addr };
+    let mut stream = server.connect();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let (reply, _) = until_closed(&mut stream);
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+}

@@ -18,6 +18,7 @@ mod tests;
 #[cfg(test)]
 mod refusals;
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -30,6 +31,8 @@ use axum::routing::{get, post};
 use access::Access;
 use api::AppState;
 use limits::ApiError;
+
+use crate::failure::note;
 
 /// The whole app over `state`: the API under `/api/`, the page's files
 /// everywhere else, every request through [`access::guard`].
@@ -87,13 +90,13 @@ pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::
             .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
         let local = listener.local_addr()?;
         let url = format!("http://{local}/");
-        println!("fairdeck serve: {url}");
+        announce(&url);
         if !local.ip().is_loopback() {
-            eprintln!(
-                "fairdeck: note: listening on {local}: anyone who can reach this address can use the page"
-            );
+            note(format_args!(
+                "note: listening on {local}: anyone who can reach this address can use the page"
+            ));
         }
-        eprintln!("fairdeck: press Ctrl-C to stop");
+        note("press Ctrl-C to stop");
         let state = Arc::new(AppState::new());
         // The catalogue (exact verdicts of every algorithm) is computed now,
         // off the heavy-work lane, so the first page never waits for it.
@@ -105,9 +108,27 @@ pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        connection::serve(listener, app(state, Access::new(local, allow_hosts)), shutdown).await?;
+        connection::serve(
+            listener,
+            app(state, Access::new(local, allow_hosts)),
+            shutdown,
+        )
+        .await?;
         Ok(())
     })
+}
+
+/// Prints the page's address on stdout, the line scripts wait for. A stdout
+/// that cannot be written (`> /dev/full`, a closed pipe) does not stop the
+/// server: the address goes to stderr instead.
+fn announce(url: &str) {
+    let mut out = std::io::stdout().lock();
+    let written = writeln!(out, "fairdeck serve: {url}").and_then(|()| out.flush());
+    if let Err(e) = written {
+        note(format_args!(
+            "cannot write the address to stdout ({e}); serving on {url}"
+        ));
+    }
 }
 
 /// Asks the desktop to open `url`; says so on stderr when it cannot.
@@ -125,6 +146,8 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if let Err(e) = started {
-        eprintln!("fairdeck: cannot open a browser ({opener}: {e}); open {url} yourself");
+        note(format_args!(
+            "cannot open a browser ({opener}: {e}); open {url} yourself"
+        ));
     }
 }

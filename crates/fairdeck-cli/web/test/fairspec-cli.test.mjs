@@ -122,3 +122,17 @@ test('fair verify: JS rejects the same malformed input the CLI rejects with exit
     }), Error, args.join(' '));
   }
 });
+
+test('fair deal text: the Verify page reads back every client seed the CLI prints', { skip }, () => {
+  // Issue 26: the CLI quoted seeds Rust's way ("x\u{1}y"), which JSON.parse refuses, so such
+  // a seed could not be pasted into Verify. Control characters, quotes, backslashes, a
+  // newline, a tab and non-ASCII text must all come back exactly.
+  const secret = '11'.repeat(32);
+  for (const seed of ['x\u0001y', 'say "hi"', 'back\\slash', 'two\nlines', 'tab\there', '\u007f', 'ünï ♠', 'alice']) {
+    const text = execFileSync(BIN, ['fair', 'deal', '--server-secret', secret, `--client-seed=${seed}`, '--nonce', '7'],
+      { encoding: 'utf8' });
+    const parsed = spec.parseDealText(text);
+    assert.equal(parsed.clientSeed, seed, text);
+    assert.equal(parsed.nonce, '7');
+  }
+});

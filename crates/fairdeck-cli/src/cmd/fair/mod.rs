@@ -381,11 +381,23 @@ pub(crate) fn dealt_report(args: &DealArgs) -> anyhow::Result<(Dealt<'_>, Deal)>
     Ok((report, dealt))
 }
 
+/// A client seed as a JSON string: `"alice"`, a control character as
+/// `\u0001`. Every verifier (the Verify page, Python's `json.loads`) reads
+/// it back to the exact seed; Rust's `{:?}` quoting (`\u{1}`) they cannot.
+pub(super) fn quoted(seed: &str) -> String {
+    serde_json::Value::from(seed).to_string()
+}
+
 /// The lines after the hands: what a player needs to verify the deal later.
 fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
     writeln!(w, "deck: {}", r.cards.join(" "))?;
     writeln!(w, "commitment: {}", r.commitment)?;
-    writeln!(w, "client seed: {:?}, nonce: {}", r.client_seed, r.nonce)?;
+    writeln!(
+        w,
+        "client seed: {}, nonce: {}",
+        quoted(&r.client_seed),
+        r.nonce
+    )?;
     writeln!(
         w,
         "entropy: the deck needs {:.1} bits, the deal key holds 256",

@@ -57,7 +57,7 @@ pub fn deal(args: &DealArgs, range: &str, out: &mut Output) -> anyhow::Result<Ex
     if out.pbn() {
         let notes = [
             format!("commitment: {commitment}"),
-            format!("client seed: {seed:?}"),
+            format!("client seed: {}", super::quoted(seed)),
             "board b is the fairdeck fair deal of nonce b (docs/fair-dealing.md, section 7)".into(),
         ];
         out.stdout()
@@ -96,7 +96,8 @@ pub fn deal(args: &DealArgs, range: &str, out: &mut Output) -> anyhow::Result<Ex
             writeln!(w, "commitment: {commitment}")?;
             writeln!(
                 w,
-                "client seed: {seed:?}, boards {} (nonce = board number)",
+                "client seed: {}, boards {} (nonce = board number)",
+                super::quoted(seed),
                 boards.len()
             )?;
         }
