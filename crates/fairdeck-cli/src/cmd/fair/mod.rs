@@ -395,7 +395,7 @@ fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
     writeln!(
         w,
         "client seed: {}, nonce: {}",
-        quoted(&r.client_seed),
+        quoted(r.client_seed),
         r.nonce
     )?;
     writeln!(
