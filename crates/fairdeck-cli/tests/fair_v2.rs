@@ -339,7 +339,7 @@ fn a_version_1_deal_is_checked_hand_by_hand() {
                 "--server-secret",
                 SECRET,
                 "--commitment",
-                &doc["commitment"].as_str().unwrap(),
+                doc["commitment"].as_str().unwrap(),
             ])
             .output()
             .unwrap();

@@ -360,10 +360,10 @@ pub fn compare_deal(expected: &DealRecord, claimed: &DealRecord, out: &mut Vec<D
     if let Some(why) = cards_differ(&expected.stock, &claimed.stock, false) {
         out.push(diff(Kind::Stock, format!("deal {n}: {why}")));
     }
-    if let (Some(e), Some(c)) = (&expected.deck, &claimed.deck) {
-        if let Some(why) = cards_differ(e, c, false) {
-            out.push(diff(Kind::Deck, format!("deal {n}: {why}")));
-        }
+    if let (Some(e), Some(c)) = (&expected.deck, &claimed.deck)
+        && let Some(why) = cards_differ(e, c, false)
+    {
+        out.push(diff(Kind::Deck, format!("deal {n}: {why}")));
     }
     for (kind, e, c) in [
         (Kind::Dealer, &expected.dealer, &claimed.dealer),
