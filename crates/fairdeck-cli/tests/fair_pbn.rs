@@ -139,3 +139,37 @@ fn every_tampered_session_fails_naming_what_is_wrong() {
     println!("{counts:#?}");
     assert_eq!(counts.values().sum::<i32>(), 4 * 7 + 8 * 8);
 }
+
+#[test]
+fn importing_for_play_stays_lenient_but_says_what_it_skipped() {
+    let text = session().replace("[Deal ", "[Auction \"N\"]\n1S Pass\n[Deal ");
+    let header_only = format!("[Event \"notes\"]\n\n{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.pbn");
+    std::fs::write(&path, header_only).unwrap();
+    let out = fairdeck()
+        .args(["deal", "--from-pbn", path.to_str().unwrap(), "--ascii"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("skipped line 1: a game without a [Deal] tag"),
+        "{err}"
+    );
+    assert!(err.contains("not a tag (a section's data)"), "{err}");
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains(": skipped line "))
+            .count(),
+        9,
+        "{err}"
+    );
+    // The same file is refused for verification, naming the line.
+    let (code, out) = verify(&std::fs::read_to_string(&path).unwrap(), Some(COMMITMENT));
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("line 1: the board starting here has no [Board] tag"),
+        "{out}"
+    );
+}

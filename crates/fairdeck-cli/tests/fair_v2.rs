@@ -405,3 +405,89 @@ fn the_spec_vectors_verify_and_the_python_verifier_agrees() {
     assert_eq!(code, Some(1));
     assert!(text.starts_with("hand: deal 1, ann"), "{text}");
 }
+
+#[test]
+fn bad_input_is_a_one_line_usage_error() {
+    let t = table(&["--game", "bridge"], &["N", "E", "S", "W"], &[]);
+    let doc = t.arg("table.json");
+    let usage = |args: &[&str], needle: &str| {
+        let out = fairdeck().args(args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    };
+    let key = t.arg("new.key");
+    let new = [
+        "fair",
+        "table",
+        "new",
+        "--id",
+        "x",
+        "--secret-out",
+        key.as_str(),
+    ];
+    usage(&[&new[..], &["--game", "chess"]].concat(), "unknown game");
+    usage(
+        &[&new[..], &["--game", "skat", "--deck", "standard"]].concat(),
+        "not the deck of skat",
+    );
+    usage(
+        &[&new[..], &["--game", "bridge", "--deals", "0-3"]].concat(),
+        "numbered from 1",
+    );
+    usage(
+        &[&new[..], &["--game", "holdem", "--seats", "a,a"]].concat(),
+        "appears twice",
+    );
+    usage(&[&new[..], &["--game", "shoe"]].concat(), "shoe:K");
+    usage(
+        &[&new[..], &["--game", "draw", "--deals", "5-2"]].concat(),
+        "reversed",
+    );
+    assert!(
+        !t.path("new.key").exists(),
+        "no secret is drawn for a refused table"
+    );
+    usage(
+        &[
+            "fair", "seed", "commit", "--table", &doc, "--seat", "Z", "--seed", "s",
+        ],
+        "not at this table",
+    );
+    usage(
+        &["fair", "seed", "reveal", "--table", &doc, "--seat", "N"],
+        "--seed",
+    );
+    usage(
+        &[
+            "fair", "seed", "commit", "--table", &doc, "--seat", "N", "--seed", "",
+        ],
+        "1 to 256 bytes",
+    );
+    usage(&["fair", "verify"], "give a TRANSCRIPT");
+    usage(&["fair", "verify", &doc], "a table document");
+    std::fs::write(t.path("other.json"), "{\"x\": 1}").unwrap();
+    usage(
+        &["fair", "verify", &t.arg("other.json")],
+        "neither a version 2 transcript",
+    );
+    std::fs::write(t.path("text.txt"), "fair dealing transcript, version 2\n").unwrap();
+    usage(
+        &["fair", "verify", &t.arg("text.txt")],
+        "verify takes the JSON transcript",
+    );
+    usage(
+        &["fair", "verify", &doc, "--commitment", "abc"],
+        "64 hex digits",
+    );
+    std::fs::write(
+        t.path("bad.json"),
+        r#"{"version": 2, "manifest": {"version": 2}, "deals": []}"#,
+    )
+    .unwrap();
+    usage(
+        &["fair", "verify", &t.arg("bad.json")],
+        "not a version 2 transcript",
+    );
+}

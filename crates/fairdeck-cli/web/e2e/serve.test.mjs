@@ -163,6 +163,31 @@ test("the verify page passes the spec's vectors", async () => {
   }
 });
 
+test('the verify page checks a version 2 transcript against a commitment typed separately', async () => {
+  const text = readFileSync(join(REPO, 'docs/fair-dealing.md'), 'utf8');
+  const vector = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1])).find((v) => v.transcript);
+  const t = vector.transcript;
+  const page = await open('verify');
+  const check = async (doc, commitment) => {
+    await page.fill('#transcript-doc', JSON.stringify(doc));
+    await page.fill('#transcript-commitment', commitment);
+    await page.click('#transcript-button');
+    await page.waitForSelector('#transcript-result');
+    return page.getAttribute('#transcript-result', 'data-verdict');
+  };
+  // The commitment inside the document is never used: without a typed one, no "valid".
+  assert.equal(await check(t, ''), 'self-consistent-only');
+  assert.equal(await check(t, t.commitment), 'valid');
+  await shot(page, 'verify-transcript');
+  const tampered = structuredClone(t);
+  const piles = tampered.deals[0].piles;
+  [piles[0].cards[0], piles[1].cards[0]] = [piles[1].cards[0], piles[0].cards[0]];
+  assert.equal(await check(tampered, t.commitment), 'invalid');
+  const kinds = await page.$$eval('#transcript-result li[data-kind]', (els) => els.map((e) => e.dataset.kind));
+  assert.ok(kinds.includes('hand'), kinds.join());
+  await page.close();
+});
+
 test('a bad parameter shows an error message', async () => {
   const page = await open('deal?players=99');
   const error = page.locator('.error');

@@ -56,6 +56,13 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             path.display()
         ))
     })?;
+    if value.get("manifest").is_some() && value.get("deals").is_none() {
+        return Err(usage(format!(
+            "{}: a table document (manifest and commitment), not a transcript: verify the \
+             transcript that fair deal --table … --format json writes",
+            path.display()
+        )));
+    }
     let (version, verification, checked) = if value.get("manifest").is_some() {
         let t: Transcript = serde_json::from_value(value).map_err(|e| {
             usage(format!(

@@ -152,6 +152,7 @@ const STYLE = `
 .verify-buttons{grid-column:1/-1;display:flex;gap:.6em;flex-wrap:wrap}
 .verify-valid{color:#17692f}.verify-invalid{color:#b3141e}.verify-warn{color:#8a5a00}
 .verify-checked li{font-size:.9em}
+.verify-output + h2{margin-top:2em;padding-top:1em;border-top:1px solid #ccd}
 .verify-differences li{font-family:ui-monospace,monospace;font-size:.9em}
 .verify-values{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;font-size:.85em}
 .verify-values dd{margin:0;font-family:ui-monospace,monospace;word-break:break-all}
