@@ -30,8 +30,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cancel::Cancel;
 use crate::dice::ShufDice;
+use crate::error::reserve;
 use crate::error::{Error, IoContext};
-use crate::lines::{Job, for_each_line, reserve, run_job};
+use crate::lines::{Job, for_each_line, run_job};
 use crate::scratch::Scratch;
 use crate::sink::Sink;
 use crate::spill::Spill;

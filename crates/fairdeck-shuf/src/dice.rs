@@ -8,9 +8,23 @@ use std::path::Path;
 
 use fairdeck::dice::{Dice, RngDice};
 use fairdeck::rng::{AnyRng, Generator, Seed};
+use sha2::{Digest, Sha256};
 
 use crate::error::{Error, IoContext};
 use crate::quote::Quotes;
+
+/// The dice of one stream of the seed: ChaCha20 keyed with
+/// `SHA-256("fairdeck-shuf/v2/" ‖ phase ‖ seed ‖ index)`, so that every part
+/// of a parallel or bucketed shuffle draws from its own stream.
+pub(crate) fn stream(seed: &Seed, phase: &[u8], index: u64) -> RngDice<AnyRng> {
+    let key = Sha256::new()
+        .chain_update(b"fairdeck-shuf/v2/")
+        .chain_update(phase)
+        .chain_update(seed.as_bytes())
+        .chain_update(index.to_le_bytes())
+        .finalize();
+    RngDice::new(Generator::ChaCha20.build(&Seed::from_bytes(key.into())))
+}
 
 /// Either the seeded generator or a file of random bytes.
 pub enum ShufDice {

@@ -9,9 +9,10 @@ use fairdeck::dice::Dice;
 
 use crate::buckets::{Plan, shuffle_out_of_core};
 use crate::dice::{ByteDice, ShufDice};
+use crate::error::reserve;
 use crate::error::{Error, IoContext};
 use crate::leftover::{sweep_for_output, sweep_scratch};
-use crate::lines::{Job, deal, read_all, repeat, reserve, reservoir, run_job};
+use crate::lines::{Job, deal, read_all, repeat, reservoir, run_job};
 use crate::options::Input;
 use crate::range::{self, Range};
 use crate::scan::{split, threads_for};

@@ -104,6 +104,16 @@ impl<T> IoContext<T> for io::Result<T> {
     }
 }
 
+/// `v.try_reserve(extra)`, with GNU's "memory exhausted" on failure.
+///
+/// # Errors
+///
+/// [`Error::MemoryExhausted`].
+pub fn reserve<T>(v: &mut Vec<T>, extra: usize) -> Result<(), Error> {
+    v.try_reserve(extra)
+        .map_err(|_| Error::MemoryExhausted(None))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,17 +16,14 @@ use fairdeck::dice::RngDice;
 use fairdeck::rng::{AnyRng, Seed};
 use fairdeck::shuffle::shuffle;
 
+use crate::dice::stream;
 use crate::error::Error;
-use crate::lines::{Offset, line_end, prefetch};
+use crate::offset::{Offset, PREFETCH_AHEAD, line_end, prefetch};
 use crate::scan::run_all;
-use crate::seeded::stream;
 use crate::sink::Sink;
 
 /// Bytes gathered before a block is handed to the output.
 const BLOCK: usize = 1 << 20;
-
-/// How many lines ahead of the one being copied to prefetch.
-const PREFETCH_AHEAD: usize = 12;
 
 /// What the threads read, and how a bucket is shuffled (production:
 /// [`fairdeck::shuffle::shuffle`] through [`bucket_shuffle`]; tests pass a

@@ -52,6 +52,7 @@ pub mod error;
 mod gather;
 pub mod leftover;
 pub mod lines;
+mod offset;
 pub mod options;
 pub mod quote;
 pub mod range;

@@ -8,7 +8,8 @@ use fairdeck::shuffle::partial_shuffle;
 
 use crate::dice::ShufDice;
 use crate::error::Error;
-use crate::lines::{deal, repeat, reserve};
+use crate::error::reserve;
+use crate::lines::{deal, repeat};
 use crate::sink::Sink;
 
 /// Bytes of memory one number of a dense range takes.

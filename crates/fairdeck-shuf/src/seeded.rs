@@ -44,12 +44,12 @@
 //! gather. Memory: the data plus one offset per line (4 bytes below 4 GiB).
 
 use fairdeck::dice::{Dice, RngDice};
-use fairdeck::rng::{AnyRng, Generator, Seed};
-use sha2::{Digest, Sha256};
+use fairdeck::rng::{AnyRng, Seed};
 
-use crate::error::Error;
+use crate::dice::stream;
+use crate::error::{Error, reserve};
 use crate::gather::{Gather, bucket_shuffle, write_buckets};
-use crate::lines::{Offset, reserve};
+use crate::offset::Offset;
 use crate::scan::{Part, for_each_start, run_all, split};
 use crate::sink::Sink;
 
@@ -77,17 +77,6 @@ impl Plan {
         let buckets = lines.div_ceil(self.bucket_lines).max(1);
         (u64::BITS - (buckets - 1).leading_zeros()).min(MAX_BITS)
     }
-}
-
-/// The dice of one stream of the seed.
-pub(crate) fn stream(seed: &Seed, phase: &[u8], index: u64) -> RngDice<AnyRng> {
-    let key = Sha256::new()
-        .chain_update(b"fairdeck-shuf/v2/")
-        .chain_update(phase)
-        .chain_update(seed.as_bytes())
-        .chain_update(index.to_le_bytes())
-        .finalize();
-    RngDice::new(Generator::ChaCha20.build(&Seed::from_bytes(key.into())))
 }
 
 /// Writes every line of `data` to `sink` in the order `seed` gives (see the

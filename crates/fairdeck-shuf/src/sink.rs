@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use crate::background::Background;
 use crate::cancel::Cancel;
+use crate::error::reserve;
 use crate::error::{Error, IoContext};
-use crate::lines::reserve;
 use crate::quote::Quotes;
 use crate::replacement::{self, Context, Opened, Replacement};
 

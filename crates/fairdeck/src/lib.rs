@@ -45,7 +45,7 @@
 //! global state: the caller brings the seed.
 
 // Audited exceptions, each a small `#[allow(unsafe_code)]` block with its
-// invariant stated: the prefetch hint (shuffle/buckets.rs), the element moves
+// invariant stated: the prefetch hint (shuffle/prefetch.rs), the element moves
 // of the scatter shuffle (shuffle/moves.rs, shuffle/moves/parallel.rs) and
 // the huge-page advice for its scratch buffers (shuffle/pages.rs).
 #![deny(unsafe_code)]

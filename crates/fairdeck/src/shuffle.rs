@@ -36,6 +36,7 @@ mod pages;
 mod par_scatter;
 #[cfg(feature = "rayon")]
 mod parallel;
+mod prefetch;
 mod scatter;
 
 #[cfg(feature = "rayon")]

@@ -26,6 +26,7 @@
 //! Extra memory: one label byte per element, allocated once per call.
 
 use super::batched::fisher_yates;
+use super::prefetch::prefetch;
 use crate::dice::Dice;
 
 /// The thresholds of the bucket shuffle; tests shrink them to force it on tiny inputs.
@@ -114,31 +115,6 @@ pub(crate) fn shuffle_with_plan<T, D: Dice + ?Sized>(
 
 /// How many slots ahead of a bucket's head to prefetch: one cache line of labels.
 const PREFETCH_AHEAD: usize = 64;
-
-/// Asks the CPU to start loading the cache line of `slice[index]`, if it exists.
-///
-/// The only `unsafe` in fairdeck (also used by the lagged Fisher–Yates). Invariant: the pointer handed to the
-/// intrinsic is derived from an in-bounds element of `slice` (checked
-/// here), and a prefetch has no architectural effect — it cannot fault,
-/// read into a register or write; it only warms the cache. Measured: the
-/// distribution of 10⁸ `u32` spends most of its time waiting for these
-/// lines (README, "Speed"). Covered by every bucket-shuffle test.
-#[inline(always)]
-pub(super) fn prefetch<T>(slice: &[T], index: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(element) = slice.get(index) {
-        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let address = std::ptr::from_ref(element).cast::<i8>();
-        // SAFETY: `address` points at a live element of `slice`, and
-        // `_mm_prefetch` (SSE, part of the x86-64 baseline) is only a hint.
-        #[allow(unsafe_code)]
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(address)
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slice, index);
-}
 
 /// Moves every element into the segment of its label (American-flag
 /// distribution, in place, carrying the labels along). Returns the end of

@@ -1,6 +1,6 @@
 //! The lagged swaps of the Fisher–Yates loop on slices beyond the L2 cache.
 
-use super::super::buckets::prefetch;
+use super::super::prefetch::prefetch;
 
 /// How many swaps wait for their prefetched target: enough misses in flight
 /// to cover a memory round trip at a few ns per step. Measured on 10⁶ `u32`
