@@ -31,12 +31,10 @@ use fairdeck::algorithms::{Algorithm, largest_within};
 
 use crate::error::Error;
 use crate::mix::{self, Model};
+pub use crate::stats::memory::{AUDIT_MEMORY_BYTES, audit_bytes, tally_bytes};
 
 /// The default work budget in steps (10¹⁰, about a minute at most).
 pub const DEFAULT_STEPS: u64 = 10_000_000_000;
-
-/// The memory an audit's counting tables may take (2 GiB).
-pub const AUDIT_MEMORY_BYTES: u64 = 2 << 30;
 
 /// Ok when `steps` fits in `budget`.
 ///
@@ -70,32 +68,6 @@ pub fn audit_steps(algorithm: Algorithm, n: usize, trials: u64) -> u64 {
     let n = n as u64;
     let per_trial = algorithm.cost(n).saturating_add(times(16, n));
     times(per_trial, trials)
-}
-
-/// Bytes of one audit tally of `n` items: the n × n position counts and
-/// five histograms of n + 1 counts (8 bytes each), plus the n! order table
-/// for n ≤ 8. The birthday test adds 16 bytes per trial ([`audit_bytes`]).
-pub fn tally_bytes(n: usize) -> u64 {
-    let n = n as u64;
-    let orders: u64 = if n <= 8 { (1..=n).product() } else { 0 };
-    times(
-        8,
-        times(n, n)
-            .saturating_add(times(5, n.saturating_add(1)))
-            .saturating_add(orders),
-    )
-}
-
-/// Peak bytes of an audit of `trials` permutations of `n` items counted by
-/// `workers` threads at once: one tally per worker, the running total, and
-/// the birthday fingerprints (n ≥ 9).
-pub fn audit_bytes(n: usize, trials: u64, workers: u64) -> u64 {
-    let fingerprints = if n >= crate::stats::MIN_N_FOR_BIRTHDAY {
-        times(16, trials)
-    } else {
-        0
-    };
-    times(tally_bytes(n), workers.saturating_add(1)).saturating_add(fingerprints)
 }
 
 /// Steps per card moved in a simulated shuffle of `model` (n > 7), measured

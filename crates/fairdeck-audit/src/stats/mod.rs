@@ -22,6 +22,7 @@
 pub mod equivalence;
 pub mod input;
 pub mod laws;
+pub mod memory;
 pub mod power;
 pub mod run;
 mod tally;

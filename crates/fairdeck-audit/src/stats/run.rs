@@ -9,8 +9,8 @@ use fairdeck::dice::RngDice;
 use fairdeck::rng::{AnyRng, Generator, Seed};
 use rayon::prelude::*;
 
+use super::memory::{AUDIT_MEMORY_BYTES, audit_bytes};
 use super::{MAX_N, Tally};
-use crate::budget::{AUDIT_MEMORY_BYTES, audit_bytes};
 use crate::error::Error;
 
 /// Trials per chunk (one generator each).
