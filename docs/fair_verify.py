@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Independent re-implementation of docs/fair-dealing.md (standard library only).
 
+One file on purpose (over 400 lines): a verifier a player can download and run
+with nothing but Python 3.
+
 Usage:
   fair_verify.py SECRET_HEX CLIENT_SEED NONCE [standard|jokers|piquet|italian]
       prints the commitment, the deal key and the shuffled deck, top card first;

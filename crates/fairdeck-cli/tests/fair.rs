@@ -1,5 +1,8 @@
 //! Integration tests of `fairdeck fair`: commit → deal → verify, tampering,
 //! and the test vectors of docs/fair-dealing.md.
+//!
+//! Over 400 lines: one file per subcommand family, so that a reader finds every
+//! case of `fair` version 1 in one place.
 
 mod common;
 

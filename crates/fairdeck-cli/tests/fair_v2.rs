@@ -1,6 +1,9 @@
 //! Integration tests of fair dealing version 2: `fair table new`, `fair seed
 //! commit|reveal`, `fair deal --table`, `fair verify TRANSCRIPT`, and the
 //! tamper classes of issue 20, each caught with its kind named.
+//!
+//! Over 400 lines: one tamper class per test, all against the same transcript
+//! fixtures, kept in one file.
 
 mod common;
 

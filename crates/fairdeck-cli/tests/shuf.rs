@@ -1,6 +1,9 @@
 //! Integration tests of `fairdeck shuf`, side by side with GNU `shuf`
 //! (coreutils) wherever the behaviour is deterministic: exit codes, error
 //! messages, the output multiset, counts, `-n` bounds, `-r` counts.
+//!
+//! Over 400 lines: the side-by-side cases with GNU share one harness; the other
+//! `shuf_*.rs` files hold the cases that need no GNU.
 
 mod common;
 

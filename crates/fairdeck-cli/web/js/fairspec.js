@@ -1,5 +1,8 @@
 // An independent JavaScript implementation of docs/fair-dealing.md (version 1).
 //
+// One module on purpose (over 400 lines): the page and the node tests import a
+// single self-contained verifier that can be read next to the specification.
+//
 // Written from the specification, not from fairdeck's Rust code: SHA-256 and
 // HMAC-SHA256 come from WebCrypto (`globalThis.crypto.subtle`, in browsers and
 // Node 20 alike); the ChaCha20 block function (RFC 8439), the word stream, the

@@ -3,6 +3,9 @@
 //! read: per board the tags `Event`, `Site`, `Date`, `Board`, `Dealer`,
 //! `Vulnerable` and `Deal`.
 //!
+//! Over 400 lines on purpose: the writer and the strict reader stay side by
+//! side, so that what one writes the other reads (tests in `pbn/tests.rs`).
+//!
 //! A deal is written `N:` and the four hands clockwise from North, each as
 //! spades, hearts, diamonds, clubs separated by dots, ranks `AKQJT98765432`
 //! high to low: `N:AK73.T94.Q52.K83 …`.
