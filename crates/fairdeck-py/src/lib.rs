@@ -24,13 +24,15 @@
 //! the pytest suite in `crates/fairdeck-py/tests`, run by `scripts/test-python`.
 
 // FFI crate: `unsafe` is needed to shuffle a numpy array's memory in place
-// (arrays.rs, one function, with its invariant stated there).
+// (arrays.rs, one function, with its invariant stated there) and to hand
+// numpy a bit generator (bitgen.rs: the capsule's state pointer).
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use pyo3::prelude::*;
 
 mod analysis;
 mod arrays;
+mod bitgen;
 mod boundary;
 mod convert;
 mod deal;
@@ -46,6 +48,7 @@ mod stream;
 #[pymodule]
 fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<generator::Generator>()?;
+    m.add_class::<bitgen::BitStream>()?;
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
     distributed::register(m)?;

@@ -12,5 +12,17 @@ command-line tool alike.
 """
 
 from ._fairdeck import Generator, __version__, audit, exact, shuf
+from .bitgen import ChaCha8, ChaCha12, ChaCha20, Random, Xoshiro256PlusPlus
 
-__all__ = ["Generator", "audit", "exact", "shuf", "__version__"]
+__all__ = [
+    "Generator",
+    "audit",
+    "exact",
+    "shuf",
+    "ChaCha20",
+    "ChaCha12",
+    "ChaCha8",
+    "Xoshiro256PlusPlus",
+    "Random",
+    "__version__",
+]

@@ -1,0 +1,208 @@
+"""fairdeck's generators as numpy bit generators and as a ``random.Random``.
+
+``np.random.Generator(fairdeck.ChaCha20("lab"))`` runs every numpy
+distribution on the byte stream that ``fairdeck rng --seed lab`` writes:
+``next_uint64`` is the next 8 bytes of that stream (little-endian),
+``next_uint32`` the next 4, ``next_double`` ``(next_uint64 >> 11) * 2**-53``.
+The bits are fairdeck's (seed-stable across releases, the CLI's); the
+algorithms that turn them into integers, floats and distributions are numpy's
+own. For fairdeck's exact shuffles, samples and deals use
+``fairdeck.Generator``.
+
+``fairdeck.Random("lab")`` is the same stream behind the standard library's
+``random.Random`` interface (``randrange``, ``shuffle``, ``sample`` … use
+``getrandbits`` with rejection, so they are exact too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random as _random
+
+import numpy as np
+
+from ._fairdeck import BitStream
+
+__all__ = ["ChaCha20", "ChaCha12", "ChaCha8", "Xoshiro256PlusPlus", "Random"]
+
+
+def _restore(cls, state):
+    """Unpickling: a bit generator of class ``cls`` at ``state``."""
+    bg = cls(state["key"])
+    bg.state = state
+    return bg
+
+
+class _FairdeckBitGenerator(np.random.BitGenerator):
+    """A numpy ``BitGenerator`` over one fairdeck generator's byte stream."""
+
+    _generator = "chacha20"
+
+    def __init__(self, seed=None):
+        # The base class makes the lock numpy holds while it draws; its own
+        # seed sequence and C state are unused (numpy reads `capsule`).
+        super().__init__(0)
+        self._stream = BitStream(self._generator, seed)
+        self._spawned = 0
+
+    @property
+    def capsule(self):
+        """The ``"BitGenerator"`` capsule numpy's ``Generator`` reads."""
+        return self._stream.capsule
+
+    @property
+    def key(self) -> str:
+        """The 256-bit key as 64 hex digits: ``fairdeck rng --seed KEY`` writes this stream."""
+        return self._stream.key
+
+    @property
+    def state(self) -> dict:
+        """``{"bit_generator", "generator", "key", "position"}``: position is in bytes."""
+        with self.lock:
+            position = self._stream.position
+        return {
+            "bit_generator": type(self).__name__,
+            "generator": self._stream.generator,
+            "key": self._stream.key,
+            "position": position,
+        }
+
+    @state.setter
+    def state(self, value: dict) -> None:
+        if not isinstance(value, dict) or value.get("bit_generator") != type(self).__name__:
+            raise ValueError(f"state must be a dict from {type(self).__name__}.state")
+        position = value.get("position")
+        if not isinstance(position, int) or position < 0:
+            raise ValueError("state['position'] must be a non-negative int")
+        key = value.get("key")
+        if not isinstance(key, str):
+            raise ValueError("state['key'] must be the 64 hex digits of a key")
+        # In place: numpy's Generator holds a pointer to this stream.
+        with self.lock:
+            self._stream.reset(key, position)
+
+    def __reduce__(self):
+        return (_restore, (type(self), self.state))
+
+    def __setstate__(self, state):  # pragma: no cover - pickling uses __reduce__
+        self.state = state
+
+    @property
+    def seed_seq(self):
+        raise AttributeError(
+            f"{type(self).__name__} has no SeedSequence: its stream is keyed by `key`"
+            " (the CLI's --seed); use spawn() for independent children"
+        )
+
+    def spawn(self, n_children: int) -> list:
+        """``n_children`` independent bit generators of the same kind. Child
+        ``i`` (counting every child this generator ever spawned) is keyed with
+        ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)``."""
+        if isinstance(n_children, bool) or not isinstance(n_children, (int, np.integer)) or n_children < 0:
+            raise ValueError("n_children must be a non-negative int")
+        parent = bytes.fromhex(self.key)
+        children = []
+        for _ in range(int(n_children)):
+            digest = hashlib.sha256(
+                b"fairdeck-py/spawn/" + parent + self._spawned.to_bytes(8, "little")
+            ).hexdigest()
+            self._spawned += 1
+            children.append(type(self)(digest))
+        return children
+
+    def random_raw(self, size=None, output=True):
+        """The next 64-bit words of the stream (``size`` of them, or one)."""
+        count = 1 if size is None else int(np.prod(size))
+        with self.lock:
+            words = self._stream.words(count)
+        if not output:
+            return None
+        return int(words[0]) if size is None else words.reshape(size)
+
+    @property
+    def ctypes(self):
+        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+
+    @property
+    def cffi(self):
+        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+
+    def _benchmark(self, cnt, method="uint64"):
+        raise NotImplementedError("use python -m fairdeck.bench")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(key={self.key[:8]}…)"
+
+
+class ChaCha20(_FairdeckBitGenerator):
+    """ChaCha20 keyed with the seed (the CLI's default generator)."""
+
+    _generator = "chacha20"
+
+
+class ChaCha12(_FairdeckBitGenerator):
+    """ChaCha12 keyed with the seed (``--generator chacha12``)."""
+
+    _generator = "chacha12"
+
+
+class ChaCha8(_FairdeckBitGenerator):
+    """ChaCha8 keyed with the seed (``--generator chacha8``)."""
+
+    _generator = "chacha8"
+
+
+class Xoshiro256PlusPlus(_FairdeckBitGenerator):
+    """Xoshiro256++ with the seed as its state (``--generator xoshiro256pp``):
+    fast and predictable, for simulations only."""
+
+    _generator = "xoshiro256pp"
+
+
+class Random(_random.Random):
+    """``random.Random`` on a fairdeck stream: ``Random(seed, generator="chacha20")``.
+
+    ``random()`` is ``(next 8 bytes as uint64 >> 11) * 2**-53``;
+    ``getrandbits(k)`` takes the next ``ceil(k/8)`` bytes (little-endian) and
+    keeps the low ``k`` bits, so ``randrange``, ``shuffle`` and ``sample``
+    (which reject on ``getrandbits``) are exact.
+    """
+
+    def __init__(self, seed=None, generator: str = "chacha20"):
+        self._generator = generator
+        super().__init__(seed)
+
+    def seed(self, a=None, version=2):  # noqa: ARG002 - the signature of random.Random.seed
+        """Keys the stream with ``a`` as ``fairdeck.Generator`` takes a seed."""
+        self._stream = BitStream(getattr(self, "_generator", "chacha20"), a)
+        self.gauss_next = None
+
+    def random(self) -> float:
+        return self._stream.double()
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        raw = int.from_bytes(self._stream.bytes((k + 7) // 8), "little")
+        return raw & ((1 << k) - 1)
+
+    def randbytes(self, n: int) -> bytes:
+        return self._stream.bytes(n)
+
+    def getstate(self):
+        return (self._generator, self._stream.key, self._stream.position, self.gauss_next)
+
+    def setstate(self, state):
+        generator, key, position, gauss_next = state
+        stream = BitStream(generator, key)
+        stream.reset(key, position)
+        self._generator, self._stream, self.gauss_next = generator, stream, gauss_next
+
+    def __reduce__(self):
+        return (_restore_random, (self.getstate(),))
+
+
+def _restore_random(state):
+    r = Random(state[1], generator=state[0])
+    r.setstate(state)
+    return r
