@@ -106,16 +106,15 @@ fn rand_shuffle<T, R: Rng + Send + 'static>(mut rng: R) -> Shuffler<T> {
     Box::new(move |v| v.shuffle(&mut rng))
 }
 
-/// fairdeck's `par_shuffle` with `family`; each call uses the next seed so
-/// repeated runs do not shuffle the same way.
+/// fairdeck's parallel shuffle with `family`, driven by one running
+/// generator ([`fairdeck::shuffle::par_shuffle_with`]): a slice below the
+/// parallel threshold is shuffled with it as on one thread, a larger one
+/// runs `par_shuffle` keyed from it, so repeated calls never repeat an order
+/// and no generator is built per call.
 pub fn par_shuffler<T: Send + 'static>(family: RngFamily) -> Shuffler<T> {
-    let mut round = 0u64;
-    Box::new(move |v| {
-        round += 1;
-        let mut key = SEED;
-        key[..8].copy_from_slice(&round.to_le_bytes());
-        fairdeck::shuffle::par_shuffle(v, &Seed::from_bytes(key), family.generator());
-    })
+    let generator = family.generator();
+    let mut dice = RngDice::new(generator.build(&Seed::from_bytes(SEED)));
+    Box::new(move |v| fairdeck::shuffle::par_shuffle_with(v, &mut dice, generator))
 }
 
 /// Cards in a hold'em deal: 2 hole cards and 5 board cards.

@@ -40,7 +40,7 @@ mod prefetch;
 mod scatter;
 
 #[cfg(feature = "rayon")]
-pub use par_scatter::par_shuffle;
+pub use par_scatter::{par_shuffle, par_shuffle_with};
 #[cfg(feature = "rayon")]
 pub use parallel::par_shuffle_in_place;
 
