@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod alone;
 pub mod cases;
 pub mod production;
 pub mod report;

@@ -73,7 +73,7 @@ impl Default for Options {
 }
 
 /// The element types a shuffle is timed on, with their op names.
-trait Element: Copy + Send + 'static {
+pub(crate) trait Element: Copy + Send + 'static {
     const SHUFFLE: &'static str;
     const FLOOR: &'static str;
     fn of(i: usize) -> Self;
@@ -125,7 +125,13 @@ fn time_size<T: Element>(n: usize, options: &Options, report: &mut Report) {
         if report.has(T::SHUFFLE, implementation, rng, n, threads) {
             continue; // rand's StdRng row, already measured for another family
         }
-        let Some(ns) = time_shuffle(implementation, family, threads, &mut buffer, options) else {
+        let Some(ns) = time_shuffle(
+            implementation,
+            family,
+            threads,
+            &mut buffer,
+            options.max_time,
+        ) else {
             continue;
         };
         report.push(T::SHUFFLE, implementation.name(), rng, n, threads, ns);
@@ -158,12 +164,14 @@ fn cases(options: &Options, with_threads: bool) -> Vec<(Implementation, RngFamil
     out
 }
 
-fn time_shuffle<T: Element>(
+/// One shuffle case on `buffer`: the fastest batch's ns per element, or
+/// `None` when a pool of `threads` threads cannot be built.
+pub(crate) fn time_shuffle<T: Element>(
     implementation: Implementation,
     family: RngFamily,
     threads: usize,
     buffer: &mut [T],
-    options: &Options,
+    max_time: Duration,
 ) -> Option<f64> {
     let mut op: Shuffler<T> = if threads == 1 {
         shuffler(implementation, family)
@@ -175,7 +183,7 @@ fn time_shuffle<T: Element>(
         .build()
         .ok()?;
     let n = buffer.len().max(1);
-    Some(pool.install(|| best_ns_per_item(n, options.max_time, || op(buffer))))
+    Some(pool.install(|| best_ns_per_item(n, max_time, || op(buffer))))
 }
 
 /// Hold'em deals: 9 cards of a 52-card deck per call, timed per deal.
@@ -218,7 +226,7 @@ fn time_samples(k: usize, options: &Options, report: &mut Report) {
 /// Runs `op` (which handles `items` items) in batches of about a
 /// millisecond until `budget` is spent, at least once after one warm-up
 /// call; returns the fastest batch's nanoseconds per item.
-fn best_ns_per_item(items: usize, budget: Duration, mut op: impl FnMut()) -> f64 {
+pub(crate) fn best_ns_per_item(items: usize, budget: Duration, mut op: impl FnMut()) -> f64 {
     let warm = Instant::now();
     op();
     let once = warm.elapsed().max(Duration::from_nanos(1));

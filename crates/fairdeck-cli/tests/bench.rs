@@ -113,3 +113,53 @@ fn bad_flags_are_usage_errors() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
 }
+
+/// Issue 25: every production case also runs in a process of its own, in
+/// rounds, fairdeck and rand alternating; the comparison has a median and a
+/// range for both sides and for the per-round ratio, and rand's in-process
+/// time beside its time alone. (Times are reported, never asserted.)
+#[test]
+fn production_cases_run_alone_in_rounds() {
+    use fairdeck_bench::alone::compare;
+    use fairdeck_bench::cases::RngFamily;
+    use fairdeck_bench::production::{Options, run};
+    use std::time::Duration;
+
+    let runner = std::path::Path::new(env!("CARGO_BIN_EXE_fairdeck-bench-case"));
+    let options = Options {
+        sizes: vec![52],
+        wide_sizes: vec![],
+        threads: vec![1, 2],
+        max_time: Duration::from_millis(2),
+        rngs: vec![RngFamily::Fast],
+        sample_k: None,
+        holdem: false,
+        ..Options::default()
+    };
+    let in_process = run(&options);
+    let mut ticks = 0;
+    let comparison = compare(runner, &options, &in_process, |_| ticks += 1).unwrap();
+    assert_eq!((comparison.rows.len(), ticks), (2, 2));
+    for row in &comparison.rows {
+        assert_eq!(row.rounds, 11);
+        for s in [row.fairdeck, row.rand_alone, row.ratio] {
+            assert!(
+                s.min > 0.0 && s.min <= s.median && s.median <= s.max,
+                "{s:?}"
+            );
+        }
+        assert!(row.rand_in_process.is_some());
+    }
+    let text = comparison.to_text();
+    assert!(
+        text.contains("load average") && text.contains("(11 rounds)"),
+        "{text}"
+    );
+    // The runner refuses what it cannot read, with a usage line and exit 2.
+    let bad = std::process::Command::new(runner)
+        .args(["sort", "rand"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).starts_with("usage: fairdeck-bench-case"));
+}

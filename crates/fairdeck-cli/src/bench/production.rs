@@ -1,13 +1,19 @@
 //! `fairdeck bench --production`: the production shuffle and sample against
-//! the `rand` crate, same generator families, one run (harness in the
+//! the `rand` crate, same generator families (harness in the
 //! `fairdeck-bench` crate): shuffles of `u32` and `u64` arrays, their
-//! memcpy floor, hold'em deals and sampling.
+//! memcpy floor, hold'em deals and sampling. First every case in this one
+//! process (for reference and the memcpy floor), then every case in a
+//! process of its own, fairdeck and rand alternating, in rounds: the
+//! ratios are read from those (`fairdeck_bench::alone`).
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
+use fairdeck_bench::alone::compare;
 use fairdeck_bench::production::{Options, run as measure};
+use serde::Serialize;
 
 use crate::output::{Format, Output};
 
@@ -21,16 +27,35 @@ pub fn run(sizes: &[usize], per_case: Duration, out: &mut Output) -> anyhow::Res
     }
     options.max_time = per_case;
     let seconds = per_case.as_secs_f64();
-    let report = measure(&options);
+    let runner = std::env::current_exe()
+        .context("cannot find the fairdeck binary")?
+        .with_file_name("fairdeck-bench-case");
+    if !runner.exists() {
+        anyhow::bail!(
+            "{} is missing: it is built with fairdeck (cargo build --release -p fairdeck-cli)",
+            runner.display()
+        );
+    }
+    let in_process = measure(&options);
+    let alone = compare(&runner, &options, &in_process, |_| {})?;
     match out.format() {
-        Format::Json => out.json(&report)?,
+        Format::Json => out.json(&Both {
+            in_process: &in_process,
+            alone: &alone,
+        })?,
         Format::Text => {
             let w = out.stdout();
             writeln!(
                 w,
-                "fairdeck vs rand 0.10, best time per element over {seconds} s per case"
+                "fairdeck vs rand 0.10, each case in a process of its own, fairdeck and rand \
+                 alternating; per run the best time per element over {seconds} s"
             )?;
-            write!(w, "{}", report.to_text())?;
+            write!(w, "{}", alone.to_text())?;
+            writeln!(
+                w,
+                "\nThe same cases in one process (rand after fairdeck; the memcpy floor), one run each:"
+            )?;
+            write!(w, "{}", in_process.to_text())?;
             writeln!(
                 w,
                 "vs rand = rand's ns/element ÷ fairdeck's, same generator family \
@@ -42,4 +67,11 @@ pub fn run(sizes: &[usize], per_case: Duration, out: &mut Output) -> anyhow::Res
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--format json`: both measurements.
+#[derive(Serialize)]
+struct Both<'a> {
+    in_process: &'a fairdeck_bench::production::Report,
+    alone: &'a fairdeck_bench::alone::Comparison,
 }
