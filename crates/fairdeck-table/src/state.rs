@@ -335,7 +335,7 @@ impl TableState {
             ));
         }
         let game = self.table()?.game;
-        let r = self.released.entry(deal).or_default();
+        let mut r = self.released.get(&deal).copied().unwrap_or_default();
         let street_error = |why: &str| Error::Street(why.to_string());
         match street {
             Street::Dummy { seat } => {
@@ -366,6 +366,7 @@ impl TableState {
                 r.streets += 1;
             }
         }
+        self.released.insert(deal, r);
         Ok(())
     }
 

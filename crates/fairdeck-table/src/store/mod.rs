@@ -84,14 +84,14 @@ pub trait Store {
     fn audit(&mut self, table: &str) -> Result<Audit, Error> {
         let snapshot = self.load(table)?;
         let audit = ledger::audit(&self.log(table)?)?;
-        if audit.state != snapshot.state {
-            return Err(Error::Corrupt(
-                "the stored state is not what the log replays to".into(),
-            ));
-        }
         if audit.head != snapshot.head || audit.entries as u64 != snapshot.seq + 1 {
             return Err(Error::Corrupt(
                 "the stored head is not the log's last entry: entries were dropped".into(),
+            ));
+        }
+        if audit.state != snapshot.state {
+            return Err(Error::Corrupt(
+                "the stored state is not what the log replays to".into(),
             ));
         }
         Ok(audit)
