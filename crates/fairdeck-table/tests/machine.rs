@@ -94,10 +94,14 @@ fn every_change_in_every_phase() {
             },
         ),
     ];
-    let allowed = |p: Phase, change: &str| match (p, change) {
-        (Phase::Committing, "commit") | (Phase::Revealing, "reveal") => true,
-        (Phase::Ready, "deal") | (Phase::Dealt, "release" | "close") => true,
-        _ => false,
+    let allowed = |p: Phase, change: &str| {
+        matches!(
+            (p, change),
+            (Phase::Committing, "commit")
+                | (Phase::Revealing, "reveal")
+                | (Phase::Ready, "deal")
+                | (Phase::Dealt, "release" | "close")
+        )
     };
     for phase in [
         Phase::Committing,
