@@ -55,6 +55,7 @@ mod event;
 mod hex;
 mod invitation;
 pub mod ledger;
+mod record;
 mod room;
 mod state;
 mod store;
