@@ -170,7 +170,12 @@ fn an_edited_snapshot_is_detected() {
 #[test]
 fn the_file_is_in_wal_mode_with_full_sync() {
     let (_dir, path) = db();
-    drop(SqliteStore::open(&path).unwrap());
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(
+        store.durability().unwrap(),
+        "journal_mode=wal synchronous=2"
+    );
+    drop(store);
     let raw = rusqlite::Connection::open(&path).unwrap();
     let mode: String = raw
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))

@@ -39,6 +39,25 @@ impl SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// The connection's durability settings as SQLite reports them, e.g.
+    /// `journal_mode=wal synchronous=2` (2 is FULL: a commit is synced to
+    /// disk before it returns).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Storage`].
+    pub fn durability(&self) -> Result<String, Error> {
+        let mode: String = self
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        let sync: i64 = self
+            .conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
+        Ok(format!("journal_mode={mode} synchronous={sync}"))
+    }
+}
+
 fn migrate(conn: &mut Connection) -> Result<(), Error> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY)")?;
