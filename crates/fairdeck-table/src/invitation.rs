@@ -25,8 +25,9 @@ pub struct NewTable {
 }
 
 /// What opening a table hands out: the public commitment, and the tokens,
-/// which the service never shows again (it keeps only their hashes).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// which the service never shows again (it keeps only their hashes). Its
+/// JSON is the operator's answer to opening a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Invitation {
     /// The table's id.
     pub table: String,

@@ -12,7 +12,9 @@ use crate::Error;
 use crate::hex;
 
 /// A token as handed to its holder: 64 lowercase hex digits (256 bits).
-#[derive(Clone, PartialEq, Eq)]
+/// It serializes as that text (to hand it out once); `Debug` hides it.
+#[derive(Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
 pub struct Token(String);
 
 impl Token {

@@ -168,7 +168,7 @@ fn an_edited_snapshot_is_detected() {
 }
 
 #[test]
-fn the_file_is_in_wal_mode_with_full_sync() {
+fn the_file_is_private_in_wal_mode_with_full_sync() {
     let (_dir, path) = db();
     let store = SqliteStore::open(&path).unwrap();
     assert_eq!(

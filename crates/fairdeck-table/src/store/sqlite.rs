@@ -19,12 +19,16 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the file and applies any missing migration.
+    /// Opens (or creates) the file and applies any missing migration. A new
+    /// file is created readable by its owner only (mode 0600 on Unix; SQLite
+    /// gives its `-wal` and `-shm` files the same mode): it holds the rooms'
+    /// secrets until each table closes.
     ///
     /// # Errors
     ///
     /// [`Error::Storage`] if the file cannot be opened or put in WAL mode.
     pub fn open(path: &Path) -> Result<SqliteStore, Error> {
+        create_private(path)?;
         let mut conn = Connection::open(path)?;
         conn.busy_timeout(Duration::from_secs(30))?;
         let mode: String =
@@ -55,6 +59,22 @@ impl SqliteStore {
             .conn
             .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
         Ok(format!("journal_mode={mode} synchronous={sync}"))
+    }
+}
+
+/// Creates `path` empty with mode 0600 unless it exists.
+fn create_private(path: &Path) -> Result<(), Error> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(Error::Storage(format!(
+            "cannot create {}: {e}",
+            path.display()
+        ))),
     }
 }
 
