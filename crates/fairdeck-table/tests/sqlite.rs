@@ -186,3 +186,42 @@ fn the_file_is_private_in_wal_mode_with_full_sync() {
         .unwrap();
     assert_eq!(version, fairdeck_table::SCHEMA_VERSION);
 }
+
+/// Runs the independent verifier (`docs/fair_verify.py`, Python standard
+/// library only) on a transcript; its exit status and first line.
+fn python_verify(transcript: &str, commitment: &str) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("transcript.json");
+    std::fs::write(&file, transcript).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/fair_verify.py");
+    let out = std::process::Command::new("python3")
+        .args([script, "--transcript"])
+        .arg(&file)
+        .arg(commitment)
+        .output()
+        .expect("python3 runs (scripts/test installs it)");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.success(), text)
+}
+
+#[test]
+fn a_closed_table_verifies_with_the_independent_python_verifier() {
+    let (_dir, path) = db();
+    let mut r = room(&path);
+    bridge_boards(&mut r, "python");
+    let public = r.public_view("python").unwrap();
+    let json = public.transcript.unwrap().to_json();
+    let (ok, text) = python_verify(&json, &public.commitment);
+    assert!(ok && text.starts_with("valid"), "{text}");
+    // Negative control: one card of North's first hand swapped for another.
+    let north =
+        serde_json::from_str::<serde_json::Value>(&json).unwrap()["deals"][0]["piles"][0]["cards"]
+            [0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = if north == "AS" { "KS" } else { "AS" };
+    let edited = json.replacen(&format!("\"{north}\""), &format!("\"{other}\""), 1);
+    let (ok, text) = python_verify(&edited, &public.commitment);
+    assert!(!ok && text.contains("invalid"), "{text}");
+}
