@@ -56,6 +56,7 @@ fn crash_child_load() {
     let path = std::env::var(DB).expect("run by sigkill_under_load_loses_no_acknowledged_change");
     let mut room = Room::new(SqliteStore::open(path.as_ref()).unwrap());
     let mut out = std::io::stdout().lock();
+    writeln!(out).unwrap(); // libtest's "test NAME ... " has no newline under --nocapture
     for s in 0..STEPS {
         for (t, m) in manifests().iter().enumerate() {
             step(&mut room, m, t as u64, s);

@@ -120,3 +120,21 @@ fn the_log_is_append_only_and_an_edit_is_detected() {
         other => panic!("the edit was not detected: {other:?}"),
     }
 }
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn two_processes_never_deal_a_table_twice() {
+    let envs = [("FAIRDECK_TABLE_PG", url())];
+    race_processes(
+        &mut Room::new(store()),
+        &id("processes"),
+        "race_child_postgres",
+        &envs,
+    );
+}
+
+#[test]
+#[ignore = "a child process of two_processes_never_deal_a_table_twice"]
+fn race_child_postgres() {
+    race_child(Room::new(store()));
+}

@@ -89,6 +89,22 @@ fn two_connections_never_deal_a_table_twice() {
     drop(dir);
 }
 
+const RACE_DB: &str = "FAIRDECK_TABLE_RACE_DB";
+
+#[test]
+fn two_processes_never_deal_a_table_twice() {
+    let (_dir, path) = db();
+    let envs = [(RACE_DB, path.display().to_string())];
+    race_processes(&mut room(&path), "processes", "race_child_sqlite", &envs);
+}
+
+#[test]
+#[ignore = "a child process of two_processes_never_deal_a_table_twice"]
+fn race_child_sqlite() {
+    let path = std::env::var(RACE_DB).expect("run by two_processes_never_deal_a_table_twice");
+    race_child(room(Path::new(&path)));
+}
+
 /// A closed table, and a raw connection to its file with the append-only
 /// triggers dropped (as someone editing the file by hand would).
 fn closed_table() -> (tempfile::TempDir, PathBuf, rusqlite::Connection) {

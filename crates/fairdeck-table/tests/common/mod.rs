@@ -321,3 +321,109 @@ pub fn concurrent_deal<S: Store + Send + 'static>(
         );
     }
 }
+
+/// The environment variable that tells a race child its tables' prefix.
+pub const RACE: &str = "FAIRDECK_TABLE_RACE";
+/// When the race children start dealing (milliseconds since the epoch).
+pub const RACE_START: &str = "FAIRDECK_TABLE_RACE_START";
+const RACE_TABLES: usize = 30;
+
+fn race_tables(prefix: &str) -> Vec<Manifest> {
+    (0..RACE_TABLES)
+        .map(|t| holdem(&format!("{prefix}-{t}"), 2))
+        .collect()
+}
+
+fn millis() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+}
+
+/// A race child: waits for the start time, then tries to deal every table
+/// of the prefix and prints `won ID` or `lost ID` for each.
+pub fn race_child<S: Store>(mut room: Room<S>) {
+    let prefix = std::env::var(RACE).expect("run by a race parent");
+    let start: u128 = std::env::var(RACE_START).unwrap().parse().unwrap();
+    while millis() < start {
+        std::thread::yield_now();
+    }
+    println!(); // libtest's "test NAME ... " has no newline under --nocapture
+    for (t, m) in race_tables(&prefix).iter().enumerate() {
+        let inv = invitation_of(m, t as u64);
+        match room.deal(&m.table, Some(inv.operator.as_str()), T0 + 3) {
+            Ok(_) => println!("won {}", m.table),
+            Err(Error::Phase {
+                action: "deal",
+                phase: "dealt",
+            }) => println!("lost {}", m.table),
+            Err(e) => panic!("unexpected refusal {e}"),
+        }
+    }
+}
+
+/// Two processes (the test binary's `child` test, run with `envs`) deal
+/// the same ready tables at once: every table is dealt by exactly one.
+pub fn race_processes<S: Store>(
+    room: &mut Room<S>,
+    prefix: &str,
+    child: &str,
+    envs: &[(&str, String)],
+) {
+    let ms = race_tables(prefix);
+    for (t, m) in ms.iter().enumerate() {
+        let inv = open_seeded(room, m, t as u64).unwrap();
+        commit_all(room, m, &inv);
+        reveal_all(room, m, &inv);
+    }
+    let start = (millis() + 500).to_string();
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args([
+                    child,
+                    "--exact",
+                    "--ignored",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .envs(envs.iter().map(|(k, v)| (*k, v.as_str())))
+                .env(RACE, prefix)
+                .env(RACE_START, &start)
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect::<Vec<_>>() // both run before either is waited for
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let mut won = std::collections::BTreeMap::<String, usize>::new();
+    for out in &children {
+        assert!(out.status.success(), "a race child failed");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("won ") || l.starts_with("lost "))
+            .collect();
+        assert_eq!(
+            lines.len(),
+            RACE_TABLES,
+            "every table answered in each child"
+        );
+        for l in lines.iter().filter_map(|l| l.strip_prefix("won ")) {
+            *won.entry(l.to_string()).or_default() += 1;
+        }
+    }
+    for m in &ms {
+        assert_eq!(
+            won.get(&m.table),
+            Some(&1),
+            "{} is dealt by exactly one process",
+            m.table
+        );
+        let log = room.store().log(&m.table).unwrap();
+        assert_eq!(log.iter().filter(|e| e.kind == "dealt").count(), 1);
+    }
+}
