@@ -138,3 +138,24 @@ fn two_processes_never_deal_a_table_twice() {
 fn race_child_postgres() {
     race_child(Room::new(store()));
 }
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_lost_connection_is_opened_again() {
+    let m = holdem(&id("lost"), 2);
+    let mut room = Room::new(store());
+    open_seeded(&mut room, &m, 1).unwrap();
+    let mut raw = postgres::Client::connect(&url(), postgres::NoTls).unwrap();
+    let killed = raw
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE pid <> pg_backend_pid() AND datname = current_database()",
+            &[],
+        )
+        .unwrap();
+    assert!(killed >= 1);
+    // The call that meets the closed connection fails (or, if the loss was
+    // already seen, reconnects); the next one works on a new connection.
+    let _ = room.public_view(&m.table);
+    assert_eq!(room.public_view(&m.table).unwrap().phase, "committing");
+}

@@ -5,6 +5,8 @@
 //! different tables run side by side. A commit returns once PostgreSQL has
 //! flushed it (`synchronous_commit`, on by default).
 
+use std::time::Duration;
+
 use postgres::{Client, GenericClient, NoTls};
 
 use super::{Decide, MIGRATIONS, Snapshot, Store, first, place, read_state, step};
@@ -18,6 +20,7 @@ const MIGRATION_LOCK: i64 = 0x6661_6972_6465_636b;
 /// A connection to a PostgreSQL database.
 pub struct PostgresStore {
     client: Client,
+    params: String,
 }
 
 impl PostgresStore {
@@ -31,7 +34,27 @@ impl PostgresStore {
     pub fn connect(params: &str) -> Result<PostgresStore, Error> {
         let mut client = Client::connect(params, NoTls)?;
         migrate(&mut client)?;
-        Ok(PostgresStore { client })
+        let params = params.to_string();
+        Ok(PostgresStore { client, params })
+    }
+
+    /// Runs one call on the connection. If the call fails and the
+    /// connection is lost (a server restart, an idle timeout), a new one is
+    /// opened for the next call. A change cut off by the loss was one
+    /// transaction, so it was made wholly or not at all; its caller got an
+    /// error.
+    fn run<T>(&mut self, call: impl FnOnce(&mut Client) -> Result<T, Error>) -> Result<T, Error> {
+        if self.client.is_closed() {
+            self.client = Client::connect(&self.params, NoTls)?;
+        }
+        let result = call(&mut self.client);
+        if matches!(result, Err(Error::Storage(_)))
+            && self.client.is_valid(Duration::from_secs(5)).is_err()
+            && let Ok(client) = Client::connect(&self.params, NoTls)
+        {
+            self.client = client;
+        }
+        result
     }
 }
 
@@ -77,40 +100,47 @@ impl Store for PostgresStore {
     fn create(&mut self, created: &Event) -> Result<Snapshot, Error> {
         let (snapshot, entry, json) = first(created)?;
         let id = snapshot.state.id().to_string();
-        let mut tx = self.client.transaction()?;
-        let inserted = tx.execute(
-            "INSERT INTO card_tables (id, seq, head, state) VALUES ($1, 0, $2, $3) ON CONFLICT (id) DO NOTHING",
-            &[&id, &entry.hash, &json],
-        )?;
-        if inserted == 0 {
-            return Err(Error::Exists(id));
-        }
-        append(&mut tx, &id, &entry)?;
-        tx.commit()?;
+        self.run(|client| {
+            let mut tx = client.transaction()?;
+            let inserted = tx.execute(
+                "INSERT INTO card_tables (id, seq, head, state) VALUES ($1, 0, $2, $3) ON CONFLICT (id) DO NOTHING",
+                &[&id, &entry.hash, &json],
+            )?;
+            if inserted == 0 {
+                return Err(Error::Exists(id.clone()));
+            }
+            append(&mut tx, &id, &entry)?;
+            tx.commit()?;
+            Ok(())
+        })?;
         Ok(snapshot)
     }
 
     fn change(&mut self, table: &str, decide: &mut Decide<'_>) -> Result<Snapshot, Error> {
-        let mut tx = self.client.transaction()?;
-        let (snapshot, entry, json) = step(load_row(&mut tx, table, true)?, decide)?;
-        append(&mut tx, table, &entry)?;
-        tx.execute(
-            "UPDATE card_tables SET seq = $2, head = $3, state = $4 WHERE id = $1",
-            &[&table, &place(entry.seq)?, &entry.hash, &json],
-        )?;
-        tx.commit()?;
-        Ok(snapshot)
+        self.run(|client| {
+            let mut tx = client.transaction()?;
+            let (snapshot, entry, json) = step(load_row(&mut tx, table, true)?, decide)?;
+            append(&mut tx, table, &entry)?;
+            tx.execute(
+                "UPDATE card_tables SET seq = $2, head = $3, state = $4 WHERE id = $1",
+                &[&table, &place(entry.seq)?, &entry.hash, &json],
+            )?;
+            tx.commit()?;
+            Ok(snapshot)
+        })
     }
 
     fn load(&mut self, table: &str) -> Result<Snapshot, Error> {
-        load_row(&mut self.client, table, false)
+        self.run(|client| load_row(client, table, false))
     }
 
     fn log(&mut self, table: &str) -> Result<Vec<LogEntry>, Error> {
-        let rows = self.client.query(
-            "SELECT seq, kind, event, prev, hash FROM table_log WHERE table_id = $1 ORDER BY seq",
-            &[&table],
-        )?;
+        let rows = self.run(|client| {
+            Ok(client.query(
+                "SELECT seq, kind, event, prev, hash FROM table_log WHERE table_id = $1 ORDER BY seq",
+                &[&table],
+            )?)
+        })?;
         Ok(rows
             .iter()
             .map(|r| LogEntry {
@@ -124,9 +154,8 @@ impl Store for PostgresStore {
     }
 
     fn tables(&mut self) -> Result<Vec<String>, Error> {
-        let rows = self
-            .client
-            .query("SELECT id FROM card_tables ORDER BY id", &[])?;
+        let rows =
+            self.run(|client| Ok(client.query("SELECT id FROM card_tables ORDER BY id", &[])?))?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
