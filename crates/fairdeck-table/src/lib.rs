@@ -16,6 +16,11 @@
 //!   change, an append-only hash-chained log ([`ledger`]) that [`ledger::audit`]
 //!   replays and checks with `fairdeck`'s v2 verifier.
 //!
+//! A front end holds one [`Room`] per connection: behind a mutex for
+//! SQLite (its writes are serialized by the file anyway), one per worker for
+//! PostgreSQL (the row locks serialize what touches one table). Every store
+//! call blocks; an async server calls it from a blocking task.
+//!
 //! ```
 //! use fairdeck::fair::Manifest;
 //! use fairdeck_table::{NewTable, Room, SqliteStore, Street};

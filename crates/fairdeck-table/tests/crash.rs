@@ -111,6 +111,15 @@ fn sigkill_under_load_loses_no_acknowledged_change() {
         assert_eq!(&log[*seq].hash, hash, "{id}: change {seq} differs");
     }
     let stored = room.store().tables().unwrap();
+    let written: usize = stored
+        .iter()
+        .map(|id| room.store().log(id).unwrap().len())
+        .sum();
+    eprintln!(
+        "killed after {KILL_AFTER} acknowledged changes; {written} found on reopening \
+         (the rest were in flight or not yet started)"
+    );
+    assert!(written >= KILL_AFTER);
     for (t, m) in manifests().iter().enumerate() {
         let inv = invitation_of(m, t as u64);
         if !stored.contains(&m.table) {
