@@ -332,38 +332,40 @@ impl TableState {
             ));
         }
         let game = self.table()?.game;
-        let mut r = self.released.get(&deal).copied().unwrap_or_default();
-        let street_error = |why: &str| Error::Street(why.to_string());
-        match street {
-            Street::Dummy { seat } => {
-                if game != TableGame::Cards(Game::Bridge) {
-                    return Err(street_error("only bridge has a dummy"));
-                }
-                if seat >= 4 {
-                    return Err(Error::invalid("seat", "bridge seats are 0 to 3"));
-                }
-                if r.dummy.is_some() {
-                    return Err(street_error("the dummy is already shown"));
-                }
-                r.dummy = Some(seat);
-            }
-            _ => {
-                if game != TableGame::Cards(Game::Holdem) {
-                    return Err(street_error("only hold'em has a flop, turn and river"));
-                }
-                let wanted = match street {
-                    Street::Flop => 0,
-                    Street::Turn => 1,
-                    _ => 2,
-                };
-                if r.streets != wanted {
-                    let order = "the streets come in order: flop, turn, river, each once";
-                    return Err(street_error(order));
-                }
-                r.streets += 1;
-            }
-        }
-        self.released.insert(deal, r);
+        let before = self.released.get(&deal).copied().unwrap_or_default();
+        let after = next_release(game, before, street)?;
+        self.released.insert(deal, after);
         Ok(())
     }
+}
+
+/// What of a deal is released after `street`, if `game` allows it now.
+fn next_release(game: TableGame, mut r: Released, street: Street) -> Result<Released, Error> {
+    let refuse = |why: &str| Err(Error::Street(why.to_string()));
+    if let Street::Dummy { seat } = street {
+        if game != TableGame::Cards(Game::Bridge) {
+            return refuse("only bridge has a dummy");
+        }
+        if seat >= 4 {
+            return Err(Error::invalid("seat", "bridge seats are 0 to 3"));
+        }
+        if r.dummy.is_some() {
+            return refuse("the dummy is already shown");
+        }
+        r.dummy = Some(seat);
+        return Ok(r);
+    }
+    if game != TableGame::Cards(Game::Holdem) {
+        return refuse("only hold'em has a flop, turn and river");
+    }
+    let wanted = match street {
+        Street::Flop => 0,
+        Street::Turn => 1,
+        _ => 2,
+    };
+    if r.streets != wanted {
+        return refuse("the streets come in order: flop, turn, river, each once");
+    }
+    r.streets += 1;
+    Ok(r)
 }
