@@ -1,0 +1,251 @@
+//! The operations a front end calls: each checks the caller's token, makes
+//! at most one state change in one transaction, and returns what the caller
+//! may see. An HTTP layer maps a route to one method and an [`Error`] to its
+//! [`Refusal`](crate::Refusal).
+
+use getrandom::SysRng;
+use rand_core::TryCryptoRng;
+
+use crate::Error;
+use crate::event::{Event, Street};
+use crate::invitation::{Invitation, NewTable};
+use crate::ledger::Audit;
+use crate::state::{Access, TableState};
+use crate::store::Store;
+use crate::view::{OperatorView, PublicView, SeatView};
+
+/// A card room's tables over one store. `now` arguments are seconds since
+/// the Unix epoch, read by the caller (the library never reads the clock).
+pub struct Room<S: Store> {
+    store: S,
+}
+
+fn seat_view(state: &TableState, seat: usize) -> Result<SeatView, Error> {
+    state.seat_view(seat).ok_or(Error::Forbidden)
+}
+
+impl<S: Store> Room<S> {
+    /// A room over `store`.
+    pub fn new(store: S) -> Room<S> {
+        Room { store }
+    }
+
+    /// The store, for audits and tests.
+    pub fn store(&mut self) -> &mut S {
+        &mut self.store
+    }
+
+    /// Opens a table: the room's secret and every token come from the
+    /// operating system's random source.
+    ///
+    /// # Errors
+    ///
+    /// As [`Room::open_table_with`].
+    pub fn open_table(&mut self, request: &NewTable, now: u64) -> Result<Invitation, Error> {
+        self.open_table_with(request, &mut SysRng, now)
+    }
+
+    /// Opens a table drawing from `rng` (tests pass a seeded generator).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Manifest`], [`Error::Invalid`], [`Error::Exists`],
+    /// [`Error::Entropy`], [`Error::Storage`].
+    pub fn open_table_with<R: TryCryptoRng + ?Sized>(
+        &mut self,
+        request: &NewTable,
+        rng: &mut R,
+        now: u64,
+    ) -> Result<Invitation, Error> {
+        let (event, invitation) = request.open(rng, now)?;
+        self.store.create(&event)?;
+        Ok(invitation)
+    }
+
+    fn change(
+        &mut self,
+        table: &str,
+        who: Access,
+        token: Option<&str>,
+        event: Event,
+    ) -> Result<TableState, Error> {
+        let mut event = Some(event);
+        let snapshot = self.store.change(table, &mut |state| {
+            state.authorize(who, token)?;
+            event.take().ok_or_else(|| Error::Storage("retried".into()))
+        })?;
+        Ok(snapshot.state)
+    }
+
+    /// Seat `seat` publishes its commitment `c_i` (64 hex digits).
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`], [`Error::Repeated`],
+    /// [`Error::Late`], [`Error::Invalid`].
+    pub fn commit(
+        &mut self,
+        table: &str,
+        seat: usize,
+        token: Option<&str>,
+        commitment: &str,
+        now: u64,
+    ) -> Result<SeatView, Error> {
+        let commitment = commitment.to_string();
+        let event = Event::Committed {
+            seat,
+            commitment,
+            at: now,
+        };
+        seat_view(&self.change(table, Access::Seat(seat), token, event)?, seat)
+    }
+
+    /// Seat `seat` reveals its seed, checked against its commitment.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`], [`Error::Repeated`],
+    /// [`Error::Late`], [`Error::SeedMismatch`], [`Error::Invalid`].
+    pub fn reveal(
+        &mut self,
+        table: &str,
+        seat: usize,
+        token: Option<&str>,
+        seed: &str,
+        now: u64,
+    ) -> Result<SeatView, Error> {
+        let event = Event::Revealed {
+            seat,
+            seed: seed.to_string(),
+            at: now,
+        };
+        seat_view(&self.change(table, Access::Seat(seat), token, event)?, seat)
+    }
+
+    /// The operator deals every deal of the manifest (all seeds are in).
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`] before every reveal or after the deal.
+    pub fn deal(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        now: u64,
+    ) -> Result<OperatorView, Error> {
+        let state = self.change(table, Access::Operator, token, Event::Dealt { at: now })?;
+        Ok(state.operator_view())
+    }
+
+    /// The operator releases the next street of deal `deal` (hold'em) or
+    /// shows the dummy (bridge).
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`], [`Error::Street`], [`Error::Invalid`].
+    pub fn release(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        deal: u64,
+        street: Street,
+        now: u64,
+    ) -> Result<OperatorView, Error> {
+        let event = Event::Released {
+            deal,
+            street,
+            at: now,
+        };
+        Ok(self
+            .change(table, Access::Operator, token, event)?
+            .operator_view())
+    }
+
+    /// The operator closes the table: the secret and the transcript become public.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`] unless dealt.
+    pub fn close(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        now: u64,
+    ) -> Result<OperatorView, Error> {
+        let state = self.change(table, Access::Operator, token, Event::Closed { at: now })?;
+        Ok(state.operator_view())
+    }
+
+    /// After a deadline passed with seats missing, the operator voids the
+    /// table; the late seats are named (spec section 8.1: no deal is made
+    /// from the other seats' seeds).
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::NotLate`] before the deadline;
+    /// [`Error::Phase`] once every seed is in.
+    pub fn void_late(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        now: u64,
+    ) -> Result<OperatorView, Error> {
+        let snapshot = self.store.change(table, &mut |state| {
+            state.authorize(Access::Operator, token)?;
+            Ok(Event::Voided {
+                late: state.missing(),
+                at: now,
+            })
+        })?;
+        Ok(snapshot.state.operator_view())
+    }
+
+    /// What seat `seat` may see.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::NotFound`].
+    pub fn seat_view(
+        &mut self,
+        table: &str,
+        seat: usize,
+        token: Option<&str>,
+    ) -> Result<SeatView, Error> {
+        let state = self.store.load(table)?.state;
+        state.authorize(Access::Seat(seat), token)?;
+        seat_view(&state, seat)
+    }
+
+    /// What the operator may see.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::NotFound`].
+    pub fn operator_view(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+    ) -> Result<OperatorView, Error> {
+        let state = self.store.load(table)?.state;
+        state.authorize(Access::Operator, token)?;
+        Ok(state.operator_view())
+    }
+
+    /// What anyone may see.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`].
+    pub fn public_view(&mut self, table: &str) -> Result<PublicView, Error> {
+        Ok(self.store.load(table)?.state.public_view())
+    }
+
+    /// Audits one table's stored history ([`Store::audit`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Corrupt`] naming what does not check.
+    pub fn audit(&mut self, table: &str) -> Result<Audit, Error> {
+        self.store.audit(table)
+    }
+}

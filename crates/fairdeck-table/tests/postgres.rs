@@ -1,0 +1,161 @@
+//! The end-to-end suite against a real PostgreSQL server, and two
+//! connections dealing the same tables at once. `scripts/test-table`
+//! starts a throwaway server and runs these with `--ignored`, giving its
+//! address in `FAIRDECK_TABLE_PG`.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::*;
+use fairdeck_table::{Error, PostgresStore, Room, Store};
+
+fn url() -> String {
+    std::env::var("FAIRDECK_TABLE_PG")
+        .expect("FAIRDECK_TABLE_PG must name a PostgreSQL server (scripts/test-table starts one)")
+}
+
+fn store() -> PostgresStore {
+    PostgresStore::connect(&url()).unwrap()
+}
+
+/// Table ids unique to this run, so a database can be reused.
+fn id(name: &str) -> String {
+    static RUN: OnceLock<String> = OnceLock::new();
+    let run = RUN.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        format!("{}-{nanos}", std::process::id())
+    });
+    format!("{name}-{run}")
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn holdem_hand_end_to_end() {
+    holdem_hand(&mut Room::new(store()), &id("holdem"));
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn bridge_dummy_end_to_end() {
+    bridge_boards(&mut Room::new(store()), &id("bridge"));
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_seat_that_never_reveals_voids_the_table() {
+    silent_seat(&mut Room::new(store()), &id("silent"));
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_new_connection_finishes_the_table() {
+    let m = holdem(&id("reconnect"), 4);
+    let inv = open_seeded(&mut Room::new(store()), &m, 7).unwrap();
+    {
+        let mut r = Room::new(store());
+        r.commit(
+            &m.table,
+            0,
+            Some(inv.seats[0].as_str()),
+            &commitment(&m, 0),
+            T0 + 1,
+        )
+        .unwrap();
+    }
+    let mut r = Room::new(store());
+    finish(&mut r, &m, &inv, T0 + 2);
+    assert!(
+        Room::new(store())
+            .audit(&m.table)
+            .unwrap()
+            .verification
+            .unwrap()
+            .is_valid()
+    );
+    assert!(r.store().tables().unwrap().contains(&m.table));
+    assert_eq!(
+        open_seeded(&mut r, &m, 8),
+        Err(Error::Exists(m.table.clone()))
+    );
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn two_connections_never_deal_a_table_twice() {
+    concurrent_deal(store, &id("race"), 40);
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn the_log_is_append_only_and_an_edit_is_detected() {
+    let table = id("edited");
+    holdem_hand(&mut Room::new(store()), &table);
+    let mut raw = postgres::Client::connect(&url(), postgres::NoTls).unwrap();
+    let refused = raw.execute("DELETE FROM table_log WHERE table_id = $1", &[&table]);
+    let refused = refused.expect_err("the log refuses a delete");
+    assert!(
+        refused
+            .as_db_error()
+            .unwrap()
+            .message()
+            .contains("append-only")
+    );
+    let mut tx = raw.transaction().unwrap();
+    tx.batch_execute("ALTER TABLE table_log DISABLE TRIGGER table_log_append_only")
+        .unwrap();
+    tx.execute(
+        "UPDATE table_log SET event = replace(event, 'seed of seat 1', 'seed of seat 7') WHERE table_id = $1",
+        &[&table],
+    )
+    .unwrap();
+    tx.batch_execute("ALTER TABLE table_log ENABLE TRIGGER table_log_append_only")
+        .unwrap();
+    tx.commit().unwrap();
+    match Room::new(store()).audit(&table) {
+        Err(Error::Corrupt(why)) => assert!(why.contains("its hash does not match"), "{why}"),
+        other => panic!("the edit was not detected: {other:?}"),
+    }
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn two_processes_never_deal_a_table_twice() {
+    let envs = [("FAIRDECK_TABLE_PG", url())];
+    race_processes(
+        &mut Room::new(store()),
+        &id("processes"),
+        "race_child_postgres",
+        &envs,
+    );
+}
+
+#[test]
+#[ignore = "a child process of two_processes_never_deal_a_table_twice"]
+fn race_child_postgres() {
+    race_child(Room::new(store()));
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_lost_connection_is_opened_again() {
+    let m = holdem(&id("lost"), 2);
+    let mut room = Room::new(store());
+    open_seeded(&mut room, &m, 1).unwrap();
+    let mut raw = postgres::Client::connect(&url(), postgres::NoTls).unwrap();
+    let killed = raw
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE pid <> pg_backend_pid() AND datname = current_database()",
+            &[],
+        )
+        .unwrap();
+    assert!(killed >= 1);
+    // The call that meets the closed connection fails (or, if the loss was
+    // already seen, reconnects); the next one works on a new connection.
+    let _ = room.public_view(&m.table);
+    assert_eq!(room.public_view(&m.table).unwrap().phase, "committing");
+}
