@@ -6,36 +6,22 @@
 //! small machine (the CLI allows far more: it is the user's own time there).
 
 use std::collections::HashMap;
-use std::time::Duration;
 
-use axum::Json;
+pub use fairdeck_web::error::ApiError;
+pub use fairdeck_web::transport::{BODY_TIME, REQUEST_TIME};
+
 use axum::extract::{FromRequest, Query, Request};
 use axum::http::{Method, StatusCode};
-use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
 /// Largest request body accepted (a JSON object of parameters).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// Longest query string accepted.
 pub const MAX_QUERY_BYTES: usize = 8 * 1024;
-/// Longest request target (path and query) answered; longer is 414.
-pub const MAX_URI_BYTES: usize = 16 * 1024;
-/// Largest header block (names and values) answered; larger is 431.
-pub const MAX_HEADER_BYTES: usize = 16 * 1024;
-/// Most header lines answered; more is 431.
-pub const MAX_HEADERS: usize = 64;
 /// Largest deck a deal may ask for, on every endpoint that deals
 /// (`shoe:8`: 416 cards).
 pub const MAX_DECK_CARDS: usize = 416;
 /// Longest text parameter (seeds, names, card lists).
 pub const MAX_TEXT_CHARS: usize = 1024;
-/// Time a client has to send a request's head (line and headers); also the
-/// longest a kept-alive connection may sit idle between requests.
-pub const HEAD_TIME: Duration = Duration::from_secs(10);
-/// Time a client has to send a request's body.
-pub const BODY_TIME: Duration = Duration::from_secs(10);
-/// A request's time limit: queueing for a heavy-work slot plus the work.
-pub const REQUEST_TIME: Duration = Duration::from_secs(20);
 /// Heavy requests (walks, audits, mixing) computed at once; more wait their turn.
 pub const HEAVY_AT_ONCE: usize = 2;
 /// Shuffles times items an audit may simulate (about a second of CPU).
@@ -94,74 +80,6 @@ pub const fn boolean(name: &'static str) -> Spec {
     Spec {
         name,
         kind: Kind::Bool,
-    }
-}
-
-/// A refused request: 400 (or 503 when busy) with `{"error", "parameter", "limit"}`.
-#[derive(Debug, Serialize)]
-pub struct ApiError {
-    #[serde(skip)]
-    status: StatusCode,
-    /// What is wrong, in one line.
-    pub error: String,
-    /// The parameter at fault, when one is.
-    pub parameter: Option<String>,
-    /// The limit it broke, when it broke one.
-    pub limit: Option<String>,
-}
-
-impl ApiError {
-    /// A bad request, optionally naming the parameter.
-    pub fn bad(error: impl Into<String>, parameter: Option<&str>) -> Self {
-        Self {
-            status: StatusCode::BAD_REQUEST,
-            error: error.into(),
-            parameter: parameter.map(str::to_string),
-            limit: None,
-        }
-    }
-
-    /// A parameter over (or under) its limit.
-    pub fn limit(parameter: &str, limit: impl Into<String>) -> Self {
-        let limit = limit.into();
-        Self {
-            status: StatusCode::BAD_REQUEST,
-            error: format!("{parameter} must be {limit}"),
-            parameter: Some(parameter.to_string()),
-            limit: Some(limit),
-        }
-    }
-
-    /// The server is busy or the work took too long.
-    pub fn busy(error: impl Into<String>) -> Self {
-        Self {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            error: error.into(),
-            parameter: None,
-            limit: Some(format!("{} s per request", REQUEST_TIME.as_secs())),
-        }
-    }
-
-    /// Something failed on the server's side.
-    pub fn internal(error: impl Into<String>) -> Self {
-        Self {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            error: error.into(),
-            parameter: None,
-            limit: None,
-        }
-    }
-
-    /// The same error sent with another status.
-    pub fn with_status(mut self, status: StatusCode) -> Self {
-        self.status = status;
-        self
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(self)).into_response()
     }
 }
 

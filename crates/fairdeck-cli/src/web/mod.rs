@@ -4,10 +4,10 @@
 //! ([`api`]) answers with the same JSON as the CLI's `--format json`, within
 //! the bounds of [`limits`].
 
-pub mod access;
+pub use fairdeck_web::access;
 pub mod api;
 pub mod assets;
-pub mod connection;
+pub use fairdeck_web::connection;
 pub mod flags;
 pub mod limits;
 pub mod tree;

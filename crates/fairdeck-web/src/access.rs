@@ -17,7 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::limits::{ApiError, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
+use crate::error::ApiError;
+use crate::transport::{MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 
 /// Headers sent with every answer: no caching (the binary is the version),
 /// no content sniffing, no framing, no referrer, and a policy that allows

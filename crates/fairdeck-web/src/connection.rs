@@ -4,7 +4,7 @@
 //! A client has [`HEAD_TIME`] to send each request's head, and a kept-alive
 //! connection that sends nothing for [`HEAD_TIME`] is closed (hyper's header
 //! timer runs from the moment it waits for the next request). The body's
-//! limit, [`BODY_TIME`](super::limits::BODY_TIME), is kept where the body is
+//! limit, [`BODY_TIME`](crate::transport::BODY_TIME), is kept where the body is
 //! read. When hyper itself refuses a request (a head too large, or not
 //! HTTP), its bare answer is replaced by the same JSON error the API sends.
 
@@ -20,8 +20,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::access::SECURITY;
-use super::limits::HEAD_TIME;
+use crate::access::SECURITY;
+use crate::transport::HEAD_TIME;
 
 /// Serves `app` on `listener` until `shutdown` completes.
 ///
