@@ -52,4 +52,7 @@ pub enum Command {
     Man(cmd::man::Args),
     /// The local web page: deals as card pictures, algorithms step by step, exact bias.
     Serve(cmd::serve::Args),
+    /// The fair-dealing table service: hidden hands, every seat's seed, nothing lost.
+    #[command(subcommand)]
+    Table(cmd::table::Command),
 }

@@ -63,6 +63,7 @@ pub mod ledger;
 mod record;
 mod request;
 mod room;
+pub mod service;
 mod state;
 mod store;
 mod token;

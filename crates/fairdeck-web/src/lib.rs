@@ -10,6 +10,7 @@
 //! * [`connection`]: the accept loop, with a time limit on each request's
 //!   head and on idle kept-alive connections, and hyper's own refusals
 //!   rewritten as JSON.
+//! * [`body`]: a request body read within a size and a time limit.
 //! * [`error`]: the JSON error every refusal is, `{"error", "parameter",
 //!   "limit"}`.
 //! * [`transport`]: the sizes and times the stack allows.
@@ -21,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod body;
 pub mod connection;
 pub mod error;
 pub mod transport;

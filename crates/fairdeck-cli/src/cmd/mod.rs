@@ -18,6 +18,7 @@ pub mod sample;
 pub mod serve;
 pub mod shuf;
 pub mod shuffle_with;
+pub mod table;
 
 use std::process::ExitCode;
 
@@ -54,5 +55,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
         Command::Serve(args) => serve::run(args, out),
+        Command::Table(command) => table::run(command, out),
     }
 }

@@ -31,13 +31,20 @@ pub struct Args {
 
 /// Runs `fairdeck serve` until Ctrl-C.
 pub fn run(args: &Args, _out: &mut Output) -> anyhow::Result<ExitCode> {
-    let bind: SocketAddr = args.bind.parse().map_err(|_| {
+    let bind = listen_address(&args.bind, &args.allow_host)?;
+    crate::web::serve(bind, args.allow_host.clone(), args.open)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--bind` read as an address, and every `--allow-host` checked to be a
+/// bare host name (shared by `fairdeck serve` and `fairdeck table serve`).
+pub fn listen_address(bind: &str, allow_hosts: &[String]) -> anyhow::Result<SocketAddr> {
+    let address: SocketAddr = bind.parse().map_err(|_| {
         usage(format!(
-            "--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {:?})",
-            args.bind
+            "--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {bind:?})"
         ))
     })?;
-    for name in &args.allow_host {
+    for name in allow_hosts {
         let ok = !name.is_empty()
             && name
                 .chars()
@@ -48,6 +55,5 @@ pub fn run(args: &Args, _out: &mut Output) -> anyhow::Result<ExitCode> {
             )));
         }
     }
-    crate::web::serve(bind, args.allow_host.clone(), args.open)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(address)
 }

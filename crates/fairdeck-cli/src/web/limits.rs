@@ -8,10 +8,10 @@
 use std::collections::HashMap;
 
 pub use fairdeck_web::error::ApiError;
-pub use fairdeck_web::transport::{BODY_TIME, REQUEST_TIME};
+pub use fairdeck_web::transport::REQUEST_TIME;
 
 use axum::extract::{FromRequest, Query, Request};
-use axum::http::{Method, StatusCode};
+use axum::http::Method;
 
 /// Largest request body accepted (a JSON object of parameters).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
@@ -103,17 +103,7 @@ impl<S: Send + Sync> FromRequest<S> for Params {
             .map_err(|e| ApiError::bad(format!("bad query string: {e}"), Some("query")))?
             .0;
         if req.method() == Method::POST {
-            let read = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES);
-            let body = tokio::time::timeout(BODY_TIME, read)
-                .await
-                .map_err(|_| {
-                    ApiError::bad(
-                        format!("the body did not arrive within {} s", BODY_TIME.as_secs()),
-                        Some("body"),
-                    )
-                    .with_status(StatusCode::REQUEST_TIMEOUT)
-                })?
-                .map_err(|_| ApiError::limit("body", format!("at most {MAX_BODY_BYTES} bytes")))?;
+            let body = fairdeck_web::body::read(req.into_body(), MAX_BODY_BYTES).await?;
             if !body.is_empty() {
                 params.extend(json_pairs(&body)?);
             }

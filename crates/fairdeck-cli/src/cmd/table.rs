@@ -1,0 +1,136 @@
+//! `fairdeck table serve`: the fair-dealing table service of a card room
+//! (its API: `fairdeck_table::service`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use fairdeck_table::service::{Service, serve};
+use fairdeck_table::{PostgresStore, SqliteStore, Store};
+
+use crate::failure::{note, usage};
+use crate::output::Output;
+
+/// `fairdeck table`: the table service.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Serve the table API: operators open tables, seats commit and reveal
+    /// their seeds and read their own cards, the room deals and closes
+    Serve(ServeArgs),
+}
+
+/// Flags of `fairdeck table serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example: fairdeck table serve --db tables.sqlite\n\
+Open a table: POST /api/tables with `Authorization: Bearer ADMIN-TOKEN` and \
+{\"manifest\": …, \"commit_seconds\": 600, \"reveal_seconds\": 600}; the answer holds the \
+operator's and every seat's token, shown once.")]
+pub struct ServeArgs {
+    /// Address and port to listen on (loopback by default: only this machine).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8090")]
+    pub bind: String,
+
+    /// The store: a SQLite file (created if missing) or a postgres:// URL
+    /// (several service processes may share one PostgreSQL database).
+    #[arg(long, value_name = "FILE|URL", default_value = "tables.sqlite")]
+    pub db: String,
+
+    /// The admin token that may open tables: read from FILE, or written
+    /// there (mode 0600, 256 random bits as hex) when FILE does not exist.
+    #[arg(long, value_name = "FILE", default_value = "tables.admin-token")]
+    pub admin_token_file: PathBuf,
+
+    /// Also answer to this Host name (repeatable); see `fairdeck serve`.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+}
+
+/// Runs `fairdeck table …`.
+pub fn run(command: &Command, _out: &mut Output) -> anyhow::Result<ExitCode> {
+    let Command::Serve(args) = command;
+    let bind = super::serve::listen_address(&args.bind, &args.allow_host)?;
+    let admin = admin_token(&args.admin_token_file)?;
+    if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
+        let store = PostgresStore::connect(&args.db).map_err(|e| anyhow::anyhow!("{e}"))?;
+        run_service(store, &admin, bind, args.allow_host.clone())
+    } else {
+        let store = SqliteStore::open(Path::new(&args.db))
+            .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.db))?;
+        run_service(store, &admin, bind, args.allow_host.clone())
+    }
+}
+
+fn run_service<S: Store + Send + 'static>(
+    store: S,
+    admin: &str,
+    bind: std::net::SocketAddr,
+    allow_hosts: Vec<String>,
+) -> anyhow::Result<ExitCode> {
+    let service = Service::new(store, admin);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let ready = |local: std::net::SocketAddr| {
+            let url = format!("http://{local}/");
+            let mut out = std::io::stdout().lock();
+            if writeln!(out, "fairdeck table serve: {url}")
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                note(format_args!("serving on {url}"));
+            }
+            if !local.ip().is_loopback() {
+                note(format_args!(
+                    "note: listening on {local}: anyone who can reach this address can use the API"
+                ));
+            }
+            note("press Ctrl-C to stop");
+        };
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        serve(service, bind, allow_hosts, ready, shutdown)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The admin token from `path`, or a fresh one written there (0600).
+fn admin_token(path: &Path) -> anyhow::Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let token = text.trim().to_string();
+            if token.len() < 32 {
+                return Err(usage(format!(
+                    "{}: an admin token must be at least 32 characters",
+                    path.display()
+                )));
+            }
+            Ok(token)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
+            let token: String = key.iter().map(|b| format!("{b:02x}")).collect();
+            write_private(path, &token)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            note(format_args!("admin token written to {}", path.display()));
+            Ok(token)
+        }
+        Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    }
+}
+
+fn write_private(path: &Path, token: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    writeln!(file, "{token}")?;
+    file.sync_all()
+}

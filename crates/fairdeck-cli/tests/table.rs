@@ -1,0 +1,150 @@
+//! `fairdeck table serve` as a process: it writes a private admin token,
+//! prints its URL, opens a table over HTTP, and a table answered before a
+//! SIGKILL is there after a restart on the same SQLite file. Bad flags are
+//! one line and a non-zero exit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["table", "serve", "--bind", "127.0.0.1:0"])
+            .arg("--db")
+            .arg(dir.join("tables.sqlite"))
+            .arg("--admin-token-file")
+            .arg(dir.join("admin"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("fairdeck table serve: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// One request; the status code and the body.
+    fn call(&self, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut reply = String::new();
+        s.read_to_string(&mut reply).unwrap();
+        let status = reply[9..12].parse().unwrap();
+        let body = reply
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
+        (status, body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const TABLE: &str = r#"{"manifest": {"version": 2, "table": "t1", "game": "holdem", "deck": "standard",
+  "seats": ["ann", "bob"], "first": 0, "last": 0}, "commit_seconds": 600, "reveal_seconds": 600}"#;
+
+#[test]
+fn opens_a_table_and_keeps_it_across_a_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let admin_file = dir.path().join("admin");
+    let mode = std::fs::metadata(&admin_file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let admin = std::fs::read_to_string(&admin_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    assert_eq!(admin.len(), 64);
+    assert_eq!(server.call("POST", "/api/tables", None, TABLE).0, 401);
+    let (status, body) = server.call("POST", "/api/tables", Some(&admin), TABLE);
+    assert_eq!(status, 201, "{body}");
+    let invitation: serde_json::Value = serde_json::from_str(&body).unwrap();
+    drop(server); // SIGKILL
+    let again = Server::start(dir.path());
+    // The same admin token is read back, and the table is there.
+    let (status, body) = again.call("GET", "/api/tables/t1", None, "");
+    assert_eq!(status, 200, "{body}");
+    let public: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(public["commitment"], invitation["commitment"]);
+    assert_eq!(
+        again.call("POST", "/api/tables", Some(&admin), TABLE).0,
+        409
+    );
+}
+
+#[test]
+fn bad_flags_are_one_line() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["table", "serve"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bad_bind = run(&["--bind", "localhost"]);
+    assert_eq!(bad_bind.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short");
+    std::fs::write(&short, "abc\n").unwrap();
+    let weak = run(&[
+        "--admin-token-file",
+        short.to_str().unwrap(),
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(weak.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&weak.stderr);
+    assert!(
+        err.contains("at least 32 characters") && err.lines().count() == 1,
+        "{err}"
+    );
+    let nowhere = dir.path().join("no/such/dir/tables.sqlite");
+    let token = dir.path().join("token");
+    let out = run(&[
+        "--db",
+        nowhere.to_str().unwrap(),
+        "--admin-token-file",
+        token.to_str().unwrap(),
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .last()
+            .unwrap()
+            .starts_with("fairdeck: cannot open"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+}

@@ -1,0 +1,326 @@
+//! The HTTP JSON API of `fairdeck table serve`, on the stack of
+//! [`fairdeck_web`] (Host checked against the bound address, state-changing
+//! requests only as JSON, slow clients cut off, every size bounded, every
+//! error a JSON object).
+//!
+//! | route | who | what |
+//! |---|---|---|
+//! | `POST /api/tables` | the service's admin token | open a table from a [`NewTable`]; answers the [`Invitation`] (tokens shown once) |
+//! | `GET /api/tables/{id}` | anyone | the [`PublicView`](crate::PublicView) |
+//! | `GET /api/tables/{id}/operator` | the table's operator | the [`OperatorView`](crate::OperatorView) |
+//! | `GET /api/tables/{id}/seats/{seat}` | that seat | the [`SeatView`](crate::SeatView): its own cards only |
+//! | `POST /api/tables/{id}/seats/{seat}/commit` | that seat | `{"commitment"}` |
+//! | `POST /api/tables/{id}/seats/{seat}/reveal` | that seat | `{"seed"}` |
+//! | `POST /api/tables/{id}/deal` | operator | deal every deal (`{}`) |
+//! | `POST /api/tables/{id}/release` | operator | `{"deal", "street"[, "seat"]}` |
+//! | `POST /api/tables/{id}/close` | operator | reveal S; the transcript becomes public |
+//! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
+//! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
+//!
+//! Tokens travel as `Authorization: Bearer TOKEN`. 401 and 403 answers say
+//! no more than that (no hint which token would do). Each request is one
+//! call of [`Room`] on a blocking thread, behind one lock: SQLite has one
+//! writer anyway, and several service processes share a PostgreSQL
+//! database through its row locks.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use fairdeck_web::access::{self, Access};
+use fairdeck_web::error::ApiError;
+use serde::Serialize;
+
+use crate::token::TokenHash;
+use crate::{CommitRequest, Error, NewTable, Refusal, ReleaseRequest, RevealRequest, Room, Store};
+
+/// Largest request body: a manifest of many seats and boards fits easily.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The service's state: the room and the admin token's hash.
+pub struct Service<S: Store> {
+    room: Mutex<Room<S>>,
+    admin: TokenHash,
+}
+
+impl<S: Store + Send + 'static> Service<S> {
+    /// A service over `store`, opening tables for whoever shows `admin_token`.
+    pub fn new(store: S, admin_token: &str) -> Arc<Self> {
+        Arc::new(Service {
+            room: Mutex::new(Room::new(store)),
+            admin: TokenHash::of(admin_token),
+        })
+    }
+
+    /// Runs `f` with the room on a blocking thread.
+    async fn with<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Room<S>) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut room = me.room.lock().unwrap_or_else(PoisonError::into_inner);
+            f(&mut room)
+        })
+        .await
+        .map_err(|_| ApiError::internal("the request failed"))?
+        .map_err(refused)
+    }
+}
+
+/// A table error as the answer a client sees.
+fn refused(e: Error) -> ApiError {
+    let (status, text) = match e.refusal() {
+        Refusal::BadRequest => (StatusCode::BAD_REQUEST, e.to_string()),
+        Refusal::Unauthenticated => (StatusCode::UNAUTHORIZED, "a token is required".into()),
+        Refusal::Forbidden => (
+            StatusCode::FORBIDDEN,
+            "this token does not allow that".into(),
+        ),
+        Refusal::NotFound => (StatusCode::NOT_FOUND, e.to_string()),
+        Refusal::Conflict => (StatusCode::CONFLICT, e.to_string()),
+        Refusal::Internal => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    };
+    let parameter = match &e {
+        Error::Invalid { parameter, .. } => Some(*parameter),
+        _ => None,
+    };
+    ApiError::bad(text, parameter).with_status(status)
+}
+
+/// The bearer token of a request, if it carries one.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn ok<T: Serialize>(status: StatusCode, value: T) -> Response {
+    (status, axum::Json(value)).into_response()
+}
+
+type Shared<S> = State<Arc<Service<S>>>;
+type Answer = Result<Response, ApiError>;
+
+async fn open_table<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    match bearer(&headers) {
+        None => return Err(refused(Error::Unauthenticated)),
+        Some(t) if !svc.admin.admits(&t) => return Err(refused(Error::Forbidden)),
+        Some(_) => {}
+    }
+    let request: NewTable = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let invitation = svc
+        .with(move |room| room.open_table(&request, now()))
+        .await?;
+    Ok(ok(StatusCode::CREATED, invitation))
+}
+
+async fn public<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(id): Path<String>,
+) -> Answer {
+    Ok(ok(
+        StatusCode::OK,
+        svc.with(move |r| r.public_view(&id)).await?,
+    ))
+}
+
+async fn operator<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = bearer(&headers);
+    let view = svc
+        .with(move |r| r.operator_view(&id, token.as_deref()))
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+async fn audit<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = bearer(&headers);
+    let audit = svc
+        .with(move |r| {
+            r.operator_view(&id, token.as_deref())?;
+            r.audit(&id)
+        })
+        .await?;
+    Ok(ok(StatusCode::OK, AuditAnswer::from(&audit)))
+}
+
+/// `GET …/audit`: the chain checked and replayed (or a 500 naming the first
+/// entry that does not check), and the final transcript's verification.
+#[derive(Serialize)]
+struct AuditAnswer {
+    entries: usize,
+    head: String,
+    /// `null` until the table is closed or void.
+    transcript_valid: Option<bool>,
+    differences: Vec<String>,
+    deals_checked: usize,
+}
+
+impl From<&crate::ledger::Audit> for AuditAnswer {
+    fn from(a: &crate::ledger::Audit) -> Self {
+        let v = a.verification.as_ref();
+        AuditAnswer {
+            entries: a.entries,
+            head: a.head.clone(),
+            transcript_valid: v.map(|v| v.is_valid()),
+            differences: v.map_or_else(Vec::new, |v| {
+                v.differences.iter().map(ToString::to_string).collect()
+            }),
+            deals_checked: v.map_or(0, |v| v.deals_checked),
+        }
+    }
+}
+
+async fn seat<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path((id, seat)): Path<(String, usize)>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = bearer(&headers);
+    let view = svc
+        .with(move |r| r.seat_view(&id, seat, token.as_deref()))
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+async fn commit<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path((id, seat)): Path<(String, usize)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = bearer(&headers);
+    let request: CommitRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let view = svc
+        .with(move |r| r.commit(&id, seat, token.as_deref(), &request.commitment, now()))
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+async fn reveal<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path((id, seat)): Path<(String, usize)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = bearer(&headers);
+    let request: RevealRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let view = svc
+        .with(move |r| r.reveal(&id, seat, token.as_deref(), &request.seed, now()))
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+/// The operator's changes without a body of their own (`{}` is sent).
+#[derive(Clone, Copy)]
+enum Step {
+    Deal,
+    Close,
+    Void,
+}
+
+async fn step<S: Store + Send + 'static>(
+    svc: Arc<Service<S>>,
+    id: String,
+    headers: HeaderMap,
+    body: Body,
+    step: Step,
+) -> Answer {
+    let token = bearer(&headers);
+    let _: serde::de::IgnoredAny = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let view = svc
+        .with(move |r| match step {
+            Step::Deal => r.deal(&id, token.as_deref(), now()),
+            Step::Close => r.close(&id, token.as_deref(), now()),
+            Step::Void => r.void_late(&id, token.as_deref(), now()),
+        })
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+async fn release<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let token = bearer(&headers);
+    let request: ReleaseRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let street = request.validate().map_err(refused)?;
+    let view = svc
+        .with(move |r| r.release(&id, token.as_deref(), request.deal, street, now()))
+        .await?;
+    Ok(ok(StatusCode::OK, view))
+}
+
+/// The API's router, behind the access guard of `access`.
+pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -> Router {
+    let steps = |s: Step| {
+        move |State(svc): Shared<S>, Path(id): Path<String>, headers: HeaderMap, body: Body| {
+            step(svc, id, headers, body, s)
+        }
+    };
+    Router::new()
+        .route("/api/tables", post(open_table::<S>))
+        .route("/api/tables/{id}", get(public::<S>))
+        .route("/api/tables/{id}/operator", get(operator::<S>))
+        .route("/api/tables/{id}/audit", get(audit::<S>))
+        .route("/api/tables/{id}/seats/{seat}", get(seat::<S>))
+        .route("/api/tables/{id}/seats/{seat}/commit", post(commit::<S>))
+        .route("/api/tables/{id}/seats/{seat}/reveal", post(reveal::<S>))
+        .route("/api/tables/{id}/deal", post(steps(Step::Deal)))
+        .route("/api/tables/{id}/close", post(steps(Step::Close)))
+        .route("/api/tables/{id}/void", post(steps(Step::Void)))
+        .route("/api/tables/{id}/release", post(release::<S>))
+        .fallback(|| async {
+            ApiError::bad("no such endpoint", None).with_status(StatusCode::NOT_FOUND)
+        })
+        .with_state(svc)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(access),
+            access::guard,
+        ))
+}
+
+/// Binds `bind` and serves until `shutdown` completes; `ready` gets the
+/// address actually bound (port 0 picks one).
+///
+/// # Errors
+///
+/// When the address cannot be bound.
+pub async fn serve<S: Store + Send + 'static>(
+    svc: Arc<Service<S>>,
+    bind: SocketAddr,
+    allow_hosts: Vec<String>,
+    ready: impl FnOnce(SocketAddr),
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(bind).await?;
+    let local = listener.local_addr()?;
+    ready(local);
+    let app = router(svc, Access::new(local, allow_hosts));
+    fairdeck_web::connection::serve(listener, app, shutdown).await
+}
