@@ -269,7 +269,7 @@ fn index_fits(data: &[u8], delimiter: u8, memory: u64) -> bool {
 /// then reads it instead.
 ///
 /// Mapping saves copying the input and faulting in as much fresh memory
-/// (measured: see the README).
+/// (measured: see docs/book/src/speed.md).
 #[allow(unsafe_code)]
 fn map(file: &File) -> Option<memmap2::Mmap> {
     // SAFETY: a mapping is undefined behaviour if the file is truncated or

@@ -8,7 +8,7 @@ use memchr::memchr;
 
 /// How many lines ahead of the one being written to prefetch: the output
 /// visits lines in random order, so each is a cache (and TLB) miss; asking
-/// for the next ones early overlaps those misses (measured: see README).
+/// for the next ones early overlaps those misses (measured: see docs/book/src/speed.md).
 pub(crate) const PREFETCH_AHEAD: usize = 12;
 
 /// A line start inside a buffer: `u32` while the buffer is below 4 GiB

@@ -7,7 +7,7 @@
 //! with probability 1/n; the enumeration tests below check the whole
 //! distribution, not just the marginals.
 //!
-//! Three things make them fast (see the README section "Speed"):
+//! Three things make them fast (see docs/book/src/speed.md):
 //!
 //! * the rolls are asked for in batches, a whole run of descending bounds
 //!   at a time ([`Dice::roll_descending_below`]), which the production dice

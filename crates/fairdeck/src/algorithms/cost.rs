@@ -85,7 +85,7 @@ impl Algorithm {
     /// How they were measured (release build, the 2-core reference machine,
     /// shared with other builds, so the figures are on the slow side):
     /// in cache, `fairdeck bench`'s ns per element at n = 10⁴ (the table in
-    /// the README) divided by the growth per element; out of cache, the
+    /// docs/book/src/speed.md) divided by the growth per element; out of cache, the
     /// slowest of `fairdeck bench` at n = 10⁶ doubled (cache and TLB misses
     /// still grow from 8 MB to 800 MB decks), `/usr/bin/time -f %U` of
     /// `fairdeck --format json shuffle ALG -n 10000000 --allow-long` less

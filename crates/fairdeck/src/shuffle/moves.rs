@@ -25,7 +25,7 @@
 //! dropped without being settled aborts the process rather than leave stale
 //! copies behind.
 //!
-//! Measured reason for all this (README, "Speed"): reading each element
+//! Measured reason for all this (docs/book/src/speed.md): reading each element
 //! once and writing it once into a cache-resident bucket is what brings a
 //! shuffle of 10⁸ elements near the speed of memory.
 

@@ -9,7 +9,7 @@
 /// here), and a prefetch has no architectural effect — it cannot fault,
 /// read into a register or write; it only warms the cache. Measured: the
 /// distribution of 10⁸ `u32` spends most of its time waiting for these
-/// lines (README, "Speed"). Covered by every bucket-shuffle test.
+/// lines (docs/book/src/speed.md). Covered by every bucket-shuffle test.
 #[inline(always)]
 pub(super) fn prefetch<T>(slice: &[T], index: usize) {
     #[cfg(target_arch = "x86_64")]

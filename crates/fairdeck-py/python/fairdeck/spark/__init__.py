@@ -6,7 +6,7 @@ order drawn uniformly from all n! orders, as parts ``part-00000``,
 dataset. The order depends only on the seed and the data: not on the
 cluster, the executor count, Spark's split sizes or partitioning, the order
 tasks run in, or retries. See the ``fairdeck-distributed`` crate for the
-algorithm and its proof, and the README section "Spark" for deployment.
+algorithm and its proof, and the guide's Spark chapter (docs/book/src/spark.md) for deployment.
 
 Pipeline: a DataFrame of input splits (file, byte range; or Parquet row
 groups) -> ``mapInArrow`` reading rows with their ids and buckets ->

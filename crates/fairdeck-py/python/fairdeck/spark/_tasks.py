@@ -4,7 +4,7 @@ Every function here is a pure function of its inputs (the seed, the bucket
 count, the data), so a retried, speculative or re-ordered task computes
 exactly what the first attempt did. Objects of these classes are pickled to
 the executors by reference to this module: the executors need the
-``fairdeck`` package installed (see the README section "Spark").
+``fairdeck`` package installed (see docs/book/src/spark.md).
 """
 
 from __future__ import annotations
