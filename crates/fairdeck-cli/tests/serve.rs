@@ -2,6 +2,8 @@
 //! answers on it, refuses a bad `--bind`, drops slow clients, and answers
 //! heads too large for it with JSON.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -15,23 +17,12 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
-            .args(["serve", "--bind", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("fairdeck serve: http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
+        let args: Vec<&std::ffi::OsStr> = ["serve", "--bind", "127.0.0.1:0"]
+            .iter()
+            .chain(extra)
+            .map(std::ffi::OsStr::new)
+            .collect();
+        let (child, addr) = common::spawn_server(&args, "fairdeck serve:");
         Self { child, addr }
     }
 

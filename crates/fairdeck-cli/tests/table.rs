@@ -3,11 +3,13 @@
 //! SIGKILL is there after a restart on the same SQLite file. Bad flags are
 //! one line and a non-zero exit.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 struct Server {
     child: Child,
@@ -16,26 +18,17 @@ struct Server {
 
 impl Server {
     fn start(dir: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
-            .args(["table", "serve", "--bind", "127.0.0.1:0"])
-            .arg("--db")
-            .arg(dir.join("tables.sqlite"))
-            .arg("--admin-token-file")
-            .arg(dir.join("admin"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("fairdeck table serve: http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
+        let (db, admin) = (dir.join("tables.sqlite"), dir.join("admin"));
+        let args: Vec<&std::ffi::OsStr> = ["table", "serve", "--bind", "127.0.0.1:0", "--db"]
+            .iter()
+            .map(std::ffi::OsStr::new)
+            .chain([
+                db.as_os_str(),
+                "--admin-token-file".as_ref(),
+                admin.as_os_str(),
+            ])
+            .collect();
+        let (child, addr) = common::spawn_server(&args, "fairdeck table serve:");
         Server { child, addr }
     }
 

@@ -206,32 +206,46 @@ async fn seat<S: Store + Send + 'static>(
     Ok(ok(StatusCode::OK, view))
 }
 
-async fn commit<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path((id, seat)): Path<(String, usize)>,
+/// A seat's two changes, each with its JSON body.
+enum SeatChange {
+    Commit(CommitRequest),
+    Reveal(RevealRequest),
+}
+
+async fn seat_change<S: Store + Send + 'static>(
+    svc: Arc<Service<S>>,
+    (id, seat): (String, usize),
     headers: HeaderMap,
-    body: Body,
+    change: SeatChange,
 ) -> Answer {
     let token = bearer(&headers);
-    let request: CommitRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
     let view = svc
-        .with(move |r| r.commit(&id, seat, token.as_deref(), &request.commitment, now()))
+        .with(move |r| match &change {
+            SeatChange::Commit(c) => r.commit(&id, seat, token.as_deref(), &c.commitment, now()),
+            SeatChange::Reveal(v) => r.reveal(&id, seat, token.as_deref(), &v.seed, now()),
+        })
         .await?;
     Ok(ok(StatusCode::OK, view))
 }
 
-async fn reveal<S: Store + Send + 'static>(
+async fn commit<S: Store + Send + 'static>(
     State(svc): Shared<S>,
-    Path((id, seat)): Path<(String, usize)>,
+    Path(at): Path<(String, usize)>,
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let token = bearer(&headers);
-    let request: RevealRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    let view = svc
-        .with(move |r| r.reveal(&id, seat, token.as_deref(), &request.seed, now()))
-        .await?;
-    Ok(ok(StatusCode::OK, view))
+    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    seat_change(svc, at, headers, SeatChange::Commit(request)).await
+}
+
+async fn reveal<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(at): Path<(String, usize)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Answer {
+    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    seat_change(svc, at, headers, SeatChange::Reveal(request)).await
 }
 
 /// The operator's changes without a body of their own (`{}` is sent).

@@ -59,6 +59,11 @@ async fn call(
     )
 }
 
+/// A POST with a token; only its status.
+async fn post(app: &Router, path: &str, token: &str, body: Value) -> StatusCode {
+    call(app, "POST", path, Some(token), Some(body)).await.0
+}
+
 fn new_table(id: &str, players: usize) -> Value {
     serde_json::to_value(common::request(&common::holdem(id, players))).unwrap()
 }
@@ -86,47 +91,19 @@ async fn a_holdem_hand_through_http() {
     let m = common::holdem("h1", 3);
     let (_, public) = call(&app, "GET", "/api/tables/h1", None, None).await;
     assert_eq!(public["commitment"], inv["commitment"]);
-    for (i, t) in seats.iter().enumerate() {
-        let body = json!({ "commitment": common::commitment(&m, i) });
-        let path = format!("/api/tables/h1/seats/{i}/commit");
-        assert_eq!(
-            call(&app, "POST", &path, Some(t), Some(body)).await.0,
-            StatusCode::OK
-        );
-    }
     // Dealing before the reveals is a conflict, not a success.
-    assert_eq!(
-        call(
-            &app,
-            "POST",
-            "/api/tables/h1/deal",
-            Some(&op),
-            Some(json!({}))
-        )
-        .await
-        .0,
-        StatusCode::CONFLICT
-    );
-    for (i, t) in seats.iter().enumerate() {
-        let body = json!({ "seed": common::seed("h1", i) });
-        let path = format!("/api/tables/h1/seats/{i}/reveal");
-        assert_eq!(
-            call(&app, "POST", &path, Some(t), Some(body)).await.0,
-            StatusCode::OK
-        );
+    let deal = || post(&app, "/api/tables/h1/deal", &op, json!({}));
+    for (change, before_deal) in [("commit", StatusCode::CONFLICT), ("reveal", StatusCode::OK)] {
+        for (i, t) in seats.iter().enumerate() {
+            let body = match change {
+                "commit" => json!({ "commitment": common::commitment(&m, i) }),
+                _ => json!({ "seed": common::seed("h1", i) }),
+            };
+            let path = format!("/api/tables/h1/seats/{i}/{change}");
+            assert_eq!(post(&app, &path, t, body).await, StatusCode::OK, "{path}");
+        }
+        assert_eq!(deal().await, before_deal, "after every {change}");
     }
-    assert_eq!(
-        call(
-            &app,
-            "POST",
-            "/api/tables/h1/deal",
-            Some(&op),
-            Some(json!({}))
-        )
-        .await
-        .0,
-        StatusCode::OK
-    );
     // Each seat sees two hole cards, its own; no board yet; no transcript.
     let mut holes = Vec::new();
     for (i, t) in seats.iter().enumerate() {

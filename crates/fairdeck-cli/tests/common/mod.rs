@@ -142,3 +142,26 @@ pub fn assert_sigpipe_exit(out: &Output) {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n", "{stderr}");
     assert!(out.stderr.is_empty(), "{stderr}");
 }
+
+/// Starts `fairdeck ARGS` (a server), reads the first line of its stdout,
+/// `PREFIX http://ADDR/`, and returns the child and ADDR.
+pub fn spawn_server(args: &[&std::ffi::OsStr], prefix: &str) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fairdeck"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix(&format!("{prefix} http://"))
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    (child, addr)
+}
