@@ -18,7 +18,8 @@
 //! For the last two, [`exact_small`] is exact for n ≤ 7 (the whole law on Sₙ
 //! is propagated); for larger n, [`statistic_lower_bound`] estimates the
 //! distance between the law of one statistic and its exact uniform law — a
-//! lower bound on the full distance — with a stated sampling error, and for
+//! lower bound on the full distance — with its uncertainty band and noise
+//! floor ([`Estimate`]), and for
 //! top-to-random [`top_to_random_separation`] gives an exact upper bound.
 
 use fairdeck::dice::{Dice, RngDice};
@@ -30,6 +31,10 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use crate::error::Error;
 use crate::exact::{self, Limits};
 use crate::stats::rank;
+
+mod estimate;
+
+pub use estimate::{BAND_CONFIDENCE, Estimate, noise_floor};
 
 /// A model of shuffling by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +176,21 @@ pub const MAX_EXACT_N: usize = 7;
 ///
 /// [`Error::OutOfRange`] for n > 7.
 pub fn exact_small(model: Model, n: usize, k_max: u32) -> Result<Vec<f64>, Error> {
+    let (orders, laws) = exact_laws(model, n, k_max)?;
+    let uniform = 1.0 / orders.len() as f64;
+    Ok(laws
+        .iter()
+        .map(|law| law.iter().map(|p| (p - uniform).abs()).sum::<f64>() / 2.0)
+        .collect())
+}
+
+/// Every order of n cards and, for k = 1 … `k_max`, the law on them after
+/// k shuffles (index = the order's place in the first vector).
+fn exact_laws(
+    model: Model,
+    n: usize,
+    k_max: u32,
+) -> Result<(Vec<Vec<usize>>, Vec<Vec<f64>>), Error> {
     if n > MAX_EXACT_N {
         return Err(Error::OutOfRange(format!(
             "exact mixing is for n <= {MAX_EXACT_N}"
@@ -191,7 +211,6 @@ pub fn exact_small(model: Model, n: usize, k_max: u32) -> Result<Vec<f64>, Error
         .map(|(m, p)| (m.clone(), p.to_f64().unwrap_or(0.0)))
         .collect();
     let orders = all_orders(n);
-    let uniform = 1.0 / orders.len() as f64;
     let mut law = vec![0.0; orders.len()];
     law[0] = 1.0;
     let mut out = Vec::new();
@@ -204,9 +223,9 @@ pub fn exact_small(model: Model, n: usize, k_max: u32) -> Result<Vec<f64>, Error
             }
         }
         law = next;
-        out.push(law.iter().map(|p| (p - uniform).abs()).sum::<f64>() / 2.0);
+        out.push(law.clone());
     }
-    Ok(out)
+    Ok((orders, out))
 }
 
 fn all_orders(n: usize) -> Vec<Vec<usize>> {
@@ -244,17 +263,6 @@ pub fn top_to_random_separation(n: usize, k: u32) -> f64 {
         law = next;
     }
     1.0 - law[n]
-}
-
-/// A simulated lower bound on the distance after `k` shuffles.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Estimate {
-    /// Estimated distance between the statistic's law and its uniform law.
-    pub lower_bound: f64,
-    /// Bound on the expected sampling error: ½·Σᵢ √(pᵢ(1 − pᵢ)/trials), pᵢ the
-    /// statistic's uniform law (each |p̂ᵢ − pᵢ| has mean at most its standard
-    /// deviation).
-    pub error: f64,
 }
 
 /// The statistic used for each model's lower bound, with its exact uniform law:
@@ -308,17 +316,7 @@ pub fn statistic_lower_bound(model: Model, n: usize, k: u32, trials: u64, seed: 
         }
         counts[statistic(model, &deck)] += 1;
     }
-    let t = trials.max(1) as f64;
-    let distance = law
-        .iter()
-        .zip(&counts)
-        .map(|(p, &c)| (c as f64 / t - p).abs())
-        .sum::<f64>()
-        / 2.0;
-    Estimate {
-        lower_bound: distance,
-        error: 0.5 * law.iter().map(|p| (p * (1.0 - p) / t).sqrt()).sum::<f64>(),
-    }
+    Estimate::from_counts(&law, &counts, trials)
 }
 
 #[cfg(test)]

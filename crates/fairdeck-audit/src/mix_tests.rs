@@ -86,3 +86,75 @@ fn overhand_in_one_pass_matches_the_packet_description() {
         }
     }
 }
+
+/// The exact distance of the statistic's law after k shuffles from its
+/// uniform law (n ≤ 7): what the simulated estimate estimates.
+fn exact_statistic_distance(model: Model, n: usize, k: u32) -> f64 {
+    let (orders, laws) = exact_laws(model, n, k).unwrap();
+    let uniform = statistic_law(model, n);
+    let mut law = vec![0.0; uniform.len().max(n + 1)];
+    for (order, p) in orders.iter().zip(&laws[k as usize - 1]) {
+        law[statistic(model, order)] += p;
+    }
+    law.iter()
+        .zip(uniform.iter().chain(std::iter::repeat(&0.0)))
+        .map(|(q, p)| (q - p).abs())
+        .sum::<f64>()
+        / 2.0
+}
+
+/// Issue 22, item 4: the Hand shuffles page drew an overhand lower bound of
+/// 0.03 after 33 shuffles of 52 cards from 408 decks (the page's plan), inside
+/// its own noise. The point is reported as unresolved — its band reaches 0
+/// — and its value is at the noise floor's scale; after one shuffle the
+/// deck is far from uniform and the band says so.
+#[test]
+fn the_testers_overhand_point_is_inside_the_noise() {
+    let model = Model::Overhand { mean_packet: 6 };
+    let e = statistic_lower_bound(model, 52, 33, 408, &Seed::from_text("tester/33"));
+    assert!(!e.resolved(), "{e:?}");
+    assert!(e.band_low == 0.0 && e.band_high > e.lower_bound, "{e:?}");
+    assert!(e.lower_bound < 3.0 * e.noise_floor, "{e:?}");
+    let one = statistic_lower_bound(model, 52, 1, 408, &Seed::from_text("tester/1"));
+    assert!(one.resolved() && one.band_low > 0.5, "{one:?}");
+}
+
+/// The band holds the exact statistic distance in at least its stated share
+/// of runs: 200 seeded runs of 300 decks for each of four (model, k) at n = 6,
+/// where the exact value is known. The band is built for 95 %; the check
+/// asks ≥ 92 % (two standard errors of 200 runs below 95 %). Negative
+/// control: the band of a run that simulated the wrong number of shuffles
+/// (one) covers the exact value in under 20 % of runs, so the check can fail.
+#[test]
+fn the_band_covers_the_exact_value() {
+    let cases = [
+        (Model::Overhand { mean_packet: 2 }, 2),
+        (Model::Overhand { mean_packet: 2 }, 6),
+        (Model::TopToRandom, 3),
+        (Model::TopToRandom, 8),
+    ];
+    for (model, k) in cases {
+        let exact = exact_statistic_distance(model, 6, k);
+        let (mut covered, mut narrow) = (0, 0);
+        let runs = 200;
+        for r in 0..runs {
+            let e = statistic_lower_bound(model, 6, k, 300, &Seed::from_text(&format!("band/{r}")));
+            covered += usize::from(e.band_low <= exact && exact <= e.band_high);
+            let wrong =
+                statistic_lower_bound(model, 6, 1, 300, &Seed::from_text(&format!("band/{r}")));
+            narrow += usize::from(wrong.band_low <= exact && exact <= wrong.band_high);
+        }
+        let share = covered as f64 / runs as f64;
+        assert!(
+            share >= 0.92,
+            "{model:?} k={k}: exact {exact}, covered {share}"
+        );
+        assert!(
+            (narrow as f64) / (runs as f64) < 0.2,
+            "{model:?} k={k}: a one-shuffle band covered {narrow}"
+        );
+        println!(
+            "{model:?} k={k}: exact {exact:.4}, covered {share:.3}, one-shuffle band {narrow}/{runs}"
+        );
+    }
+}

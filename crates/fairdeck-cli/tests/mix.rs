@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json_of, usage_error};
+use common::{json_of, run, usage_error};
 use serde_json::Value;
 
 fn mix(args: &[&str]) -> Value {
@@ -84,4 +84,50 @@ fn plot_and_refusals() {
     ] {
         usage_error(&args);
     }
+}
+
+/// Issue 22, item 4: a simulated point inside its own noise is marked as
+/// such (its 95 % band reaches 0) in JSON and text, with the noise floor,
+/// and never read as mixed; an unmixed deck's point is resolved.
+#[test]
+fn simulated_points_carry_their_band_and_noise_floor() {
+    let args = [
+        "overhand",
+        "-n",
+        "52",
+        "--max-shuffles",
+        "33",
+        "--step",
+        "33",
+        "--trials",
+        "408",
+        "--seed",
+        "tester",
+    ];
+    let doc = mix(&args);
+    let rows = doc["rows"].as_array().unwrap();
+    let (first, last) = (&rows[0], rows.last().unwrap());
+    assert_eq!(
+        (first["shuffles"].as_u64(), last["shuffles"].as_u64()),
+        (Some(1), Some(33))
+    );
+    assert_eq!(first["resolved"], true);
+    assert!(first["band_low"].as_f64().unwrap() > 0.5);
+    assert_eq!(last["resolved"], false);
+    assert_eq!(last["band_low"].as_f64(), Some(0.0));
+    for row in rows {
+        let (low, value, high) = (
+            row["band_low"].as_f64().unwrap(),
+            row["lower_bound"].as_f64().unwrap(),
+            row["band_high"].as_f64().unwrap(),
+        );
+        assert!(low <= value && value <= high, "{row}");
+        assert!(row["noise_floor"].as_f64().unwrap() > 0.0);
+    }
+    let text = String::from_utf8(run(&common::with("mix", &args)).stdout).unwrap();
+    assert!(
+        text.contains(" noise") && text.contains("noise floor: "),
+        "{text}"
+    );
+    assert!(text.contains("does not say it is mixed"), "{text}");
 }

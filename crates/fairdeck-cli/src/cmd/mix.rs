@@ -70,8 +70,23 @@ struct Row {
     lower_bound: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<f64>,
+    /// The simulated point's band and noise floor (`mix::Estimate`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    band: Option<Band>,
     #[serde(skip_serializing_if = "Option::is_none")]
     upper_bound: Option<f64>,
+}
+
+/// A simulated row's uncertainty: the band that holds the statistic's true
+/// distance at `mix::BAND_CONFIDENCE`, the value a uniform deck would show,
+/// and whether the band stays above 0 (`resolved`: the deck is shown to be
+/// at least `band_low` from uniform; otherwise the point is noise).
+#[derive(Serialize, Clone, Copy)]
+struct Band {
+    band_low: f64,
+    band_high: f64,
+    noise_floor: f64,
+    resolved: bool,
 }
 
 /// What `fairdeck mix --format json` prints.
@@ -195,6 +210,7 @@ fn riffle_rows(n: usize, ks: &[u32]) -> Report {
             total_variation: mix::riffle_total_variation(n, k).to_f64(),
             lower_bound: None,
             error: None,
+            band: None,
             upper_bound: None,
         })
         .collect();
@@ -216,6 +232,7 @@ fn exact_rows(model: Model, n: usize, k_max: u32, ks: &[u32]) -> anyhow::Result<
             total_variation: Some(all[k as usize - 1]),
             lower_bound: None,
             error: None,
+            band: None,
             upper_bound: None,
         })
         .collect();
@@ -240,6 +257,12 @@ fn simulated_rows(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Re
                 total_variation: None,
                 lower_bound: Some(e.lower_bound),
                 error: Some(e.error),
+                band: Some(Band {
+                    band_low: e.band_low,
+                    band_high: e.band_high,
+                    noise_floor: e.noise_floor,
+                    resolved: e.resolved(),
+                }),
                 upper_bound: (model == Model::TopToRandom)
                     .then(|| mix::top_to_random_separation(n, k)),
             }
@@ -249,8 +272,10 @@ fn simulated_rows(model: Model, n: usize, ks: &[u32], args: &Args) -> anyhow::Re
         model: model.name(),
         n,
         method: match model {
-            Model::TopToRandom => "simulated lower bound (one statistic) and exact upper bound",
-            _ => "simulated lower bound (one statistic)",
+            Model::TopToRandom => {
+                "simulated lower bound (one statistic, 95% band) and exact upper bound"
+            }
+            _ => "simulated lower bound (one statistic, 95% band)",
         },
         rows,
         seed: Some(seed.to_hex()),
@@ -292,21 +317,43 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     let cell = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.4}"));
     writeln!(
         w,
-        "{:>8}  {:>10}  {:>16}  {:>10}",
-        "k", "distance", "lower bound ± err", "upper"
+        "{:>8}  {:>10}  {:>32}  {:>10}",
+        "k", "distance", "lower bound [95% band]", "upper"
     )?;
+    let mut noisy = 0;
     for row in &r.rows {
-        let lower = match (row.lower_bound, row.error) {
-            (Some(l), Some(e)) => format!("{l:.4} ± {e:.4}"),
+        let lower = match (row.lower_bound, row.band) {
+            (Some(l), Some(b)) => {
+                noisy += usize::from(!b.resolved);
+                let mark = if b.resolved { "" } else { " noise" };
+                format!("{l:.4} [{:.4}, {:.4}]{mark}", b.band_low, b.band_high)
+            }
             _ => "-".into(),
         };
         writeln!(
             w,
-            "{:>8}  {:>10}  {:>16}  {:>10}",
+            "{:>8}  {:>10}  {:>32}  {:>10}",
             row.shuffles,
             cell(row.total_variation),
             lower,
             cell(row.upper_bound)
+        )?;
+    }
+    if let Some(floor) = r
+        .rows
+        .iter()
+        .find_map(|row| row.band.map(|b| b.noise_floor))
+    {
+        writeln!(
+            w,
+            "noise floor: {floor:.4} (what a perfectly shuffled deck shows at these trials)"
+        )?;
+    }
+    if noisy > 0 {
+        writeln!(
+            w,
+            "{noisy} row(s) marked noise: the band reaches 0, so these trials cannot tell the deck \
+             from a shuffled one; this does not say it is mixed (more --trials narrow the band)"
         )?;
     }
     if let Some(seed) = &r.seed {

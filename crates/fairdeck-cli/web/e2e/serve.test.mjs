@@ -317,3 +317,60 @@ test('small texts: one shuffle, an empty chart, no debug line on the chaos page'
   assert.doesNotMatch(await chaos.textContent('main'), /selection sort found/);
   await chaos.close();
 });
+
+// Issue 22: the Fairness page never shows a green verdict for an entry the catalogue
+// itself calls flawed (intended_uniform: false), at the smallest trials the page takes and
+// a few just above, at sizes it walks exactly (2, 6) and sizes it audits (12), on a
+// desktop and on a phone. Green is `data-verdict="uniform"`; the one exception is an exact
+// proof (some flawed shuffles are uniform on 2 cards), checked against /api/exact.
+test('the Fairness page is never green for a flawed catalogue entry', async () => {
+  const probe = await open('algorithms');
+  const catalogue = await probe.evaluate(async () => (await fetch('/api/algorithms')).json());
+  await probe.close();
+  const flawed = catalogue.filter((a) => a.intended_uniform === false).map((a) => a.name);
+  assert.ok(flawed.length >= 5, `flawed entries: ${flawed}`);
+  const greens = [];
+  for (const [opener, cases] of [[open, [[2, 1], [2, 10], [6, 1], [12, 1], [12, 30]]], [openPhone, [[6, 1], [12, 30]]]]) {
+    for (const alg of flawed) {
+      for (const [n, trials] of cases) {
+        const page = await opener(`fairness?a=${alg}&n=${n}&trials=${trials}&seed=e2e`);
+        const verdicts = await page.$$eval(`.verdict[data-alg="${alg}"]`, (els) => els.map((e) => [e.dataset.verdict, e.textContent]));
+        const errors = await page.$$eval('.matrix-card .error', (els) => els.map((e) => e.textContent));
+        assert.ok(verdicts.length || errors.length, `${alg} n=${n} trials=${trials}: no verdict and no error`);
+        for (const [kind, text] of verdicts) {
+          if (kind !== 'uniform') continue;
+          // Green is allowed only as an exact proof: the whole law walked, no mass unresolved
+          // (naive-swap on 2 cards is uniform). Never from an audit of a flawed entry.
+          const exact = await page.evaluate(async ([a, k]) => {
+            const r = await fetch(`/api/exact?alg=${a}&n=${k}`);
+            return r.ok ? r.json() : null;
+          }, [alg, n]);
+          const proven = exact && exact.uniform === true && exact.unresolved === '0' && /exactly uniform/.test(text);
+          if (!proven) greens.push(`${alg} n=${n} trials=${trials}: ${text}`);
+        }
+        await page.close();
+      }
+    }
+  }
+  assert.deepEqual(greens, []);
+});
+
+// Issue 22, item 4: the Hand shuffles page draws each simulated curve's 95 % band and its
+// noise floor, says so in the legend, and marks the overhand points inside the noise (the
+// tester's 33 shuffles of 52 cards) instead of reading them as mixed — at phone size.
+test('at phone size the Hand shuffles page shows the band, the noise floor and the noisy points', async () => {
+  const page = await openPhone('mix?n=52&models=overhand&seed=tester');
+  await page.waitForSelector('#mix-chart polygon[data-series="band"]');
+  assert.equal(await page.locator('#mix-chart line[data-series="noise-floor"]').count(), 1);
+  assert.match(await page.textContent('#mix-legend'), /95 % band/);
+  assert.match(await page.textContent('#mix-legend'), /noise floor/);
+  assert.ok(await page.locator('#mix-chart circle[data-noise="true"]').count() > 0);
+  const row33 = page.locator('.matrix-card[data-model="overhand"] tr', { hasText: /^33/ });
+  assert.equal(await row33.locator('td[data-noise="true"]').count(), 1);
+  assert.match(await page.textContent('.matrix-card[data-model="overhand"] [data-role="noise-floor"]'), /does not mean the deck is mixed/);
+  const o = await outside(page);
+  assert.deepEqual(o.out, [], 'elements outside the viewport');
+  assert.ok(o.scroll <= 0, `the page scrolls sideways by ${o.scroll} px`);
+  await shot(page, 'mix-band-phone');
+  await page.close();
+});

@@ -1,7 +1,8 @@
 // The Hand shuffles page: how far from uniform a deck is after k riffles,
 // top-to-random moves or overhand shuffles — the "seven shuffles" picture. Exact where
 // the audit crate is exact (riffle for any n, every model for n ≤ 7); otherwise a
-// simulated lower bound with its error and, for top-to-random, an exact upper bound.
+// simulated lower bound with its 95 % band and noise floor and, for top-to-random, an
+// exact upper bound.
 // State in the query: n, models, seed.
 
 import { el, pageMessage, field, input, errorBox, showError, compact, fmt } from '../ui.js';
@@ -52,11 +53,28 @@ function chart(series, W) {
       if (p.length) svg.append(el('svg:polyline', { points: p.map((q) => q.join(',')).join(' '), fill: 'none', stroke: color, 'stroke-width': 2.5, 'stroke-dasharray': dash, 'data-model': model, 'data-series': key }));
       p.forEach(([cx, cy]) => svg.append(el('svg:circle', { cx, cy, r: 2.5, fill: color })));
     };
+    band(svg, report, model, color, x, y);
     line('total_variation', '');
     line('lower_bound', '6 3');
     line('upper_bound', '2 3');
   }
   return el('div', { class: 'chart', id: 'mix-chart' }, svg);
+}
+
+/**
+ * A simulated curve's 95 % band (shaded) and its noise floor (dashed grey): the value a
+ * perfectly shuffled deck shows at the same number of simulated decks. A point whose band
+ * reaches 0 cannot tell the deck from a shuffled one; it is drawn hollow.
+ */
+function band(svg, report, model, color, x, y) {
+  const rows = report.rows.filter((r) => r.band_low !== undefined);
+  if (!rows.length) return;
+  const upper = rows.map((r) => `${x(r.shuffles)},${y(r.band_high)}`);
+  const lower = rows.slice().reverse().map((r) => `${x(r.shuffles)},${y(r.band_low)}`);
+  svg.append(el('svg:polygon', { points: [...upper, ...lower].join(' '), fill: color, 'fill-opacity': 0.15, stroke: 'none', 'data-model': model, 'data-series': 'band' }));
+  const floor = rows[0].noise_floor;
+  svg.append(el('svg:line', { x1: x(rows[0].shuffles), x2: x(rows[rows.length - 1].shuffles), y1: y(floor), y2: y(floor), stroke: '#6b7280', 'stroke-dasharray': '3 3', 'data-model': model, 'data-series': 'noise-floor' }));
+  rows.filter((r) => !r.resolved).forEach((r) => svg.append(el('svg:circle', { cx: x(r.shuffles), cy: y(r.lower_bound), r: 4, fill: '#fff', stroke: color, 'data-noise': 'true' })));
 }
 
 /** "after 1 shuffle", "after 7 shuffles". */
@@ -76,9 +94,29 @@ function table(report) {
     el('h3', { text: `${report.model}, ${report.n} cards` }),
     el('p', { class: 'note', text: report.method + (half ? ` — below ½ after ${shuffles(half)}${report.rows[0].total_variation === undefined ? ' (upper bound)' : ''}` : '') }),
     el('table', { class: 'tests' }, el('tbody', {},
-      el('tr', {}, ...['k', 'distance', 'lower bound ± error', 'upper bound'].map((t) => el('th', { text: t }))),
+      el('tr', {}, ...['k', 'distance', 'lower bound [95 % band]', 'upper bound'].map((t) => el('th', { text: t }))),
       ...report.rows.map((r) => el('tr', {}, el('td', { text: r.shuffles }), el('td', { text: c(r.total_variation) }),
-        el('td', { text: r.lower_bound === undefined ? '–' : `${fmt(r.lower_bound)} ± ${fmt(r.error)}` }), el('td', { text: c(r.upper_bound) }))))));
+        el('td', { text: lowerCell(r), 'data-noise': String(r.resolved === false) }), el('td', { text: c(r.upper_bound) })))),
+    ...noiseNote(report)));
+}
+
+/** A simulated point with its band; "noise" when the band reaches 0. */
+function lowerCell(r) {
+  if (r.lower_bound === undefined) return '–';
+  const text = `${fmt(r.lower_bound)} [${fmt(r.band_low)}, ${fmt(r.band_high)}]`;
+  return r.resolved ? text : `${text} noise`;
+}
+
+/** The noise floor, and what a point inside the noise does and does not say. */
+function noiseNote(report) {
+  const simulated = report.rows.filter((r) => r.band_low !== undefined);
+  if (!simulated.length) return [];
+  const noisy = simulated.filter((r) => !r.resolved).map((r) => r.shuffles);
+  const floor = `Noise floor ${fmt(simulated[0].noise_floor)}: what a perfectly shuffled deck shows with these simulated decks.`;
+  const which = noisy.length
+    ? ` From ${shuffles(noisy[0])} on, points marked noise cannot be told from a shuffled deck at this sample size — that does not mean the deck is mixed.`
+    : '';
+  return [el('p', { class: 'note', 'data-role': 'noise-floor', text: floor + which })];
 }
 
 export async function render(root, query, ctx) {
@@ -93,7 +131,7 @@ export async function render(root, query, ctx) {
   const error = errorBox();
   const out = el('div', { id: 'mix-output' });
   root.append(el('h2', { text: 'Hand shuffles: how many are enough?' }),
-    el('p', { class: 'lead', text: 'Distance from a perfectly shuffled deck (total variation: 1 = some order is certain, 0 = every order equally likely) after k shuffles by hand. Solid lines are exact; dashed lines are simulated lower bounds (the deck is at least this far from uniform), dotted lines exact upper bounds. The riffle curve is Bayer and Diaconis’ “seven shuffles”: it drops below ½ at k = 7 for 52 cards.' }),
+    el('p', { class: 'lead', text: 'Distance from a perfectly shuffled deck (total variation: 1 = some order is certain, 0 = every order equally likely) after k shuffles by hand. Solid lines are exact; dashed lines are simulated lower bounds (the deck is at least this far from uniform, within the shaded 95 % band), dotted lines exact upper bounds. A simulated point whose band reaches 0 is noise: the simulation cannot tell that deck from a shuffled one. The riffle curve is Bayer and Diaconis’ “seven shuffles”: it drops below ½ at k = 7 for 52 cards.' }),
     form, error, out);
 
   const draw = async (params) => {
@@ -115,7 +153,10 @@ export async function render(root, query, ctx) {
       }
       ctx.setQuery(compact({ n: params.n, models: params.models.join(','), seed }));
       out.replaceChildren(
-        el('div', { class: 'legend' }, ...series.map((s) => el('span', { style: `color:${s.color};font-weight:700`, text: `━ ${s.model}` }))),
+        el('div', { class: 'legend', id: 'mix-legend' }, ...series.map((s) => el('span', { style: `color:${s.color};font-weight:700`, text: `━ ${s.model}` })),
+          ...(series.some((s) => s.report.rows.some((r) => r.band_low !== undefined))
+            ? [el('span', { 'data-legend': 'band', text: '▒ 95 % band of a simulated curve' }), el('span', { 'data-legend': 'noise-floor', style: 'color:#6b7280', text: '┄ noise floor (a shuffled deck) · ○ inside the noise' })]
+            : [])),
         chart(series, Math.max(320, Math.min(900, out.clientWidth || 900))), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
     } catch (e) {
       out.replaceChildren();
