@@ -184,13 +184,12 @@ pub fn exact_small(model: Model, n: usize, k_max: u32) -> Result<Vec<f64>, Error
         .collect())
 }
 
-/// Every order of n cards and, for k = 1 … `k_max`, the law on them after
-/// k shuffles (index = the order's place in the first vector).
-fn exact_laws(
-    model: Model,
-    n: usize,
-    k_max: u32,
-) -> Result<(Vec<Vec<usize>>, Vec<Vec<f64>>), Error> {
+/// Every order of n cards, and for k = 1 … `k_max` the law on them after k
+/// shuffles (index = the order's place among the orders).
+type Laws = (Vec<Vec<usize>>, Vec<Vec<f64>>);
+
+/// The [`Laws`] of `model` on n cards up to `k_max` shuffles.
+fn exact_laws(model: Model, n: usize, k_max: u32) -> Result<Laws, Error> {
     if n > MAX_EXACT_N {
         return Err(Error::OutOfRange(format!(
             "exact mixing is for n <= {MAX_EXACT_N}"
