@@ -1,9 +1,11 @@
 //! The command-line surface: global flags and the list of subcommands.
 
-use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::cmd;
-use crate::output::FormatChoice;
+use crate::output::{FormatChoice, Output};
 
 /// Shuffle, deal and sample with exactly uniform randomness, and prove it.
 #[derive(Debug, Parser)]
@@ -51,8 +53,45 @@ pub enum Command {
     /// Print the manual page (roff), e.g. `fairdeck man > fairdeck.1`.
     Man(cmd::man::Args),
     /// The local web page: deals as card pictures, algorithms step by step, exact bias.
-    Serve(cmd::serve::Args),
+    Serve(crate::web::Args),
     /// The fair-dealing table service: hidden hands, every seat's seed, nothing lost.
     #[command(subcommand)]
     Table(cmd::table::Command),
+}
+
+impl Command {
+    /// Runs the chosen subcommand.
+    pub fn run(&self, out: &mut Output) -> anyhow::Result<ExitCode> {
+        let command = self;
+        let writes_pbn = matches!(command, Command::Deal(_))
+            || matches!(command, Command::Fair(a) if matches!(a.action, cmd::fair::Action::Deal(_)));
+        if out.pbn() && !writes_pbn {
+            return Err(crate::failure::usage(
+                "--format pbn (Portable Bridge Notation) is for `deal` and `fair deal` of bridge \
+             boards; this command writes text or json",
+            ));
+        }
+        if !matches!(command, Command::Shuf(_)) {
+            // shuf reports a closed stdout itself, the GNU way.
+            out.check_open()?;
+        }
+        match command {
+            Command::Deal(args) => cmd::deal::run(args, out),
+            Command::Sample(args) => cmd::sample::run(args, out),
+            Command::Algorithms(args) => cmd::algorithms::run(args, out),
+            Command::Shuffle(args) => cmd::shuffle_with::run(args, out),
+            Command::Bench(args) => cmd::bench::run(args, out),
+            Command::Fair(args) => cmd::fair::run(args, out),
+            Command::Rng(args) => cmd::rng::run(args, out),
+            Command::Shuf(args) => cmd::shuf::run(args, out),
+            Command::Exact(args) => cmd::exact::run(args, out),
+            Command::Audit(args) => cmd::audit::run(args, out),
+            Command::Chaos(args) => cmd::chaos::run(args, out),
+            Command::Mix(args) => cmd::mix::run(args, out),
+            Command::Completions(args) => cmd::completions::run(args, out, Cli::command()),
+            Command::Man(args) => cmd::man::run(args, out, Cli::command()),
+            Command::Serve(args) => crate::web::run(args),
+            Command::Table(command) => cmd::table::run(command, out),
+        }
+    }
 }

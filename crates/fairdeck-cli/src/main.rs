@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         Err(e) => return failure::clap_error(e),
     };
     let mut out = output::Output::new(cli.format);
-    let result = cmd::run(&cli.command, &mut out).and_then(|code| {
+    let result = cli.command.run(&mut out).and_then(|code| {
         out.flush()?;
         Ok(code)
     });

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::convert::value_error;
-use crate::generator::Generator;
+use crate::seed::Key;
+use crate::stream::Stream;
 
 /// What to deal: the CLI's `--game`, `--players`, `--cards`, `--deck`.
 pub struct DealArgs<'a> {
@@ -62,16 +63,15 @@ impl DealArgs<'_> {
 /// (keys in the CLI's order).
 pub fn deal<'py>(
     py: Python<'py>,
-    generator: &Generator,
+    (key, stream): (&Key, &Stream),
     args: &DealArgs<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let config = args.config()?;
     // What the game can tell apart (its distinct deals), as the CLI counts it.
     let shape = DealShape::for_game(config.game, &config.plan, config.deck).map_err(value_error)?;
     let needed = shape.bits();
-    warn_short_key(py, generator, &shape)?;
-    let dealt = generator
-        .stream
+    warn_short_key(py, key, &shape)?;
+    let dealt = stream
         .with(|dice| config.plan.shuffle_and_deal(config.deck, dice))
         .map_err(value_error)?;
     let text = |cards: &[Card]| -> Vec<String> { cards.iter().map(Card::to_string).collect() };
@@ -86,10 +86,9 @@ pub fn deal<'py>(
         }
         hands.append(hand)?;
     }
-    let key = &generator.key;
     let doc = PyDict::new(py);
     doc.set_item("seed", key.seed.to_hex())?;
-    doc.set_item("generator", generator.stream.kind.name())?;
+    doc.set_item("generator", stream.kind.name())?;
     doc.set_item("game", config.game.map(Game::name))?;
     doc.set_item("deck", config.deck.to_string())?;
     doc.set_item("deck_size", config.deck.len())?;
@@ -105,8 +104,8 @@ pub fn deal<'py>(
 
 /// A `UserWarning` when a seed text holds fewer bits than the deal needs,
 /// as the CLI warns on stderr: most deals can never come out.
-fn warn_short_key(py: Python<'_>, generator: &Generator, shape: &DealShape) -> PyResult<()> {
-    let (key, needed) = (&generator.key, shape.bits());
+fn warn_short_key(py: Python<'_>, key: &Key, shape: &DealShape) -> PyResult<()> {
+    let needed = shape.bits();
     if key.origin != "seed-text" || key.bits >= needed {
         return Ok(());
     }

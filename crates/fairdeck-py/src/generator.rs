@@ -253,7 +253,7 @@ impl Generator {
                 cards,
                 deck,
             };
-            deal(py, self, &args)
+            deal(py, (&self.key, &self.stream), &args)
         })
     }
 }

@@ -26,3 +26,29 @@ pub mod body;
 pub mod connection;
 pub mod error;
 pub mod transport;
+
+use std::net::SocketAddr;
+
+/// A server's `--bind` read as an address, and every `--allow-host` checked
+/// to be a bare host name (letters, digits, `-` and `.`).
+///
+/// # Errors
+///
+/// One line naming the flag and the value, for a usage error.
+pub fn listen_address(bind: &str, allow_hosts: &[String]) -> Result<SocketAddr, String> {
+    let address: SocketAddr = bind
+        .parse()
+        .map_err(|_| format!("--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {bind:?})"))?;
+    for name in allow_hosts {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+        if !ok {
+            return Err(format!(
+                "--allow-host wants a host name without a port, e.g. box.lan (got {name:?})"
+            ));
+        }
+    }
+    Ok(address)
+}

@@ -4,10 +4,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
 use crate::output::Output;
 
 /// Flags of `fairdeck completions`.
@@ -33,8 +31,8 @@ pub enum CompletionShell {
     Fish,
 }
 
-/// Runs `fairdeck completions`.
-pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+/// Runs `fairdeck completions` for `cli`, the whole command-line definition.
+pub fn run(args: &Args, out: &mut Output, cli: clap::Command) -> anyhow::Result<ExitCode> {
     let shell = match args.shell {
         CompletionShell::Bash => Shell::Bash,
         CompletionShell::Zsh => Shell::Zsh,
@@ -43,7 +41,8 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     // clap_complete panics on a write error ("failed to write completion
     // file"): build the script in memory (tens of KiB), then write it.
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "fairdeck", &mut script);
+    let mut cli = cli;
+    clap_complete::generate(shell, &mut cli, "fairdeck", &mut script);
     out.stdout().write_all(&script)?;
     Ok(ExitCode::SUCCESS)
 }

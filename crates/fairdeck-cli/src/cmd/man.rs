@@ -4,9 +4,6 @@
 
 use std::process::ExitCode;
 
-use clap::CommandFactory;
-
-use crate::cli::Cli;
 use crate::failure::usage;
 use crate::output::Output;
 
@@ -22,9 +19,9 @@ pub struct Args {
     pub subcommand: Option<String>,
 }
 
-/// Runs `fairdeck man`.
-pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let command = Cli::command();
+/// Runs `fairdeck man` for `cli`, the whole command-line definition.
+pub fn run(args: &Args, out: &mut Output, cli: clap::Command) -> anyhow::Result<ExitCode> {
+    let command = cli;
     let page = match &args.subcommand {
         None => command,
         Some(name) => {

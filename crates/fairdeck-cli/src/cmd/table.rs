@@ -49,7 +49,7 @@ pub struct ServeArgs {
 /// Runs `fairdeck table …`.
 pub fn run(command: &Command, _out: &mut Output) -> anyhow::Result<ExitCode> {
     let Command::Serve(args) = command;
-    let bind = super::serve::listen_address(&args.bind, &args.allow_host)?;
+    let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
     let admin = admin_token(&args.admin_token_file)?;
     if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
         let store = PostgresStore::connect(&args.db).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -7,6 +7,7 @@
 pub use fairdeck_web::access;
 pub mod api;
 pub mod assets;
+mod command;
 pub use fairdeck_web::connection;
 pub mod flags;
 pub mod limits;
@@ -31,6 +32,8 @@ use axum::routing::{get, post};
 use access::Access;
 use api::AppState;
 use limits::ApiError;
+
+pub use command::{Args, run};
 
 use crate::failure::note;
 

@@ -4,6 +4,7 @@
 //! implemented in `fairdeck::fair`; board sessions (`--boards`, `--pbn`)
 //! are in `session.rs`.
 
+mod document;
 mod seed;
 mod session;
 mod table;

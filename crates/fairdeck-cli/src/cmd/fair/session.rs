@@ -166,7 +166,7 @@ fn range_differences(boards: &[PbnBoard], range: core::ops::RangeInclusive<u64>)
 pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Result<ExitCode> {
     let secret = args.inputs.secret()?;
     let client_seed = args.inputs.client_seed()?;
-    let text = super::table::read_json_text(path)?;
+    let text = super::document::read_json_text(path)?;
     let boards = pbn::read_strict(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
     let range = match &args.boards {
         Some(r) => Board::parse_range(r).map_err(|e| usage(e.to_string()))?,

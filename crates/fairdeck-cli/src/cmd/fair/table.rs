@@ -196,31 +196,8 @@ fn new(args: &NewArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads a JSON document of at most 64 MiB (`-` is stdin).
-pub(crate) fn read_json_text(path: &Path) -> anyhow::Result<String> {
-    use std::io::Read;
-    const MAX: u64 = 64 << 20;
-    let mut text = String::new();
-    let cannot = || format!("cannot read {}", path.display());
-    if path.as_os_str() == "-" {
-        std::io::stdin()
-            .take(MAX + 1)
-            .read_to_string(&mut text)
-            .with_context(cannot)?;
-    } else {
-        let file = std::fs::File::open(path).with_context(cannot)?;
-        file.take(MAX + 1)
-            .read_to_string(&mut text)
-            .with_context(cannot)?;
-    }
-    if text.len() as u64 > MAX {
-        return Err(usage(format!("{} is larger than 64 MiB", path.display())));
-    }
-    Ok(text)
-}
-
 pub(crate) fn read_table(path: &Path) -> anyhow::Result<TableDoc> {
-    let text = read_json_text(path)?;
+    let text = super::document::read_json_text(path)?;
     let doc: TableDoc = serde_json::from_str(&text)
         .map_err(|e| usage(format!("{}: not a table document: {e}", path.display())))?;
     doc.manifest.check()?;
@@ -231,7 +208,7 @@ pub(crate) fn read_table(path: &Path) -> anyhow::Result<TableDoc> {
 fn read_seat_docs(paths: &[PathBuf]) -> anyhow::Result<Vec<SeatDoc>> {
     let mut docs = Vec::new();
     for path in paths {
-        let text = read_json_text(path)?;
+        let text = super::document::read_json_text(path)?;
         let value: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| usage(format!("{}: not JSON: {e}", path.display())))?;
         let list = match value {
@@ -315,7 +292,7 @@ pub fn deal(args: &DealArgs, path: &Path, out: &mut Output) -> anyhow::Result<Ex
     );
     match out.format() {
         Format::Json => out.stdout().write_all(transcript.to_json().as_bytes())?,
-        Format::Text => super::verify::print_transcript(out.stdout(), &transcript)?,
+        Format::Text => super::document::print_transcript(out.stdout(), &transcript)?,
     }
     Ok(ExitCode::SUCCESS)
 }

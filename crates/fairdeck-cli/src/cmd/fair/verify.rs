@@ -11,7 +11,7 @@ use fairdeck::fair::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::table::read_json_text;
+use super::document::read_json_text;
 use super::{VerifyArgs, parse_cards};
 use crate::failure::usage;
 use crate::output::{Format, Output};
@@ -344,48 +344,4 @@ fn deck_line(args: &VerifyArgs, deal: &str, out: &mut Output) -> anyhow::Result<
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// The text rendering of a transcript (the JSON is what `verify` reads).
-pub fn print_transcript(w: &mut impl Write, t: &Transcript) -> std::io::Result<()> {
-    let m = &t.manifest;
-    writeln!(w, "fair dealing transcript, version {}", t.version)?;
-    writeln!(
-        w,
-        "table {:?}: {}, {} deck, deals {}-{}",
-        m.table, m.game, m.deck, m.first, m.last
-    )?;
-    writeln!(w, "commitment: {}", t.commitment)?;
-    for s in &t.seats {
-        let seed = s
-            .seed
-            .as_deref()
-            .map_or("not revealed".into(), |x| format!("{x:?}"));
-        writeln!(
-            w,
-            "seat {:?}: commitment {}, seed {seed}",
-            s.name, s.commitment
-        )?;
-    }
-    let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
-    for d in &t.deals {
-        let board = match (&d.dealer, &d.vulnerable) {
-            (Some(dl), Some(v)) => format!(" (dealer {dl}, vulnerable {v})"),
-            _ => String::new(),
-        };
-        writeln!(w, "deal {}{board}", d.nonce)?;
-        for p in &d.piles {
-            writeln!(w, "  {} ({}): {}", p.name, p.role, text(&p.cards))?;
-        }
-        if !d.stock.is_empty() {
-            writeln!(w, "  stock: {}", text(&d.stock))?;
-        }
-    }
-    if let Some(s) = &t.server_secret {
-        writeln!(w, "server secret: {s}")?;
-    }
-    writeln!(
-        w,
-        "verify with: fairdeck fair verify TRANSCRIPT.json --commitment <the commitment published before play>"
-    )
 }

@@ -1,0 +1,79 @@
+//! The documents `fair` reads and the transcript it renders, shared by
+//! `fair table`, `fair deal` and `fair verify` (kept here so that none of
+//! those modules needs another for them).
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use fairdeck::cards::Card;
+use fairdeck::fair::Transcript;
+
+use crate::failure::usage;
+
+/// Reads a JSON document of at most 64 MiB (`-` is stdin).
+pub(crate) fn read_json_text(path: &Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    const MAX: u64 = 64 << 20;
+    let mut text = String::new();
+    let cannot = || format!("cannot read {}", path.display());
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX + 1)
+            .read_to_string(&mut text)
+            .with_context(cannot)?;
+    } else {
+        let file = std::fs::File::open(path).with_context(cannot)?;
+        file.take(MAX + 1)
+            .read_to_string(&mut text)
+            .with_context(cannot)?;
+    }
+    if text.len() as u64 > MAX {
+        return Err(usage(format!("{} is larger than 64 MiB", path.display())));
+    }
+    Ok(text)
+}
+
+/// The text rendering of a transcript (the JSON is what `verify` reads).
+pub fn print_transcript(w: &mut impl Write, t: &Transcript) -> std::io::Result<()> {
+    let m = &t.manifest;
+    writeln!(w, "fair dealing transcript, version {}", t.version)?;
+    writeln!(
+        w,
+        "table {:?}: {}, {} deck, deals {}-{}",
+        m.table, m.game, m.deck, m.first, m.last
+    )?;
+    writeln!(w, "commitment: {}", t.commitment)?;
+    for s in &t.seats {
+        let seed = s
+            .seed
+            .as_deref()
+            .map_or("not revealed".into(), super::quoted);
+        writeln!(
+            w,
+            "seat {:?}: commitment {}, seed {seed}",
+            s.name, s.commitment
+        )?;
+    }
+    let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
+    for d in &t.deals {
+        let board = match (&d.dealer, &d.vulnerable) {
+            (Some(dl), Some(v)) => format!(" (dealer {dl}, vulnerable {v})"),
+            _ => String::new(),
+        };
+        writeln!(w, "deal {}{board}", d.nonce)?;
+        for p in &d.piles {
+            writeln!(w, "  {} ({}): {}", p.name, p.role, text(&p.cards))?;
+        }
+        if !d.stock.is_empty() {
+            writeln!(w, "  stock: {}", text(&d.stock))?;
+        }
+    }
+    if let Some(s) = &t.server_secret {
+        writeln!(w, "server secret: {s}")?;
+    }
+    writeln!(
+        w,
+        "verify with: fairdeck fair verify TRANSCRIPT.json --commitment <the commitment published before play>"
+    )
+}

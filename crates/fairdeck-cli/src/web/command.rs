@@ -1,0 +1,35 @@
+//! `fairdeck serve` as a subcommand: its flags, checked, then [`super::serve`].
+
+use std::process::ExitCode;
+
+use crate::failure::usage;
+
+/// Flags of `fairdeck serve`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Serves the page and its JSON API (/api/deal, /api/exact, …) from the \
+binary itself;\nnothing is fetched from the network. Port 0 picks a free port; the URL is \
+printed.\nExample: fairdeck serve --open"
+)]
+pub struct Args {
+    /// Address and port to listen on (loopback by default: only this machine).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+
+    /// Also answer to this Host name (repeatable). The server always answers to
+    /// localhost and to IP addresses; any other name is refused (421), so a web
+    /// site cannot reach it by pointing its own name at this machine (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Runs `fairdeck serve` until Ctrl-C.
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
+    super::serve(bind, args.allow_host.clone(), args.open)?;
+    Ok(ExitCode::SUCCESS)
+}
