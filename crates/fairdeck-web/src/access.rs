@@ -94,7 +94,7 @@ fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
     (!name.is_empty()).then_some((name, port))
 }
 
-/// The middleware: refuses what [`refusal`] finds, and adds [`SECURITY`] to
+/// The middleware: refuses what `refusal` finds, and adds [`SECURITY`] to
 /// every answer.
 pub async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) -> Response {
     let mut response = match refusal(&access, &req) {
