@@ -5,7 +5,7 @@
 //!
 //! | route | who | what |
 //! |---|---|---|
-//! | `POST /api/tables` | the service's admin token | open a table from a [`NewTable`](crate::NewTable); answers the [`Invitation`](crate::Invitation) (tokens shown once) |
+//! | `POST /api/tables` | the service's admin token | open a table from a [`NewTable`]; answers the [`Invitation`](crate::Invitation) (tokens shown once) |
 //! | `GET /api/tables/{id}` | anyone | the [`PublicView`](crate::PublicView) |
 //! | `GET /api/tables/{id}/operator` | the table's operator | the [`OperatorView`](crate::OperatorView) |
 //! | `GET /api/tables/{id}/seats/{seat}` | that seat | the [`SeatView`](crate::SeatView): its own cards only |
