@@ -68,26 +68,33 @@ fn new_table(id: &str, players: usize) -> Value {
     serde_json::to_value(common::request(&common::holdem(id, players))).unwrap()
 }
 
-#[tokio::test]
-async fn a_holdem_hand_through_http() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = app(&dir);
+/// Opens a hold'em table of `players` seats with the admin token; returns
+/// the invitation's JSON, the operator's token and the seats' tokens.
+async fn open_table(app: &Router, id: &str, players: usize) -> (Value, String, Vec<String>) {
     let (status, inv) = call(
-        &app,
+        app,
         "POST",
         "/api/tables",
         Some(ADMIN),
-        Some(new_table("h1", 3)),
+        Some(new_table(id, players)),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{inv}");
     let op = inv["operator"].as_str().unwrap().to_string();
-    let seats: Vec<String> = inv["seats"]
+    let seats = inv["seats"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| t.as_str().unwrap().into())
+        .map(|t| t.as_str().unwrap().to_string())
         .collect();
+    (inv, op, seats)
+}
+
+#[tokio::test]
+async fn a_holdem_hand_through_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir);
+    let (inv, op, seats) = open_table(&app, "h1", 3).await;
     let m = common::holdem("h1", 3);
     let (_, public) = call(&app, "GET", "/api/tables/h1", None, None).await;
     assert_eq!(public["commitment"], inv["commitment"]);
@@ -206,21 +213,7 @@ async fn a_holdem_hand_through_http() {
 async fn every_seat_route_refuses_other_tokens_and_none() {
     let dir = tempfile::tempdir().unwrap();
     let app = app(&dir);
-    let (_, inv) = call(
-        &app,
-        "POST",
-        "/api/tables",
-        Some(ADMIN),
-        Some(new_table("a1", 3)),
-    )
-    .await;
-    let op = inv["operator"].as_str().unwrap().to_string();
-    let seats: Vec<String> = inv["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap().into())
-        .collect();
+    let (_, op, seats) = open_table(&app, "a1", 3).await;
     let m = common::holdem("a1", 3);
     for seat in 0..3 {
         let routes = [
