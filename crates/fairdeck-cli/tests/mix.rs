@@ -130,4 +130,15 @@ fn simulated_points_carry_their_band_and_noise_floor() {
         "{text}"
     );
     assert!(text.contains("does not say it is mixed"), "{text}");
+    // The --plot SVG draws the band's edges and the noise floor too.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("mix.svg");
+    let mut with_plot: Vec<&str> = common::with("mix", &args);
+    let svg_arg = svg.to_str().unwrap();
+    with_plot.extend(["--plot", svg_arg]);
+    assert!(run(&with_plot).status.success());
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    for series in ["95% band, low", "95% band, high", "noise floor"] {
+        assert!(drawn.contains(series), "{series}");
+    }
 }

@@ -296,6 +296,9 @@ fn plot(file: PlotFile, r: &Report) -> anyhow::Result<()> {
             (|row: &Row| row.total_variation) as fn(&Row) -> Option<f64>,
         ),
         ("lower bound", |row: &Row| row.lower_bound),
+        ("95% band, low", |row: &Row| row.band.map(|b| b.band_low)),
+        ("95% band, high", |row: &Row| row.band.map(|b| b.band_high)),
+        ("noise floor", |row: &Row| row.band.map(|b| b.noise_floor)),
         ("upper bound", |row: &Row| row.upper_bound),
     ] {
         let points = pick(f);
