@@ -47,6 +47,7 @@ pub fn report(e: &anyhow::Error) -> ExitCode {
     note(format_args!("{e:#}"));
     let is_usage = e.chain().any(|c| {
         c.is::<UsageError>()
+            || c.is::<fairdeck_report::RequestError>()
             || c.downcast_ref::<fairdeck::Error>()
                 .is_some_and(is_usage_error)
     });

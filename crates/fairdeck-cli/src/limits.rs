@@ -1,11 +1,9 @@
 //! Runs over the work budget are refused before they start, with what would
-//! be accepted, unless `--allow-long` is given (issue 15). The estimates are
-//! the library's ([`fairdeck_audit::budget`]), so the web server refuses the
-//! same runs against its own budget.
+//! be accepted, unless `--allow-long` is given (issue 15). The check is the
+//! report layer's ([`fairdeck_report::budget`]), so every front end refuses
+//! the same runs.
 
-use fairdeck_audit::budget::{self, DEFAULT_STEPS};
-
-use crate::failure::usage;
+pub use fairdeck_report::budget::reserve;
 
 /// `--allow-long`, flattened into each subcommand whose work grows with its flags.
 #[derive(Debug, Clone, Copy, clap::Args)]
@@ -17,41 +15,8 @@ pub struct LongArgs {
 }
 
 impl LongArgs {
-    /// Ok when `steps` fit [`DEFAULT_STEPS`] or `--allow-long` was given;
-    /// otherwise a usage error that says what would be accepted
-    /// (`accepted(budget)`, e.g. "--trials at most 200 at -n 10000").
+    /// TEMP shim while the subcommands move to the report layer.
     pub fn check(&self, steps: u64, accepted: impl FnOnce(u64) -> String) -> anyhow::Result<()> {
-        if self.allow_long {
-            return Ok(());
-        }
-        budget::check(steps, DEFAULT_STEPS).map_err(|e| {
-            usage(format!(
-                "{e} (about a minute): {}, or add --allow-long to run it anyway",
-                accepted(DEFAULT_STEPS)
-            ))
-        })
+        fairdeck_report::budget::check(self.allow_long, "n", steps, accepted)
     }
-}
-
-/// Checks that `bytes` of memory can be had before a run that needs them
-/// starts: reserves them (address space only; nothing is touched) and
-/// gives them back. A run whose estimated peak cannot be had then fails at
-/// once with `memory exhausted` (exit 1) instead of aborting with "memory
-/// allocation of N bytes failed" part-way (issue 26).
-///
-/// # Errors
-///
-/// `memory exhausted: WHAT needs about X GB` when the reservation fails.
-pub fn reserve(bytes: u64, what: impl FnOnce() -> String) -> anyhow::Result<()> {
-    let mut probe: Vec<u8> = Vec::new();
-    usize::try_from(bytes)
-        .ok()
-        .and_then(|b| probe.try_reserve_exact(b).ok())
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "memory exhausted: {} needs about {:.2} GB",
-                what(),
-                bytes as f64 / 1e9
-            )
-        })
 }

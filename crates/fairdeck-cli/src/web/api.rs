@@ -15,11 +15,12 @@ use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::mix::Model;
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::flags::{Named, cli, to_api_error};
+use super::flags::{Named, cli, request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
-use crate::cmd::{algorithms, audit, chaos, deal, exact, fair, mix, shuffle_with};
+use crate::cmd::{algorithms, audit, chaos, exact, fair, mix, shuffle_with};
+use fairdeck_report::deal;
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -102,8 +103,12 @@ const DEAL: [Spec; 7] = [
 pub async fn deal(state: Shared, p: Params) -> Answer {
     p.check(&DEAL)?;
     limits::deck(&p)?;
-    let args: deal::Args = cli(&p, &[], &[])?;
-    work(&state, &p, false, move || json(deal::seeded_report(&args)?)).await
+    let request: deal::Request = request(&p, &DEAL)?;
+    work(&state, &p, false, move || {
+        let mut random = request.random.randomness()?;
+        json(deal::run(&request, &mut random)?.0)
+    })
+    .await
 }
 
 const STEPS: [Spec; 6] = [

@@ -1,9 +1,15 @@
-//! The bridge from the API's parameters to the CLI's flags (until the
-//! request types move into the libraries): parameters become `--name=value`
-//! flags parsed by the subcommand's clap definitions, and the CLI's messages
-//! come back in the page's words, naming parameters instead of flags.
+//! From the API's parameters to the report layer's requests, and the
+//! report layer's messages back in the page's words (naming parameters
+//! instead of the CLI's flags).
+//!
+//! Parameters become a request through serde ([`request`]): each checked
+//! parameter becomes a JSON value of its spec's kind. The few operations
+//! not yet in the report layer still parse their parameters as the CLI's
+//! flags ([`cli`]).
 
-use super::limits::{ApiError, Params};
+use fairdeck_report::RequestError;
+
+use super::limits::{ApiError, Kind, Params, Spec};
 use crate::failure::UsageError;
 
 /// An error from a builder that names the parameter at fault.
@@ -22,6 +28,9 @@ impl std::error::Error for Named {}
 /// when the message names one of the request's), the rest 500.
 pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
     let message = format!("{e:#}");
+    if let Some(refused) = e.downcast_ref::<RequestError>() {
+        return ApiError::bad(page_words(&message), Some(refused.parameter));
+    }
     if let Some(named) = e.downcast_ref::<Named>() {
         return ApiError::bad(message, Some(named.0));
     }
@@ -41,6 +50,38 @@ pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
     } else {
         ApiError::internal(message)
     }
+}
+
+/// The parameters (already checked against `specs`) as the report layer's
+/// request `R`: integers become JSON numbers, `true`/`false` booleans, the
+/// rest strings, and serde builds the request (its defaults fill the rest).
+pub(super) fn request<R: serde::de::DeserializeOwned>(
+    p: &Params,
+    specs: &[Spec],
+) -> Result<R, ApiError> {
+    use serde_json::Value;
+    if let Some(name) = p.get("generator") {
+        name.parse::<fairdeck::rng::Generator>()
+            .map_err(|e| ApiError::bad(e.to_string(), Some("generator")))?;
+    }
+    let object = p
+        .0
+        .iter()
+        .map(|(name, text)| {
+            let kind = specs.iter().find(|s| s.name == name).map(|s| s.kind);
+            let value = match kind {
+                Some(Kind::Int(_)) => text.parse::<u64>().map_or_else(|_| Value::from(text.as_str()), Value::from),
+                Some(Kind::Bool) => Value::Bool(text == "true"),
+                _ => Value::from(text.as_str()),
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    serde_json::from_value(Value::Object(object)).map_err(|e| {
+        let message = e.to_string();
+        let parameter = specs.iter().map(|s| s.name).find(|n| message.contains(&format!("`{n}`")));
+        ApiError::bad(page_words(&message), parameter)
+    })
 }
 
 /// Parses the parameters as the flags of a subcommand: `positional` names

@@ -11,8 +11,9 @@ use fairdeck::cards::{Board, Card, Deal, DealShape, DeckKind, Game, Pile, PileRo
 use fairdeck::dice::RngDice;
 use serde::Serialize;
 
-use super::source::{self, Entropy, Shuffled};
-use super::{Args, Config, Hand, print_diagram};
+use super::source;
+use super::{Args, Hand, Plan, print_diagram};
+use fairdeck_report::deal::{Entropy, Shuffled, bits, check_key};
 use crate::failure::usage;
 use crate::output::{Format, Output};
 
@@ -29,10 +30,10 @@ struct Origin {
 }
 
 /// The bridge shape: four unordered hands of 13.
-fn bridge() -> anyhow::Result<Config> {
+fn bridge() -> anyhow::Result<Plan> {
     let plan = Game::Bridge.plan(None)?;
     let shape = DealShape::for_game(Some(Game::Bridge), &plan, DeckKind::Standard)?;
-    Ok(Config {
+    Ok(Plan {
         game: Some(Game::Bridge),
         deck: DeckKind::Standard,
         plan,
@@ -40,7 +41,7 @@ fn bridge() -> anyhow::Result<Config> {
     })
 }
 
-fn require_bridge(config: &Config, what: &str) -> anyhow::Result<()> {
+fn require_bridge(config: &Plan, what: &str) -> anyhow::Result<()> {
     if config.game != Some(Game::Bridge) || config.deck != DeckKind::Standard {
         return Err(usage(format!(
             "{what} is for bridge (52 cards, four hands); drop --game/--deck/--cards or use --game bridge"
@@ -57,7 +58,7 @@ fn hands_of(deal: &Deal) -> [Vec<Card>; 4] {
 /// Runs `deal --boards RANGE`.
 pub fn deal_boards(
     args: &Args,
-    config: &Config,
+    config: &Plan,
     range: &str,
     out: &mut Output,
 ) -> anyhow::Result<ExitCode> {
@@ -79,18 +80,18 @@ pub fn deal_boards(
         }
         let used = dice.symbols_used();
         let bits = used as f64 * f64::from(kind.base()).log2();
-        let mut e = Entropy::new(&config.shape, config, bits, kind.name());
+        let mut e = config.entropy(bits, kind.name());
         e.rolls_needed = Some(kind.symbols_needed(&config.shape.count()) * count);
         e.rolls_used = Some(used);
         origin.entropy = Some(e);
     } else {
         let random = args.random.randomness()?;
-        source::check_key(
+        source::show(check_key(
             random.key,
             config.shape.bits(),
             "a bridge deal",
             args.strict,
-        )?;
+        )?);
         for b in range.clone() {
             let seed = Board::new(b)?.seed(&random.seed);
             let mut dice = RngDice::new(random.generator.build(&seed));
@@ -100,12 +101,7 @@ pub fn deal_boards(
         }
         origin.seed = Some(random.seed.to_hex());
         origin.generator = Some(random.generator.name());
-        origin.entropy = Some(Entropy::new(
-            &config.shape,
-            config,
-            random.key.bits,
-            random.key.origin,
-        ));
+        origin.entropy = Some(config.entropy(random.key.bits, random.key.origin));
     }
     let date = today();
     let boards: Vec<PbnBoard> = range
@@ -183,7 +179,7 @@ pub fn from_pbn(args: &Args, path: &Path, out: &mut Output) -> anyhow::Result<Ex
 /// `--format pbn` of a single bridge deal: written as board 1.
 pub fn single_pbn(
     args: &Args,
-    config: &Config,
+    config: &Plan,
     s: &Shuffled,
     out: &mut Output,
 ) -> anyhow::Result<ExitCode> {
@@ -341,7 +337,7 @@ fn print_origin(w: &mut impl Write, origin: &Origin, boards: usize) -> std::io::
             } else {
                 ""
             };
-            let key = source::bits(e.entropy_key_bits);
+            let key = bits(e.entropy_key_bits);
             writeln!(w, "entropy: {needs}, the key holds {bound}{key}")
         }
     }

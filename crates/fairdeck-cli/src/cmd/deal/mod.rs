@@ -9,15 +9,12 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use fairdeck::cards::{Card, DealPlan, DealShape, DeckKind, Game, high_card_points};
-use fairdeck::entropy::{BigUint, SymbolKind};
-use serde::Serialize;
+use fairdeck::entropy::SymbolKind;
+pub use fairdeck_report::deal::{Hand, Plan, Request};
 
-use crate::failure::usage;
 use crate::limits::LongArgs;
 use crate::output::{Format, Output};
 use crate::random::RandomArgs;
-use source::{Entropy, Shuffled};
 pub use text::{CardStyle, print_diagram, print_text};
 
 /// Flags of `fairdeck deal`.
@@ -97,84 +94,25 @@ pub struct Args {
     pub long: LongArgs,
 }
 
-/// Nanoseconds per card and word (and per card face, when dealing a
-/// number) of numbering a deal ([0]) and of dealing a number ([1]),
-/// measured (release build, CPU time) on the largest deck, shoe:1000
-/// (52 000 cards, 4 628 words): `deal --deck shoe:1000 --show-number` 5.3 s
-/// (about 3.7 s of it the number: 15 ns), `--number 12345` 5.8 s (0.45 ns
-/// per card, face and word); rounded up. Both are far within the budget,
-/// so no deck the tool accepts is refused today; the check keeps it so
-/// if the decks grow.
-const NUMBER_NANOS: [f64; 2] = [25.0, 0.5];
-
-/// The validated plan: what to deal and how.
-pub struct Config {
-    game: Option<Game>,
-    deck: DeckKind,
-    plan: DealPlan,
-    shape: DealShape,
-}
-
 impl Args {
-    fn config(&self) -> anyhow::Result<Config> {
-        let deck_flag = self
-            .deck
-            .as_deref()
-            .map(str::parse::<DeckKind>)
-            .transpose()?;
-        let (game, deck, plan) = if let Some(cards) = self.cards {
-            let players = self.players.unwrap_or(0);
-            let deck = deck_flag.unwrap_or_default();
-            let plan = DealPlan::round_robin_in(deck, players, cards)?;
-            (None, deck, plan)
-        } else {
-            if self.game.is_none() && self.players.is_some() {
-                return Err(usage("--players needs --cards or --game"));
-            }
-            let game: Game = self.game.as_deref().unwrap_or("bridge").parse()?;
-            let deck = deck_flag.unwrap_or(game.deck());
-            (Some(game), deck, game.plan(self.players)?)
-        };
-        let shape = DealShape::for_game(game, &plan, deck)?;
-        self.check_work(&shape, deck.len() as u64)?;
-        Ok(Config {
-            game,
-            deck,
-            plan,
-            shape,
-        })
+    /// The flags as a deal request (the report layer validates it).
+    pub fn request(&self) -> Request {
+        Request {
+            game: self.game.clone(),
+            players: self.players,
+            cards: self.cards,
+            deck: self.deck.clone(),
+            strict: self.strict,
+            show_number: self.show_number,
+            number: self.number.clone(),
+            physical: self.entropy.is_some(),
+            allow_long: self.long.allow_long,
+            random: self.random.request(),
+        }
     }
 
-    /// Refuses a deal number over the work budget. Numbering a deal (`--show-number`)
-    /// takes one big-number product per card; dealing a number (`--number`,
-    /// `--entropy`) one per card and card face. A product of a b-bit number
-    /// costs about b/64 word steps; the constants are measured
-    /// ([`NUMBER_NANOS`]). A deck of distinct cards is cheap; a large shoe is
-    /// not: shoe:1000 has 52 000 cards and 2^296104 deals.
-    fn check_work(&self, shape: &DealShape, cards: u64) -> anyhow::Result<()> {
-        let unrank = self.number.is_some() || self.entropy.is_some();
-        if !unrank && !self.show_number {
-            return Ok(());
-        }
-        let steps = |cards: u64, bits: f64| {
-            let words = bits / 64.0 + 1.0;
-            let faces = if unrank { 53.0 } else { 1.0 };
-            let nanos = cards as f64 * faces * words * NUMBER_NANOS[usize::from(unrank)];
-            (nanos / fairdeck::algorithms::NANOS_PER_STEP as f64) as u64
-        };
-        let here = steps(cards, shape.bits());
-        self.long.check(here, |budget| {
-            // Steps grow as cards² (bits per card barely change with the
-            // shoe's size), so this many cards fit the budget.
-            let fits = cards as f64 * (budget as f64 / here as f64).sqrt();
-            let shoe = (fits / 52.0).floor().max(1.0);
-            let flag = if unrank {
-                "--number/--entropy"
-            } else {
-                "--show-number"
-            };
-            format!("{flag} on {cards} cards: --deck shoe:{shoe} at most")
-        })
+    fn config(&self) -> anyhow::Result<Plan> {
+        self.request().validate()
     }
 
     fn style(&self, out: &Output) -> CardStyle {
@@ -207,45 +145,6 @@ impl EntropyKind {
     }
 }
 
-/// What `fairdeck deal --format json` prints (one deal).
-#[derive(Serialize)]
-pub(crate) struct Report {
-    seed: Option<String>,
-    generator: Option<&'static str>,
-    game: Option<&'static str>,
-    deck: String,
-    deck_size: usize,
-    hands: Vec<Hand>,
-    stock: Vec<String>,
-    /// The deal's number, in decimal (it can exceed 2^64).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deal_number: Option<String>,
-    #[serde(flatten)]
-    entropy: Entropy,
-}
-
-/// One pile in JSON.
-#[derive(Serialize)]
-pub struct Hand {
-    name: String,
-    role: &'static str,
-    cards: Vec<String>,
-    /// High-card points (bridge hands only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hcp: Option<u32>,
-}
-
-impl Hand {
-    fn new(name: &str, role: &'static str, cards: &[Card], bridge: bool) -> Hand {
-        Hand {
-            name: name.to_string(),
-            role,
-            cards: cards.iter().map(Card::to_string).collect(),
-            hcp: bridge.then(|| high_card_points(cards)),
-        }
-    }
-}
-
 /// Runs `fairdeck deal`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.from_pbn {
@@ -257,8 +156,13 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     let shuffled = match (args.entropy, &args.number) {
         (Some(kind), _) => source::from_symbols(kind.symbols(), &config)?,
-        (None, Some(n)) => source::from_number(n, &config)?,
-        (None, None) => source::from_seed(&args.random, args.strict, false, &config)?,
+        (None, Some(n)) => config.from_number(n)?,
+        (None, None) => {
+            let mut random = args.random.randomness()?;
+            let (shuffled, shortfall) = config.from_seed(&mut random, args.strict)?;
+            source::show(shortfall);
+            shuffled
+        }
     };
     if out.pbn() {
         return boards::single_pbn(args, &config, &shuffled, out);
@@ -267,7 +171,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         .then(|| config.shape.number(&shuffled.deck))
         .transpose()?;
     match out.format() {
-        Format::Json => out.json(&report(&config, shuffled, number))?,
+        Format::Json => out.json(&config.report(shuffled, number))?,
         Format::Text => {
             let title = match config.game {
                 Some(g) => format!("{g}, {} deck", config.deck),
@@ -289,36 +193,3 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The report of a deal from `--seed` (or a fresh key), as `--format json`
-/// prints it: what the web page's `/api/deal` answers. A short key's warning
-/// is not printed (the report's entropy fields carry it).
-///
-/// # Errors
-///
-/// Bad flags (usage errors), `--strict` with a short key, no OS entropy.
-pub(crate) fn seeded_report(args: &Args) -> anyhow::Result<Report> {
-    let config = args.config()?;
-    let shuffled = source::from_seed(&args.random, args.strict, true, &config)?;
-    let number = args
-        .show_number
-        .then(|| config.shape.number(&shuffled.deck))
-        .transpose()?;
-    Ok(report(&config, shuffled, number))
-}
-
-fn report(config: &Config, shuffled: Shuffled, number: Option<BigUint>) -> Report {
-    let bridge = config.game == Some(Game::Bridge);
-    Report {
-        seed: shuffled.seed,
-        generator: shuffled.generator,
-        game: config.game.map(Game::name),
-        deck: config.deck.to_string(),
-        deck_size: config.deck.len(),
-        hands: (shuffled.deal.piles.iter())
-            .map(|p| Hand::new(&p.name, p.role.name(), &p.cards, bridge))
-            .collect(),
-        stock: shuffled.deal.stock.iter().map(Card::to_string).collect(),
-        deal_number: number.map(|n| n.to_string()),
-        entropy: shuffled.entropy,
-    }
-}

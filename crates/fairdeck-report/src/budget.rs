@@ -1,0 +1,57 @@
+//! The work budget: runs over it are refused before they start, with what
+//! would be accepted, unless the request allows a long run. The estimates
+//! are [`fairdeck_audit::budget`]'s; the web page applies its own, smaller
+//! bounds on top.
+
+use fairdeck_audit::budget::{self, DEFAULT_STEPS};
+
+use crate::refuse;
+
+/// Ok when `steps` fit [`DEFAULT_STEPS`] or `allow_long` is set; otherwise
+/// a [`crate::RequestError`] on `parameter` that says what would be accepted
+/// (`accepted(budget)`, e.g. "--trials at most 200 at -n 10000").
+///
+/// # Errors
+///
+/// The refusal described above.
+pub fn check(
+    allow_long: bool,
+    parameter: &'static str,
+    steps: u64,
+    accepted: impl FnOnce(u64) -> String,
+) -> anyhow::Result<()> {
+    if allow_long {
+        return Ok(());
+    }
+    budget::check(steps, DEFAULT_STEPS).map_err(|e| {
+        refuse(
+            parameter,
+            format!(
+                "{e} (about a minute): {}, or add --allow-long to run it anyway",
+                accepted(DEFAULT_STEPS)
+            ),
+        )
+    })
+}
+
+/// Checks that `bytes` of memory can be had before a run that needs them
+/// starts: reserves them (address space only; nothing is touched) and
+/// gives them back. A run whose estimated peak cannot be had then fails at
+/// once with `memory exhausted` instead of aborting part-way.
+///
+/// # Errors
+///
+/// `memory exhausted: WHAT needs about X GB` when the reservation fails.
+pub fn reserve(bytes: u64, what: impl FnOnce() -> String) -> anyhow::Result<()> {
+    let mut probe: Vec<u8> = Vec::new();
+    usize::try_from(bytes)
+        .ok()
+        .and_then(|b| probe.try_reserve_exact(b).ok())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "memory exhausted: {} needs about {:.2} GB",
+                what(),
+                bytes as f64 / 1e9
+            )
+        })
+}

@@ -1,0 +1,26 @@
+//! Requests and reports: for each fairdeck operation, the validated inputs
+//! and the result document, in one place for every front end.
+//!
+//! Each operation module has a plain `Request` (serde-deserializable, with
+//! the defaults of the CLI), whose `validate` is the one place its defaults
+//! and limits live, a `run` that draws from the randomness it is given, and
+//! the `serde` report it returns. The front ends only translate:
+//!
+//! - the CLI maps its clap flags to a request and renders the report as
+//!   text, JSON or PBN;
+//! - the web page maps query parameters or a JSON body to a request (with
+//!   serde, not clap) and answers with the report, so its JSON is the CLI's
+//!   by construction;
+//! - the Python package maps keyword arguments to a request and turns the
+//!   report into a dict;
+//! - the table service deals through the same layer.
+//!
+//! A request that cannot be run is refused with a [`RequestError`] that names
+//! the parameter at fault and the limit it broke.
+
+pub mod budget;
+pub mod deal;
+mod error;
+pub mod random;
+
+pub use error::{RequestError, refuse};
