@@ -110,3 +110,33 @@ impl Size {
         }
     }
 }
+
+/// An error of the report layer as a `ValueError`, in the words of keyword
+/// arguments: the CLI's `--cards` and `--players` become `cards=` and
+/// `players=`.
+pub fn report_error(e: anyhow::Error) -> PyErr {
+    PyValueError::new_err(keyword_words(&format!("{e:#}")))
+}
+
+/// `--name` → `name=` wherever a flag starts a word.
+fn keyword_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = flag[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - 2);
+        let starts_word = out.chars().last().is_none_or(|c| !c.is_alphanumeric());
+        if starts_word && name_len > 0 {
+            out.push_str(&flag[2..2 + name_len].replace('-', "_"));
+            out.push('=');
+        } else {
+            out.push_str("--");
+        }
+        rest = &flag[2 + if starts_word { name_len } else { 0 }..];
+    }
+    out.push_str(rest);
+    out
+}

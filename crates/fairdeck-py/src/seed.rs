@@ -1,6 +1,8 @@
-//! `seed=`: the same key the CLI's `--seed` gives, or 32 fresh OS bytes.
+//! `seed=`: the same key the CLI's `--seed` gives, or 32 fresh OS bytes
+//! (both from the report layer, [`fairdeck_report::random`]).
 
-use fairdeck::rng::{Seed, seed_text_bits};
+use fairdeck::rng::Seed;
+use fairdeck_report::random::{KeyEntropy, fresh_seed};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
@@ -12,10 +14,9 @@ use crate::convert::type_name;
 pub struct Key {
     /// The 256-bit key.
     pub seed: Seed,
-    /// `os` (fresh key), `hex-key` (64 hex digits) or `seed-text`, as the CLI says.
-    pub origin: &'static str,
-    /// Upper bound on the key's entropy in bits.
-    pub bits: f64,
+    /// `os` (fresh key), `hex-key` or `seed-text`, and the key's entropy
+    /// bound, as the CLI says.
+    pub entropy: KeyEntropy,
 }
 
 impl Key {
@@ -24,7 +25,11 @@ impl Key {
     /// hashed with SHA-256); an `int` means `--seed` of its decimal digits.
     pub fn from_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let Some(seed) = seed.filter(|s| !s.is_none()) else {
-            return fresh();
+            let seed = fresh_seed().map_err(|e| PyOSError::new_err(format!("{e:#}")))?;
+            return Ok(Key {
+                seed,
+                entropy: KeyEntropy::OS,
+            });
         };
         let text = if let Ok(s) = seed.cast::<PyString>() {
             s.to_str()?.to_string()
@@ -41,31 +46,7 @@ impl Key {
 
     /// The key of `--seed text`.
     pub fn from_text(text: &str) -> Self {
-        let bits = seed_text_bits(text);
-        let origin = if Seed::hex_key(text).is_some() {
-            "hex-key"
-        } else {
-            "seed-text"
-        };
-        Key {
-            seed: Seed::parse(text),
-            origin,
-            bits,
-        }
+        let (seed, entropy) = KeyEntropy::of_text(text);
+        Key { seed, entropy }
     }
-}
-
-/// 256 bits from the operating system, as the CLI draws them without `--seed`.
-fn fresh() -> PyResult<Key> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| {
-        PyOSError::new_err(format!(
-            "cannot read entropy from the operating system: {e}"
-        ))
-    })?;
-    Ok(Key {
-        seed: Seed::from_bytes(key),
-        origin: "os",
-        bits: 256.0,
-    })
 }

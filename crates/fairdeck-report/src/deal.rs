@@ -82,7 +82,10 @@ impl Request {
             .map_err(|e| refuse("deck", e.to_string()))?;
         let (game, deck, plan) = if let Some(cards) = self.cards {
             if self.game.is_some() {
-                return Err(refuse("cards", "--cards conflicts with --game"));
+                return Err(refuse(
+                    "cards",
+                    "give either --game or --cards (with --players), not both",
+                ));
             }
             let Some(players) = self.players else {
                 return Err(refuse("cards", "--cards needs --players"));
