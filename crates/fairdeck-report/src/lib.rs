@@ -22,5 +22,7 @@ pub mod budget;
 pub mod deal;
 mod error;
 pub mod random;
+pub mod shuffle;
+pub mod tree;
 
 pub use error::{RequestError, refuse};

@@ -3,23 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck::algorithms::{Action, Algorithm, Params, Step, hash_deal};
-use serde::Serialize;
+use fairdeck_report::shuffle::{self, Cards, Report, Request};
 
-use crate::failure::usage;
 use crate::limits::LongArgs;
 use crate::output::{Format, Output};
-use crate::random::{RandomArgs, Randomness};
-use fairdeck_audit::budget;
-
-/// Largest deck an algorithm is run on (memory: a few words per card).
-const MAX_N: u64 = 100_000_000;
-/// Most insertions `--rounds` may ask for (each costs up to N moves).
-const MAX_ROUNDS: u64 = 1_000_000_000;
-/// Largest deck whose every intermediate state `--steps` prints.
-const MAX_STEPS_N: u64 = 200;
-/// Most insertions `--steps` records (each state is a copy of the deck).
-const MAX_STEPS_ROUNDS: u64 = 100_000;
+use crate::random::RandomArgs;
 
 /// Flags of `fairdeck shuffle`.
 #[derive(Debug, clap::Args)]
@@ -53,49 +41,6 @@ pub struct Args {
     pub long: LongArgs,
 }
 
-/// What `fairdeck shuffle --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct Report {
-    algorithm: &'static str,
-    n: u64,
-    seed: String,
-    generator: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rounds: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deal: Option<u64>,
-    result: Cards,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steps: Option<Vec<StepOut>>,
-}
-
-/// The shuffled cards, 0-based as the algorithm returned them and written
-/// 1-based (as numbers in JSON, as one line of text) without a second copy:
-/// at N = 10^8 a copy is 800 MB and a line built in memory several GB
-/// (issue 26).
-pub(crate) enum Cards {
-    /// The order of an algorithm run on 0..N.
-    Order(Vec<usize>),
-    /// hash-deal's K cards of an N beyond [`MAX_N`].
-    Dealt(Vec<u64>),
-}
-
-impl Cards {
-    /// The cards, 1-based.
-    fn one_based(&self) -> Box<dyn Iterator<Item = u64> + '_> {
-        match self {
-            Cards::Order(v) => Box::new(v.iter().map(|&c| c as u64 + 1)),
-            Cards::Dealt(v) => Box::new(v.iter().map(|&c| c + 1)),
-        }
-    }
-}
-
-impl Serialize for Cards {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.one_based())
-    }
-}
-
 /// Writes the cards 1-based on one line, as they are formatted (O(1) memory).
 fn write_cards(w: &mut impl Write, cards: &Cards) -> std::io::Result<()> {
     for (i, card) in cards.one_based().enumerate() {
@@ -107,17 +52,11 @@ fn write_cards(w: &mut impl Write, cards: &Cards) -> std::io::Result<()> {
     writeln!(w)
 }
 
-/// One recorded state, 1-based like the articles' tables.
-#[derive(Serialize)]
-struct StepOut {
-    action: String,
-    deck: Vec<u64>,
-    pile: Vec<u64>,
-}
-
 /// Runs `fairdeck shuffle`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let report = report(args)?;
+    let request = args.request();
+    let mut random = request.random.randomness()?;
+    let report = shuffle::run(&request, &mut random)?;
     match out.format() {
         Format::Json => out.json(&report)?,
         Format::Text => text(out.stdout(), &report)?,
@@ -125,176 +64,18 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs the algorithm and builds what `--format json` prints (the web
-/// page's `/api/shuffle-steps` with `steps` set).
-///
-/// # Errors
-///
-/// Unknown algorithm or flags that do not fit it (usage errors), no OS entropy.
-pub(crate) fn report(args: &Args) -> anyhow::Result<Report> {
-    let alg: Algorithm = args.algorithm.parse()?;
-    check(args, alg)?;
-    let mut random = args.random.randomness()?;
-    let (result, steps) = execute(args, alg, &mut random)?;
-    Ok(Report {
-        algorithm: alg.name(),
-        n: args.n,
-        seed: random.seed.to_hex(),
-        generator: random.generator.name(),
-        rounds: args.rounds,
-        deal: args.deal,
-        result,
-        steps: steps.map(|s| steps_out(args.n, &s)),
-    })
-}
-
-/// Flags that do not fit the algorithm or the size.
-fn check(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
-    let is_deal = matches!(alg, Algorithm::KnuthDeal | Algorithm::HashDeal);
-    if args.rounds.is_some() && alg != Algorithm::RandomInsertion {
-        return Err(usage("--rounds applies to random-insertion only"));
-    }
-    if args.deal.is_some() && !is_deal {
-        return Err(usage("--deal applies to knuth-deal and hash-deal only"));
-    }
-    if let Some(k) = args.deal
-        && k > args.n
-    {
-        return Err(usage(format!("cannot deal {k} cards from {}", args.n)));
-    }
-    let huge_hash_deal = alg == Algorithm::HashDeal && args.deal.is_some() && !args.steps;
-    if args.n > MAX_N && !huge_hash_deal {
-        return Err(usage(format!(
-            "N = {} is too large (at most {MAX_N}; hash-deal with --deal K takes any N)",
-            args.n
-        )));
-    }
-    if args.deal.is_some_and(|k| k > MAX_N) {
-        return Err(usage(format!("--deal is at most {MAX_N}")));
-    }
-    if args.rounds.is_some_and(|r| r > MAX_ROUNDS) {
-        return Err(usage(format!("--rounds is at most {MAX_ROUNDS}")));
-    }
-    if args.steps && args.n > MAX_STEPS_N {
-        return Err(usage(format!(
-            "--steps prints every state: N at most {MAX_STEPS_N}"
-        )));
-    }
-    if args.steps && args.rounds.is_some_and(|r| r > MAX_STEPS_ROUNDS) {
-        return Err(usage(format!(
-            "--steps prints every state: --rounds at most {MAX_STEPS_ROUNDS}"
-        )));
-    }
-    check_work(args, alg)
-}
-
-/// Steps to write one card of the result (text or JSON), measured as the
-/// algorithms' weights are ([`fairdeck::algorithms::Algorithm::weight`]):
-/// `--format json shuffle fisher-yates -n 10000000` took 0.83 s of CPU,
-/// of which about 0.25 s is the shuffle, so about 55 ns per card written;
-/// 10 steps (60 ns).
-const OUTPUT_STEPS_PER_CARD: u64 = 10;
-
-/// Refuses a run over the work budget (each algorithm's -n limit follows
-/// from its measured cost: an O(n^2) one stops near 10^4, an O(n) one near
-/// MAX_N), or one whose memory cannot be had.
-fn check_work(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
-    let n = args.n;
-    let k = args.deal.unwrap_or(n);
-    let output = |cards: u64| cards.saturating_mul(OUTPUT_STEPS_PER_CARD);
-    match (alg, args.rounds, args.deal) {
-        (Algorithm::RandomInsertion, Some(rounds), _) => {
-            let per_round = n.saturating_mul(alg.weight(n));
-            let steps = rounds.saturating_mul(per_round).saturating_add(output(n));
-            args.long.check(steps, |budget| {
-                let most = budget.saturating_sub(output(n)) / per_round.max(1);
-                format!("--rounds at most {most} at -n {n}")
-            })?
+impl Args {
+    /// The flags as a shuffle request (the report layer validates it).
+    pub fn request(&self) -> Request {
+        Request {
+            algorithm: self.algorithm.clone(),
+            n: self.n,
+            steps: self.steps,
+            rounds: self.rounds,
+            deal: self.deal,
+            allow_long: self.long.allow_long,
+            random: self.random.request(),
         }
-        (Algorithm::HashDeal, _, Some(k)) => {
-            let steps = |k| alg.cost(k).saturating_add(output(k));
-            args.long.check(steps(k), |budget| {
-                format!("--deal at most {}", budget::largest(MAX_N, budget, steps))
-            })?
-        }
-        _ => {
-            let steps = |n| alg.cost(n).saturating_add(output(n));
-            args.long.check(steps(n), |budget| {
-                format!(
-                    "-n at most {} for {} ({})",
-                    budget::largest(MAX_N, budget, steps),
-                    alg.name(),
-                    alg.time()
-                )
-            })?
-        }
-    }
-    // Beyond MAX_N only hash-deal runs, with no deck of n: its table of at
-    // most 2k entries and the k cards dealt.
-    let sized = if n > MAX_N {
-        n.min(k.saturating_mul(2))
-    } else {
-        n
-    };
-    crate::limits::reserve(alg.peak_bytes(sized, k), || {
-        format!("{} on {n} cards", alg.name())
-    })
-}
-
-/// Runs the algorithm; returns the 1-based result and, with `--steps`, the recorded states.
-fn execute(
-    args: &Args,
-    alg: Algorithm,
-    random: &mut Randomness,
-) -> anyhow::Result<(Cards, Option<Vec<Step>>)> {
-    let dice = &mut random.dice;
-    if args.n > MAX_N {
-        // Only hash-deal with --deal gets here (see `check`).
-        let k = args.deal.unwrap_or(args.n);
-        return Ok((Cards::Dealt(hash_deal(k, args.n, dice)?), None));
-    }
-    let n = args.n as usize;
-    let params = Params {
-        rounds: args.rounds,
-        deal: args.deal.map(|k| k as usize),
-    };
-    let (order, steps) = if args.steps {
-        let (order, steps) = alg.permute_with_steps(n, &params, dice);
-        (order, Some(steps))
-    } else {
-        (alg.permute_with(n, &params, dice), None)
-    };
-    Ok((Cards::Order(order), steps))
-}
-
-fn steps_out(n: u64, steps: &[Step]) -> Vec<StepOut> {
-    let start = StepOut {
-        action: "start".into(),
-        deck: (1..=n).collect(),
-        pile: Vec::new(),
-    };
-    let one_based = |v: &[usize]| v.iter().map(|&c| c as u64 + 1).collect();
-    std::iter::once(start)
-        .chain(steps.iter().map(|s| StepOut {
-            action: describe(&s.action),
-            deck: one_based(&s.deck),
-            pile: one_based(&s.pile),
-        }))
-        .collect()
-}
-
-/// The action in the articles' 1-based words.
-fn describe(action: &Action) -> String {
-    match *action {
-        Action::Swap { i, j } => format!("swap {} and {}", i + 1, j + 1),
-        Action::Redraw { i } => format!("drew {} twice: again", i + 1),
-        Action::Move { from, to } => format!("move {} to {}", from + 1, to + 1),
-        Action::Strike { k, card } => format!("strike #{} ({})", k + 1, card + 1),
-        Action::Draw { card, fresh: true } => format!("draw {}: keep", card + 1),
-        Action::Draw { card, fresh: false } => format!("draw {}: seen", card + 1),
-        Action::Key { i, key } => format!("key[{}] = {key}", i + 1),
-        Action::Sort => "sort by key".into(),
-        other => format!("{other:?}"),
     }
 }
 

@@ -19,8 +19,8 @@ use super::flags::{Named, cli, request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
-use crate::cmd::{algorithms, audit, chaos, exact, fair, mix, shuffle_with};
-use fairdeck_report::deal;
+use crate::cmd::{algorithms, audit, chaos, exact, fair, mix};
+use fairdeck_report::{deal, shuffle, tree};
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -124,16 +124,18 @@ const STEPS: [Spec; 6] = [
 pub async fn shuffle_steps(state: Shared, p: Params) -> Answer {
     p.check(&STEPS)?;
     algorithm(&p)?;
-    let args: shuffle_with::Args = cli(&p, &["alg"], &["--steps"])?;
+    let mut request: shuffle::Request = request(&p, &STEPS)?;
+    request.steps = true;
     work(&state, &p, false, move || {
-        json(shuffle_with::report(&args)?)
+        let mut random = request.random.randomness()?;
+        json(shuffle::run(&request, &mut random)?)
     })
     .await
 }
 
 const TREE: [Spec; 6] = [
     text("alg"),
-    int("n", 1, super::tree::MAX_N as u64),
+    int("n", 1, tree::MAX_N as u64),
     int("rounds", 1, 12),
     int("deal", 1, 4),
     RANDOM[0],
@@ -141,12 +143,16 @@ const TREE: [Spec; 6] = [
 ];
 
 /// `GET /api/tree`: the choice tree of an algorithm on n ≤ 4 and the path a seed takes.
-/// Light: at most [`super::tree::MAX_LEAVES`] paths.
+/// Light: at most [`tree::MAX_LEAVES`] paths.
 pub async fn tree(state: Shared, p: Params) -> Answer {
     p.check(&TREE)?;
     algorithm(&p)?;
-    let args: shuffle_with::Args = cli(&p, &["alg"], &[])?;
-    work(&state, &p, false, move || json(super::tree::report(&args)?)).await
+    let request: shuffle::Request = request(&p, &TREE)?;
+    work(&state, &p, false, move || {
+        let random = request.random.randomness()?;
+        json(tree::run(&request, random)?)
+    })
+    .await
 }
 
 const EXACT: [Spec; 4] = [

@@ -11,7 +11,6 @@ mod command;
 pub use fairdeck_web::connection;
 pub mod flags;
 pub mod limits;
-pub mod tree;
 
 #[cfg(test)]
 mod tests;

@@ -9,8 +9,9 @@ use fairdeck::algorithms::{Algorithm, Params};
 use fairdeck::dice::{Dice, Enumerator};
 use serde::Serialize;
 
-use crate::cmd::shuffle_with::Args;
-use crate::failure::usage;
+use crate::random::Randomness;
+use crate::refuse;
+use crate::shuffle::Request;
 
 /// Largest deck whose tree is drawn.
 pub const MAX_N: usize = 4;
@@ -80,26 +81,30 @@ impl Dice for Cut {
     }
 }
 
-/// Walks the tree of `args.algorithm` on `args.n` cards and replays the seed.
+/// Walks the tree of `args.algorithm` on `args.n` cards and replays the
+/// path `random` takes.
 ///
 /// O(leaves · n) time.
 ///
 /// # Errors
 ///
 /// An unknown algorithm, `n` over [`MAX_N`], or a tree wider than
-/// [`MAX_LEAVES`] (usage errors).
-pub fn report(args: &Args) -> anyhow::Result<Report> {
-    let alg: Algorithm = args.algorithm.parse()?;
+/// [`MAX_LEAVES`].
+pub fn run(args: &Request, random: Randomness) -> anyhow::Result<Report> {
+    let alg: Algorithm = (args.algorithm.parse())
+        .map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
     let n = args.n as usize;
     if !(1..=MAX_N).contains(&n) {
-        return Err(usage(format!("the tree is drawn for n from 1 to {MAX_N}")));
+        return Err(refuse(
+            "n",
+            format!("the tree is drawn for n from 1 to {MAX_N}"),
+        ));
     }
     let params = Params {
         rounds: args.rounds,
         deal: args.deal.map(|k| k as usize),
     };
     let leaves = walk(alg, n, &params)?;
-    let random = args.random.randomness()?;
     let mut recording = Recording {
         inner: random.dice,
         rolls: Vec::new(),
@@ -123,7 +128,7 @@ fn walk(alg: Algorithm, n: usize, params: &Params) -> anyhow::Result<Vec<Leaf>> 
     loop {
         let order = alg.permute_with(n, params, &mut dice);
         if leaves.len() == MAX_LEAVES {
-            return Err(usage(format!(
+            return Err(refuse("n", format!(
                 "{} on {n} cards has more than {MAX_LEAVES} paths: too many to draw",
                 alg.name()
             )));
