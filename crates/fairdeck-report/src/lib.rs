@@ -20,6 +20,7 @@
 
 pub mod budget;
 pub mod deal;
+pub mod exact;
 mod error;
 pub mod random;
 pub mod shuffle;

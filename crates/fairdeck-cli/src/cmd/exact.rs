@@ -3,20 +3,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck::algorithms::Algorithm;
-use fairdeck_audit::budget;
-use fairdeck_audit::exact::{self, Limits};
-use fairdeck_audit::walk;
+use fairdeck_report::exact::{self, DEFAULT_MAX_DEPTH, DEFAULT_MAX_PATHS, Report, Request};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
-use serde::Serialize;
+use num_traits::ToPrimitive;
 
-use crate::failure::usage;
 use crate::limits::LongArgs;
 use crate::output::{Format, Output};
-
-/// Largest n accepted (8! = 40320 outcomes to print).
-const MAX_N: usize = 9;
 
 /// Flags of `fairdeck exact`.
 #[derive(Debug, clap::Args)]
@@ -37,50 +29,20 @@ pub struct Args {
     pub n: usize,
 
     /// Refuse (or stop deepening) beyond this many paths.
-    #[arg(long, value_name = "P", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PATHS)]
     pub max_paths: u64,
 
     /// Never walk deeper than this many rolls per path (at most 10000).
-    #[arg(long, value_name = "D", default_value_t = 200)]
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
 
     #[command(flatten)]
     pub long: LongArgs,
 }
 
-#[derive(Serialize)]
-struct Outcome {
-    permutation: Vec<usize>,
-    probability: String,
-}
-
-/// What `fairdeck exact --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct Report {
-    algorithm: &'static str,
-    n: usize,
-    paths: u64,
-    depth: usize,
-    support: usize,
-    orders: String,
-    /// Proven exactly uniform: a complete walk, every order 1/n!.
-    uniform: bool,
-    /// Uniform on the resolved paths (the outcomes are conditional on them).
-    uniform_on_resolved: bool,
-    /// Distance from uniform of the law on the resolved paths.
-    total_variation: String,
-    /// Bounds on the distance of the whole law, whatever the unresolved
-    /// paths do (equal to `total_variation` for a complete walk).
-    total_variation_at_least: String,
-    total_variation_at_most: String,
-    resolved: String,
-    unresolved: String,
-    outcomes: Vec<Outcome>,
-}
-
 /// Runs `fairdeck exact`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (report, tv) = report(args)?;
+    let (report, tv) = exact::run(&args.request())?;
     match out.format() {
         Format::Json => out.json(&report)?,
         Format::Text => print(&report, &tv, out)?,
@@ -88,109 +50,20 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Walks the algorithm's choice tree and builds what `--format json` prints
-/// (the web page's `/api/exact`), with the total variation as a fraction.
-///
-/// # Errors
-///
-/// Unknown algorithm, bad `-n`, a walk over `--max-paths` (usage errors).
-pub(crate) fn report(args: &Args) -> anyhow::Result<(Report, num_rational::BigRational)> {
-    let alg: Algorithm = args.algorithm.parse()?;
-    if !(1..=MAX_N).contains(&args.n) {
-        return Err(usage(format!("-n must be between 1 and {MAX_N}")));
+impl Args {
+    /// The flags as an exact-walk request (the report layer validates it).
+    pub fn request(&self) -> Request {
+        Request {
+            algorithm: self.algorithm.clone(),
+            n: self.n,
+            max_paths: self.max_paths,
+            max_depth: self.max_depth,
+            allow_long: self.long.allow_long,
+        }
     }
-    if args.max_paths == 0 {
-        return Err(usage("--max-paths must be positive"));
-    }
-    if args.max_depth > exact::MAX_DEPTH {
-        return Err(usage(format!(
-            "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
-            exact::MAX_DEPTH
-        )));
-    }
-    check_work(args, alg)?;
-    let limits = Limits {
-        max_paths: args.max_paths,
-        max_depth: args.max_depth,
-    };
-    let d =
-        exact::distribution(args.n, |w| alg.permute(args.n, w), limits).map_err(|e| match e {
-            fairdeck_audit::Error::TooManyPaths { .. } => usage(e.to_string()),
-            other => other.into(),
-        })?;
-    let tv = d.total_variation();
-    let (at_least, at_most) = d.total_variation_bounds();
-    let report = Report {
-        algorithm: alg.name(),
-        n: d.n,
-        paths: d.paths,
-        depth: d.depth,
-        support: d.support(),
-        orders: exact::factorial(d.n).to_string(),
-        uniform: d.is_exactly_uniform(),
-        uniform_on_resolved: tv.is_zero(),
-        total_variation: tv.to_string(),
-        total_variation_at_least: at_least.to_string(),
-        total_variation_at_most: at_most.to_string(),
-        resolved: (BigRational::one() - &d.unresolved).to_string(),
-        unresolved: d.unresolved.to_string(),
-        outcomes: d
-            .outcomes
-            .iter()
-            .map(|(p, q)| Outcome {
-                permutation: p.clone(),
-                probability: q.to_string(),
-            })
-            .collect(),
-    };
-    Ok((report, tv))
 }
 
-/// Refuses a walk that cannot finish or is over the work budget. A tree
-/// whose paths all roll the same bounds (every algorithm without a
-/// rejection loop) has a known number of paths P: a --max-paths below P
-/// can never succeed (the deepening walk cuts every path), so it is refused
-/// at once; the work is that of one walk of P paths. Other trees are
-/// walked as deep as --max-paths allows, at most twice that many paths.
-fn check_work(args: &Args, alg: Algorithm) -> anyhow::Result<()> {
-    let n = args.n;
-    let tree = |n: usize| walk::fixed_tree_paths(|d| alg.permute(n, d), args.max_depth);
-    let Some(paths) = tree(n) else {
-        return args
-            .long
-            .check(budget::exact_steps(alg, n, args.max_paths), |steps| {
-                let most =
-                    budget::largest(args.max_paths, steps, |p| budget::exact_steps(alg, n, p));
-                format!("--max-paths at most {most} at -n {n}")
-            });
-    };
-    let walk_steps = |n: usize, paths: u128| {
-        budget::exact_walk_steps(alg, n, u64::try_from(paths).unwrap_or(u64::MAX))
-    };
-    let fits_budget = |n: usize, budget: u64| tree(n).is_some_and(|p| walk_steps(n, p) <= budget);
-    if paths > u128::from(args.max_paths) {
-        let within = match args.long.allow_long || fits_budget(n, budget::DEFAULT_STEPS) {
-            true => String::new(),
-            false => " (with --allow-long: that walk is over the budget)".into(),
-        };
-        return Err(usage(format!(
-            "{} on {n} items has {paths} paths of the same length: a walk of at most \
-             --max-paths {} cannot finish; give --max-paths {paths}{within}, or a smaller -n",
-            alg.name(),
-            args.max_paths
-        )));
-    }
-    args.long.check(walk_steps(n, paths), |steps| {
-        let most = (1..n).rev().find(|&m| fits_budget(m, steps)).unwrap_or(1);
-        let need = tree(most).unwrap_or(1).max(1);
-        format!(
-            "-n at most {most} with --max-paths {need} for {} (a walk of all {paths} paths at -n {n})",
-            alg.name()
-        )
-    })
-}
-
-fn print(r: &Report, tv: &num_rational::BigRational, out: &mut Output) -> anyhow::Result<()> {
+fn print(r: &Report, tv: &BigRational, out: &mut Output) -> anyhow::Result<()> {
     let w = out.stdout();
     writeln!(
         w,

@@ -15,12 +15,12 @@ use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::mix::Model;
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::flags::{Named, cli, request, to_api_error};
+use super::flags::{cli, request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
-use crate::cmd::{algorithms, audit, chaos, exact, fair, mix};
-use fairdeck_report::{deal, shuffle, tree};
+use crate::cmd::{algorithms, audit, chaos, fair, mix};
+use fairdeck_report::{deal, exact, shuffle, tree};
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -169,23 +169,8 @@ pub async fn exact(state: Shared, p: Params) -> Answer {
     let mut p = p;
     p.0.entry("max_paths".into())
         .or_insert_with(|| "1000000".into());
-    let args: exact::Args = cli(&p, &["alg"], &[])?;
-    work(&state, &p, true, move || {
-        exact::report(&args)
-            .map(|(r, _)| r)
-            .map_err(name_paths)
-            .and_then(json)
-    })
-    .await
-}
-
-/// A walk over its budget names `max_paths`.
-fn name_paths(e: anyhow::Error) -> anyhow::Error {
-    if e.to_string().contains("paths") {
-        anyhow::Error::new(Named("max_paths", e.to_string()))
-    } else {
-        e
-    }
+    let request: exact::Request = request(&p, &EXACT)?;
+    work(&state, &p, true, move || json(exact::run(&request)?.0)).await
 }
 
 const AUDIT: [Spec; 6] = [

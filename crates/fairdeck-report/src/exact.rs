@@ -1,0 +1,181 @@
+//! `exact`: an algorithm's exact output distribution, from a walk of every
+//! path of its choice tree.
+
+use fairdeck::algorithms::Algorithm;
+use fairdeck_audit::budget as estimates;
+use fairdeck_audit::exact::{self, Limits};
+use fairdeck_audit::walk;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use serde::{Deserialize, Serialize};
+
+use crate::{budget, refuse};
+
+/// Largest n accepted (8! = 40320 outcomes to print).
+pub const MAX_N: usize = 9;
+
+/// What to walk. The defaults are the CLI's.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Request {
+    /// The algorithm, by its catalogue name.
+    #[serde(rename = "alg")]
+    pub algorithm: String,
+    /// Number of items, 1..=9.
+    pub n: usize,
+    /// Refuse (or stop deepening) beyond this many paths.
+    #[serde(default = "max_paths")]
+    pub max_paths: u64,
+    /// Never walk deeper than this many rolls per path.
+    #[serde(default = "max_depth")]
+    pub max_depth: usize,
+    /// Run even when the walk is over the work budget.
+    #[serde(skip)]
+    pub allow_long: bool,
+}
+
+/// The CLI's default `--max-paths`.
+pub const DEFAULT_MAX_PATHS: u64 = 10_000_000;
+/// The CLI's default `--max-depth`.
+pub const DEFAULT_MAX_DEPTH: usize = 200;
+
+fn max_paths() -> u64 {
+    DEFAULT_MAX_PATHS
+}
+
+fn max_depth() -> usize {
+    DEFAULT_MAX_DEPTH
+}
+
+#[derive(Serialize)]
+pub struct Outcome {
+    pub permutation: Vec<usize>,
+    pub probability: String,
+}
+
+/// What `fairdeck exact --format json` prints.
+#[derive(Serialize)]
+pub struct Report {
+    pub algorithm: &'static str,
+    pub n: usize,
+    pub paths: u64,
+    pub depth: usize,
+    pub support: usize,
+    pub orders: String,
+    /// Proven exactly uniform: a complete walk, every order 1/n!.
+    pub uniform: bool,
+    /// Uniform on the resolved paths (the outcomes are conditional on them).
+    pub uniform_on_resolved: bool,
+    /// Distance from uniform of the law on the resolved paths.
+    pub total_variation: String,
+    /// Bounds on the distance of the whole law, whatever the unresolved
+    /// paths do (equal to `total_variation` for a complete walk).
+    pub total_variation_at_least: String,
+    pub total_variation_at_most: String,
+    pub resolved: String,
+    pub unresolved: String,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// Walks the algorithm's choice tree and builds what `--format json` prints
+/// (the web page's `/api/exact`), with the total variation as a fraction.
+///
+/// # Errors
+///
+/// Unknown algorithm, bad `n`, a walk over `max_paths` or the work budget.
+pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
+    let alg: Algorithm = (args.algorithm.parse())
+        .map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+    if !(1..=MAX_N).contains(&args.n) {
+        return Err(refuse("n", format!("-n must be between 1 and {MAX_N}")));
+    }
+    if args.max_paths == 0 {
+        return Err(refuse("max_paths", "--max-paths must be positive"));
+    }
+    if args.max_depth > exact::MAX_DEPTH {
+        return Err(refuse("max_depth", format!(
+            "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
+            exact::MAX_DEPTH
+        )));
+    }
+    check_work(args, alg)?;
+    let limits = Limits {
+        max_paths: args.max_paths,
+        max_depth: args.max_depth,
+    };
+    let d =
+        exact::distribution(args.n, |w| alg.permute(args.n, w), limits).map_err(|e| match e {
+            fairdeck_audit::Error::TooManyPaths { .. } => refuse("max_paths", e.to_string()),
+            other => other.into(),
+        })?;
+    let tv = d.total_variation();
+    let (at_least, at_most) = d.total_variation_bounds();
+    let report = Report {
+        algorithm: alg.name(),
+        n: d.n,
+        paths: d.paths,
+        depth: d.depth,
+        support: d.support(),
+        orders: exact::factorial(d.n).to_string(),
+        uniform: d.is_exactly_uniform(),
+        uniform_on_resolved: tv.is_zero(),
+        total_variation: tv.to_string(),
+        total_variation_at_least: at_least.to_string(),
+        total_variation_at_most: at_most.to_string(),
+        resolved: (BigRational::one() - &d.unresolved).to_string(),
+        unresolved: d.unresolved.to_string(),
+        outcomes: d
+            .outcomes
+            .iter()
+            .map(|(p, q)| Outcome {
+                permutation: p.clone(),
+                probability: q.to_string(),
+            })
+            .collect(),
+    };
+    Ok((report, tv))
+}
+
+/// Refuses a walk that cannot finish or is over the work budget. A tree
+/// whose paths all roll the same bounds (every algorithm without a
+/// rejection loop) has a known number of paths P: a --max-paths below P
+/// can never succeed (the deepening walk cuts every path), so it is refused
+/// at once; the work is that of one walk of P paths. Other trees are
+/// walked as deep as --max-paths allows, at most twice that many paths.
+fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
+    let n = args.n;
+    let tree = |n: usize| walk::fixed_tree_paths(|d| alg.permute(n, d), args.max_depth);
+    let Some(paths) = tree(n) else {
+        let steps = estimates::exact_steps(alg, n, args.max_paths);
+        return budget::check(args.allow_long, "max_paths", steps, |steps| {
+                let most = estimates::largest(args.max_paths, steps, |p| {
+                    estimates::exact_steps(alg, n, p)
+                });
+                format!("--max-paths at most {most} at -n {n}")
+            });
+    };
+    let walk_steps = |n: usize, paths: u128| {
+        estimates::exact_walk_steps(alg, n, u64::try_from(paths).unwrap_or(u64::MAX))
+    };
+    let fits_budget = |n: usize, budget: u64| tree(n).is_some_and(|p| walk_steps(n, p) <= budget);
+    if paths > u128::from(args.max_paths) {
+        let within = match args.allow_long || fits_budget(n, estimates::DEFAULT_STEPS) {
+            true => String::new(),
+            false => " (with --allow-long: that walk is over the budget)".into(),
+        };
+        return Err(refuse("max_paths", format!(
+            "{} on {n} items has {paths} paths of the same length: a walk of at most \
+             --max-paths {} cannot finish; give --max-paths {paths}{within}, or a smaller -n",
+            alg.name(),
+            args.max_paths
+        )));
+    }
+    budget::check(args.allow_long, "n", walk_steps(n, paths), |steps| {
+        let most = (1..n).rev().find(|&m| fits_budget(m, steps)).unwrap_or(1);
+        let need = tree(most).unwrap_or(1).max(1);
+        format!(
+            "-n at most {most} with --max-paths {need} for {} (a walk of all {paths} paths at -n {n})",
+            alg.name()
+        )
+    })
+}
+
