@@ -19,8 +19,10 @@
 //! the parameter at fault and the limit it broke.
 
 pub mod budget;
+pub mod chaos;
 pub mod deal;
 pub mod exact;
+pub mod mix;
 mod error;
 pub mod random;
 pub mod shuffle;

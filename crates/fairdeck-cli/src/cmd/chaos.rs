@@ -46,14 +46,6 @@ pub struct Args {
     pub long: LongArgs,
 }
 
-/// What `fairdeck chaos VALUES --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct One {
-    chaos: usize,
-    ascending: usize,
-    descending: usize,
-}
-
 #[derive(Serialize)]
 struct Max {
     n: u64,
@@ -71,12 +63,9 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.distribution {
         return super::chaos_law::run(n, args.trials, &args.random, &args.long, out);
     }
-    if args.values.is_empty() {
-        return Err(usage(
-            "give the values (e.g. 1 4 2 3 5), --max N or --distribution N",
-        ));
-    }
-    let one = one(&args.values)?;
+    let one = fairdeck_report::chaos::run(&fairdeck_report::chaos::Request {
+        values: args.values.clone(),
+    })?;
     match out.format() {
         Format::Json => out.json(&one)?,
         Format::Text => writeln!(
@@ -88,20 +77,6 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         )?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The degree of chaos of `values` (the web page's `/api/chaos`).
-///
-/// # Errors
-///
-/// Repeated values (a usage error).
-pub(crate) fn one(values: &[i64]) -> anyhow::Result<One> {
-    let c = chaos::chaos(values).map_err(|_| usage("the values must be distinct"))?;
-    Ok(One {
-        chaos: c.chaos,
-        ascending: c.ascending,
-        descending: c.descending,
-    })
 }
 
 /// Whether `--method` asks for enumeration at this N.

@@ -19,8 +19,8 @@ use super::flags::{cli, request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
 };
-use crate::cmd::{algorithms, audit, chaos, fair, mix};
-use fairdeck_report::{deal, exact, shuffle, tree};
+use crate::cmd::{algorithms, audit, fair};
+use fairdeck_report::{chaos, deal, exact, mix, shuffle, tree};
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -236,25 +236,28 @@ pub async fn mix(state: Shared, p: Params) -> Answer {
             Some("model"),
         ));
     }
-    let args: mix::Args = cli(&p, &["model"], &[])?;
-    let (model, _, ks) = mix::plan(&args).map_err(|e| to_api_error(e, &p))?;
-    if ks.len() > 100 {
+    let request: mix::Request = request(&p, &MIX)?;
+    let plan = request.validate().map_err(|e| to_api_error(e, &p))?;
+    if plan.ks.len() > 100 {
         return Err(ApiError::limit("step", "large enough for at most 100 rows"));
     }
     // Simulated rows replay k shuffles per trial; an overhand shuffle costs O(n).
-    let per_shuffle = match model {
-        Model::Overhand { .. } => args.n as u64,
+    let per_shuffle = match plan.model {
+        Model::Overhand { .. } => request.n as u64,
         _ => 1,
     };
-    let simulated = args.n > fairdeck_audit::mix::MAX_EXACT_N && model != Model::Riffle;
-    let work_units = args.trials * ks.iter().map(|&k| u64::from(k)).sum::<u64>() * per_shuffle;
-    if simulated && work_units > MAX_MIX_WORK {
+    let shuffles = plan.ks.iter().map(|&k| u64::from(k)).sum::<u64>();
+    let work_units = request.trials * shuffles * per_shuffle;
+    if plan.simulated(request.n) && work_units > MAX_MIX_WORK {
         return Err(ApiError::limit(
             "trials",
             format!("smaller: trials × shuffles shown × (n for overhand) ≤ {MAX_MIX_WORK}"),
         ));
     }
-    work(&state, &p, true, move || json(mix::report(&args)?)).await
+    work(&state, &p, true, move || {
+        json(mix::run(&request, &request.random.randomness()?)?)
+    })
+    .await
 }
 
 const CHAOS: [Spec; 1] = [text("values")];
@@ -273,7 +276,8 @@ pub async fn chaos(state: Shared, p: Params) -> Answer {
     if values.is_empty() {
         return Err(ApiError::bad("give at least one value", Some("values")));
     }
-    work(&state, &p, false, move || json(chaos::one(&values)?)).await
+    let request = chaos::Request { values };
+    work(&state, &p, false, move || json(chaos::run(&request)?)).await
 }
 
 const ALGORITHMS: [Spec; 1] = [text("alg")];
