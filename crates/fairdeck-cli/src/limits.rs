@@ -3,7 +3,6 @@
 //! report layer's ([`fairdeck_report::budget`]), so every front end refuses
 //! the same runs.
 
-
 /// `--allow-long`, flattened into each subcommand whose work grows with its flags.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct LongArgs {

@@ -36,7 +36,8 @@ pub fn run(request: &Request) -> anyhow::Result<One> {
             "give the values (e.g. 1 4 2 3 5), --max N or --distribution N",
         ));
     }
-    let c = chaos::chaos(&request.values).map_err(|_| refuse("values", "the values must be distinct"))?;
+    let c = chaos::chaos(&request.values)
+        .map_err(|_| refuse("values", "the values must be distinct"))?;
     Ok(One {
         chaos: c.chaos,
         ascending: c.ascending,

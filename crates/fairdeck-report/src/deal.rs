@@ -333,7 +333,10 @@ impl Plan {
 /// # Errors
 ///
 /// What [`Request::validate`] refuses, a strict request with a short key.
-pub fn run(request: &Request, random: &mut Randomness) -> anyhow::Result<(Report, Option<Shortfall>)> {
+pub fn run(
+    request: &Request,
+    random: &mut Randomness,
+) -> anyhow::Result<(Report, Option<Shortfall>)> {
     let plan = request.validate()?;
     let (shuffled, shortfall) = plan.from_seed(random, request.strict)?;
     let number = request

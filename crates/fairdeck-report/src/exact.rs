@@ -83,8 +83,8 @@ pub struct Report {
 ///
 /// Unknown algorithm, bad `n`, a walk over `max_paths` or the work budget.
 pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
-    let alg: Algorithm = (args.algorithm.parse())
-        .map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+    let alg: Algorithm =
+        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
     if !(1..=MAX_N).contains(&args.n) {
         return Err(refuse("n", format!("-n must be between 1 and {MAX_N}")));
     }
@@ -92,10 +92,13 @@ pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
         return Err(refuse("max_paths", "--max-paths must be positive"));
     }
     if args.max_depth > exact::MAX_DEPTH {
-        return Err(refuse("max_depth", format!(
-            "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
-            exact::MAX_DEPTH
-        )));
+        return Err(refuse(
+            "max_depth",
+            format!(
+                "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
+                exact::MAX_DEPTH
+            ),
+        ));
     }
     check_work(args, alg)?;
     let limits = Limits {
@@ -147,11 +150,10 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
     let Some(paths) = tree(n) else {
         let steps = estimates::exact_steps(alg, n, args.max_paths);
         return budget::check(args.allow_long, "max_paths", steps, |steps| {
-                let most = estimates::largest(args.max_paths, steps, |p| {
-                    estimates::exact_steps(alg, n, p)
-                });
-                format!("--max-paths at most {most} at -n {n}")
-            });
+            let most =
+                estimates::largest(args.max_paths, steps, |p| estimates::exact_steps(alg, n, p));
+            format!("--max-paths at most {most} at -n {n}")
+        });
     };
     let walk_steps = |n: usize, paths: u128| {
         estimates::exact_walk_steps(alg, n, u64::try_from(paths).unwrap_or(u64::MAX))
@@ -162,12 +164,15 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
             true => String::new(),
             false => " (with --allow-long: that walk is over the budget)".into(),
         };
-        return Err(refuse("max_paths", format!(
-            "{} on {n} items has {paths} paths of the same length: a walk of at most \
+        return Err(refuse(
+            "max_paths",
+            format!(
+                "{} on {n} items has {paths} paths of the same length: a walk of at most \
              --max-paths {} cannot finish; give --max-paths {paths}{within}, or a smaller -n",
-            alg.name(),
-            args.max_paths
-        )));
+                alg.name(),
+                args.max_paths
+            ),
+        ));
     }
     budget::check(args.allow_long, "n", walk_steps(n, paths), |steps| {
         let most = (1..n).rev().find(|&m| fits_budget(m, steps)).unwrap_or(1);
@@ -178,4 +183,3 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
         )
     })
 }
-

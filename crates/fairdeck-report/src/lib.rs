@@ -18,12 +18,13 @@
 //! A request that cannot be run is refused with a [`RequestError`] that names
 //! the parameter at fault and the limit it broke.
 
+pub mod audit;
 pub mod budget;
 pub mod chaos;
 pub mod deal;
+mod error;
 pub mod exact;
 pub mod mix;
-mod error;
 pub mod random;
 pub mod shuffle;
 pub mod tree;

@@ -122,9 +122,10 @@ fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
         "top-to-random" => Ok(Model::TopToRandom),
         "overhand" if mean_packet >= 1 => Ok(Model::Overhand { mean_packet }),
         "overhand" => Err(refuse("mean_packet", "--mean-packet must be at least 1")),
-        other => Err(refuse("model", format!(
-            "unknown model {other:?} (known: riffle, top-to-random, overhand)"
-        ))),
+        other => Err(refuse(
+            "model",
+            format!("unknown model {other:?} (known: riffle, top-to-random, overhand)"),
+        )),
     }
 }
 
@@ -170,9 +171,10 @@ fn plan(args: &Request) -> anyhow::Result<Plan> {
         } else {
             "trials"
         };
-        return Err(refuse(parameter, format!(
-            "--max-shuffles must be 1..=1000000 and --trials 1..={MAX_TRIALS}"
-        )));
+        return Err(refuse(
+            parameter,
+            format!("--max-shuffles must be 1..=1000000 and --trials 1..={MAX_TRIALS}"),
+        ));
     }
     check_work(model, n, &ks, args)?;
     Ok(Plan { model, k_max, ks })
@@ -209,8 +211,9 @@ fn check_work(model: Model, n: usize, ks: &[u32], args: &Request) -> anyhow::Res
             estimates::mix_steps(model, m as usize, &ks, args.trials)
         });
         let simulated = model != Model::Riffle && n > mix::MAX_EXACT_N;
-        let most_t =
-            estimates::largest(args.trials, budget, |t| estimates::mix_steps(model, n, ks, t));
+        let most_t = estimates::largest(args.trials, budget, |t| {
+            estimates::mix_steps(model, n, ks, t)
+        });
         let fewer_n = format!("-n at most {most_n}, or fewer --max-shuffles");
         match simulated {
             true if most_t > 0 => format!("--trials at most {most_t} at -n {n}, or {fewer_n}"),
@@ -304,4 +307,3 @@ fn simulated_rows(
         seed: Some(seed.to_hex()),
     }
 }
-

@@ -132,8 +132,8 @@ impl Request {
     /// An unknown algorithm, flags that do not fit it, a run over the work
     /// budget or over the memory there is.
     pub fn validate(&self) -> anyhow::Result<Algorithm> {
-        let alg: Algorithm = (self.algorithm.parse())
-            .map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+        let alg: Algorithm =
+            (self.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
         check(self, alg)?;
         Ok(alg)
     }
@@ -143,10 +143,16 @@ impl Request {
 fn check(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
     let is_deal = matches!(alg, Algorithm::KnuthDeal | Algorithm::HashDeal);
     if args.rounds.is_some() && alg != Algorithm::RandomInsertion {
-        return Err(refuse("rounds", "--rounds applies to random-insertion only"));
+        return Err(refuse(
+            "rounds",
+            "--rounds applies to random-insertion only",
+        ));
     }
     if args.deal.is_some() && !is_deal {
-        return Err(refuse("deal", "--deal applies to knuth-deal and hash-deal only"));
+        return Err(refuse(
+            "deal",
+            "--deal applies to knuth-deal and hash-deal only",
+        ));
     }
     if let Some(k) = args.deal
         && k > args.n
@@ -158,26 +164,34 @@ fn check(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
     }
     let huge_hash_deal = alg == Algorithm::HashDeal && args.deal.is_some() && !args.steps;
     if args.n > MAX_N && !huge_hash_deal {
-        return Err(refuse("n", format!(
-            "N = {} is too large (at most {MAX_N}; hash-deal with --deal K takes any N)",
-            args.n
-        )));
+        return Err(refuse(
+            "n",
+            format!(
+                "N = {} is too large (at most {MAX_N}; hash-deal with --deal K takes any N)",
+                args.n
+            ),
+        ));
     }
     if args.deal.is_some_and(|k| k > MAX_N) {
         return Err(refuse("deal", format!("--deal is at most {MAX_N}")));
     }
     if args.rounds.is_some_and(|r| r > MAX_ROUNDS) {
-        return Err(refuse("rounds", format!("--rounds is at most {MAX_ROUNDS}")));
+        return Err(refuse(
+            "rounds",
+            format!("--rounds is at most {MAX_ROUNDS}"),
+        ));
     }
     if args.steps && args.n > MAX_STEPS_N {
-        return Err(refuse("n", format!(
-            "--steps prints every state: N at most {MAX_STEPS_N}"
-        )));
+        return Err(refuse(
+            "n",
+            format!("--steps prints every state: N at most {MAX_STEPS_N}"),
+        ));
     }
     if args.steps && args.rounds.is_some_and(|r| r > MAX_STEPS_ROUNDS) {
-        return Err(refuse("rounds", format!(
-            "--steps prints every state: --rounds at most {MAX_STEPS_ROUNDS}"
-        )));
+        return Err(refuse(
+            "rounds",
+            format!("--steps prints every state: --rounds at most {MAX_STEPS_ROUNDS}"),
+        ));
     }
     check_work(args, alg)
 }
@@ -208,7 +222,10 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
         (Algorithm::HashDeal, _, Some(k)) => {
             let steps = |k| alg.cost(k).saturating_add(output(k));
             budget::check(args.allow_long, "deal", steps(k), |budget| {
-                format!("--deal at most {}", estimates::largest(MAX_N, budget, steps))
+                format!(
+                    "--deal at most {}",
+                    estimates::largest(MAX_N, budget, steps)
+                )
             })?
         }
         _ => {
@@ -291,4 +308,3 @@ fn describe(action: &Action) -> String {
         other => format!("{other:?}"),
     }
 }
-

@@ -91,8 +91,8 @@ impl Dice for Cut {
 /// An unknown algorithm, `n` over [`MAX_N`], or a tree wider than
 /// [`MAX_LEAVES`].
 pub fn run(args: &Request, random: Randomness) -> anyhow::Result<Report> {
-    let alg: Algorithm = (args.algorithm.parse())
-        .map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+    let alg: Algorithm =
+        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
     let n = args.n as usize;
     if !(1..=MAX_N).contains(&n) {
         return Err(refuse(
@@ -128,10 +128,13 @@ fn walk(alg: Algorithm, n: usize, params: &Params) -> anyhow::Result<Vec<Leaf>> 
     loop {
         let order = alg.permute_with(n, params, &mut dice);
         if leaves.len() == MAX_LEAVES {
-            return Err(refuse("n", format!(
-                "{} on {n} cards has more than {MAX_LEAVES} paths: too many to draw",
-                alg.name()
-            )));
+            return Err(refuse(
+                "n",
+                format!(
+                    "{} on {n} cards has more than {MAX_LEAVES} paths: too many to draw",
+                    alg.name()
+                ),
+            ));
         }
         let depth = dice.walk.depth();
         leaves.push(Leaf {

@@ -4,23 +4,17 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use fairdeck::algorithms::Algorithm;
-use fairdeck::rng::Seed;
-use fairdeck_audit::stats::verdict::judge;
-use fairdeck_audit::stats::{self, Audit, Tally, run::shuffles};
-use serde::Serialize;
+use fairdeck_audit::stats::{self, Tally};
+use fairdeck_report::audit::{self, Report, Request};
 
 use super::audit_verdict::{VerdictArgs, WriteSummary};
-use fairdeck_audit::stats::verdict::Summary;
 
 use crate::failure::usage;
 use crate::limits::LongArgs;
 use crate::output::{Format, Output, PlotFile};
 use crate::random::RandomArgs;
 
-use fairdeck_audit::budget;
 use fairdeck_audit::plot::{self, MAX_HEATMAP_SIDE};
-use fairdeck_audit::stats::{MAX_N, MAX_TRIALS};
 
 /// Flags of `fairdeck audit`.
 #[derive(Debug, clap::Args)]
@@ -44,11 +38,11 @@ pub struct Args {
     pub algorithm: Option<String>,
 
     /// Items per shuffle.
-    #[arg(short, long, value_name = "N", default_value_t = 52)]
+    #[arg(short, long, value_name = "N", default_value_t = audit::DEFAULT_N)]
     pub n: usize,
 
     /// Number of shuffles.
-    #[arg(long, short, value_name = "T", default_value_t = 100_000)]
+    #[arg(long, short, value_name = "T", default_value_t = audit::DEFAULT_TRIALS)]
     pub trials: u64,
 
     /// Family-wise false-alarm rate.
@@ -67,6 +61,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
 
+    /// Add the card x position counts to the JSON (`positions[card][pos]`),
+    /// as the web page's audit answer has them.
+    #[arg(long)]
+    pub positions: bool,
+
     #[command(flatten)]
     pub verdict: VerdictArgs,
 
@@ -77,54 +76,15 @@ pub struct Args {
     pub long: LongArgs,
 }
 
-#[derive(Serialize)]
-struct TestRow {
-    name: &'static str,
-    statistic: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dof: Option<f64>,
-    p_value: f64,
-    passed: bool,
-}
-
-#[derive(Serialize)]
-struct Skipped {
-    name: &'static str,
-    reason: String,
-}
-
-/// What `fairdeck audit --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct Report {
-    source: String,
-    n: usize,
-    trials: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<String>,
-    #[serde(flatten)]
-    verdict: Summary,
-    alpha: f64,
-    per_test_alpha: f64,
-    tests: Vec<TestRow>,
-    failed: Vec<&'static str>,
-    skipped: Vec<Skipped>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    rounds: Vec<Round>,
-}
-
-/// One round of `--until-decided`.
-#[derive(Serialize)]
-struct Round {
-    trials: u64,
-    alpha: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    confidence: Option<f64>,
-    verdict: &'static str,
-}
-
 /// Runs `fairdeck audit`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
-    check(args)?;
+    let request = args.request();
+    request.validate_verdict()?;
+    if args.verdict.until_decided && args.input.is_some() {
+        return Err(usage(
+            "--until-decided draws more shuffles: give an algorithm, not --input",
+        ));
+    }
     let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let (report, tally) = match &args.input {
         Some(path) => {
@@ -133,9 +93,17 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
                 return Err(usage("no permutations of at least 2 items to audit"));
             }
             let source = format!("input {}", path.display());
-            (judged(args, 0, source, None, &tally), tally)
+            (audit::judge(&request, source, None, &tally), tally)
         }
-        None => audited(args, true)?,
+        None => {
+            request.validate()?;
+            let random = request.random.randomness()?;
+            let bar = progress_bar(request.trials);
+            let tick = |done: u64| bar.inc(done);
+            let audited = audit::run(&request, &random, &tick)?;
+            bar.finish_and_clear();
+            audited
+        }
     };
     if let Some(file) = plot_file {
         plot(file, &tally, &report.source)?;
@@ -143,129 +111,23 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     print(&report, out)
 }
 
-/// Audits the algorithm of `args` (never `--input`) and builds what
-/// `--format json` prints (the web page's `/api/audit`), with the counts.
-///
-/// # Errors
-///
-/// Unknown algorithm, flags out of range (usage errors), no OS entropy.
-pub(crate) fn simulated_report(args: &Args) -> anyhow::Result<(Report, Tally)> {
-    check(args)?;
-    audited(args, false)
-}
-
-fn check(args: &Args) -> anyhow::Result<()> {
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(usage("--alpha must be between 0 and 1"));
-    }
-    if args.verdict.until_decided && args.input.is_some() {
-        return Err(usage(
-            "--until-decided draws more shuffles: give an algorithm, not --input",
-        ));
-    }
-    args.verdict.validate()
-}
-
-/// The tests and the verdict on `tally` at round `round` (0: a single run).
-fn judged(args: &Args, round: u32, source: String, seed: Option<String>, t: &Tally) -> Report {
-    let (ask, alpha) = args.verdict.ask(round, args.alpha);
-    let audit = stats::evaluate(t, alpha);
-    let findings = judge(&audit, t, ask);
-    report(source, seed, &audit, Summary::new(&findings))
-}
-
-/// Simulates and judges: one run, or rounds until decided (each round
-/// doubles the shuffles; round k > 1 draws its new shuffles from the key
-/// SHA-256("fairdeck-audit-round/SEED/k"), so the whole run replays from SEED).
-fn audited(args: &Args, progress: bool) -> anyhow::Result<(Report, Tally)> {
-    let alg = algorithm(args)?;
-    let random = args.random.randomness()?;
-    let (source, seed) = (alg.name().to_string(), Some(random.seed.to_hex()));
-    let mut tally = simulate(
-        args,
-        alg,
-        args.trials,
-        &random.seed,
-        random.generator,
-        progress,
-    )?;
-    if !args.verdict.until_decided {
-        return Ok((judged(args, 0, source, seed, &tally), tally));
-    }
-    let mut rounds = Vec::new();
-    for round in 1.. {
-        let mut report = judged(args, round, source.clone(), seed.clone(), &tally);
-        let (ask, alpha) = args.verdict.ask(round, args.alpha);
-        rounds.push(Round {
-            trials: tally.trials,
-            alpha,
-            confidence: ask.tolerance.map(|t| t.1),
-            verdict: report.verdict.verdict,
-        });
-        if report.verdict.decided || !fits(args, alg, 2 * tally.trials) {
-            report.rounds = rounds;
-            report.alpha = args.alpha;
-            return Ok((report, tally));
+impl Args {
+    /// The flags as an audit request (the report layer validates it).
+    pub fn request(&self) -> Request {
+        Request {
+            algorithm: self.algorithm.clone(),
+            n: self.n,
+            trials: self.trials,
+            alpha: self.alpha,
+            detect: self.verdict.detect,
+            tolerance: self.verdict.tolerance,
+            confidence: self.verdict.confidence,
+            until_decided: self.verdict.until_decided,
+            positions: self.positions,
+            allow_long: self.long.allow_long,
+            random: self.random.request(),
         }
-        let key = Seed::from_text(&format!(
-            "fairdeck-audit-round/{}/{}",
-            random.seed.to_hex(),
-            round + 1
-        ));
-        let more = simulate(args, alg, tally.trials, &key, random.generator, progress)?;
-        tally.merge(more);
     }
-    unreachable!("the rounds end when the budget is spent")
-}
-
-/// `true` when a run of `trials` shuffles is within the limits and the work
-/// budget (or `--allow-long`).
-fn fits(args: &Args, alg: Algorithm, trials: u64) -> bool {
-    trials <= MAX_TRIALS
-        && (args.long.allow_long
-            || budget::audit_steps(alg, args.n, trials) <= budget::DEFAULT_STEPS)
-}
-
-fn algorithm(args: &Args) -> anyhow::Result<Algorithm> {
-    let name = args.algorithm.as_deref().unwrap_or_default();
-    let alg: Algorithm = name.parse()?;
-    if !(2..=MAX_N).contains(&args.n) {
-        return Err(usage(format!("-n must be between 2 and {MAX_N}")));
-    }
-    if !(1..=MAX_TRIALS).contains(&args.trials) {
-        return Err(usage(format!(
-            "--trials must be between 1 and {MAX_TRIALS}"
-        )));
-    }
-    let (n, trials) = (args.n, args.trials);
-    args.long
-        .check(budget::audit_steps(alg, n, trials), |steps| {
-            let most = budget::largest(MAX_TRIALS, steps, |t| budget::audit_steps(alg, n, t));
-            format!("--trials at most {most} for {} at -n {n}", alg.name())
-        })?;
-    Ok(alg)
-}
-
-/// Runs `trials` shuffles keyed with `seed`; `progress` shows a bar on a
-/// terminal's stderr.
-fn simulate(
-    args: &Args,
-    alg: Algorithm,
-    trials: u64,
-    seed: &Seed,
-    generator: fairdeck::rng::Generator,
-    progress: bool,
-) -> anyhow::Result<Tally> {
-    let bar = if progress {
-        progress_bar(trials)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let tick = |done: u64| bar.inc(done);
-    let permute = |n, dice: &mut _| alg.permute(n, dice);
-    let tally = shuffles(args.n, trials, seed, generator, permute, &tick)?;
-    bar.finish_and_clear();
-    Ok(tally)
 }
 
 /// A progress bar on stderr, hidden unless stderr is a terminal.
@@ -303,40 +165,6 @@ fn plot(file: PlotFile, tally: &Tally, source: &str) -> anyhow::Result<()> {
         0.5,
         &title,
     )?)
-}
-
-fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
-    let threshold = audit.threshold();
-    Report {
-        source,
-        n: audit.n,
-        trials: audit.trials,
-        seed,
-        verdict,
-        alpha: audit.alpha,
-        per_test_alpha: threshold,
-        tests: audit
-            .tests
-            .iter()
-            .map(|t| TestRow {
-                name: t.name,
-                statistic: t.statistic,
-                dof: t.dof,
-                p_value: t.p_value,
-                passed: t.p_value >= threshold,
-            })
-            .collect(),
-        failed: audit.failed().iter().map(|t| t.name).collect(),
-        skipped: audit
-            .skipped
-            .iter()
-            .map(|(name, reason)| Skipped {
-                name,
-                reason: reason.clone(),
-            })
-            .collect(),
-        rounds: Vec::new(),
-    }
 }
 
 fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {

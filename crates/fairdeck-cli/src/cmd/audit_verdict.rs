@@ -6,9 +6,7 @@
 use std::io::Write;
 
 use fairdeck_audit::stats::power::POWER;
-use fairdeck_audit::stats::verdict::{self, Ask, EquivalenceRow, Summary, Verdict};
-
-use crate::failure::usage;
+use fairdeck_audit::stats::verdict::{EquivalenceRow, Summary, Verdict};
 
 use fairdeck_audit::stats::equivalence::INTERVALS;
 
@@ -29,7 +27,7 @@ pub struct VerdictArgs {
     #[arg(
         long,
         value_name = "C",
-        default_value_t = 0.999,
+        default_value_t = fairdeck_report::audit::DEFAULT_CONFIDENCE,
         requires = "tolerance"
     )]
     pub confidence: f64,
@@ -39,41 +37,6 @@ pub struct VerdictArgs {
     /// (alpha spending: round k runs at alpha/2^k and (1-C)/2^k).
     #[arg(long, requires = "tolerance")]
     pub until_decided: bool,
-}
-
-impl VerdictArgs {
-    /// Checks the ranges; usage errors name the flag.
-    pub fn validate(&self) -> anyhow::Result<()> {
-        if let Some(d) = self.detect
-            && !(d > 0.0 && d < 1.0)
-        {
-            return Err(usage("--detect must be between 0 and 1 (exclusive)"));
-        }
-        if let Some(e) = self.tolerance
-            && !(e > 0.0 && e < 1.0)
-        {
-            return Err(usage("--tolerance must be between 0 and 1 (exclusive)"));
-        }
-        if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(usage("--confidence must be between 0 and 1 (exclusive)"));
-        }
-        Ok(())
-    }
-
-    /// What to ask of the verdict, with the confidence of round `round`
-    /// (0 for a single run; from 1 in a sequential run).
-    pub fn ask(&self, round: u32, alpha: f64) -> (Ask, f64) {
-        let (alpha, confidence) = if round == 0 {
-            (alpha, self.confidence)
-        } else {
-            verdict::spending(round, alpha, self.confidence)
-        };
-        let ask = Ask {
-            detect: self.detect,
-            tolerance: self.tolerance.map(|e| (e, confidence)),
-        };
-        (ask, alpha)
-    }
 }
 
 /// The text rendering of a [`Summary`].

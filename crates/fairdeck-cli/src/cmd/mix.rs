@@ -3,7 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck_report::mix::{self, DEFAULT_MEAN_PACKET, DEFAULT_N, DEFAULT_TRIALS, Report, Request, Row};
+use fairdeck_report::mix::{
+    self, DEFAULT_MEAN_PACKET, DEFAULT_N, DEFAULT_TRIALS, Report, Request, Row,
+};
 
 use crate::limits::LongArgs;
 use crate::output::{Format, Output, PlotFile};

@@ -17,10 +17,11 @@ use tokio::sync::{OnceCell, Semaphore};
 
 use super::flags::{cli, request, to_api_error};
 use super::limits::{
-    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, int, text,
+    self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, float, int,
+    text,
 };
-use crate::cmd::{algorithms, audit, fair};
-use fairdeck_report::{chaos, deal, exact, mix, shuffle, tree};
+use crate::cmd::{algorithms, fair};
+use fairdeck_report::{audit, chaos, deal, exact, mix, shuffle, tree};
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -177,13 +178,13 @@ const AUDIT: [Spec; 6] = [
     text("alg"),
     int("n", 2, 200),
     int("trials", 1, 200_000),
-    text("alpha"),
+    float("alpha"),
     RANDOM[0],
     RANDOM[1],
 ];
 
-/// `GET /api/audit`: `fairdeck audit ALG --format json` plus `positions`,
-/// the card × position counts (`positions[card][pos]`).
+/// `GET /api/audit`: `fairdeck audit ALG --positions --format json`, the
+/// report with the card × position counts (`positions[card][pos]`).
 pub async fn audit(state: Shared, p: Params) -> Answer {
     p.check(&AUDIT)?;
     algorithm(&p)?;
@@ -197,23 +198,13 @@ pub async fn audit(state: Shared, p: Params) -> Answer {
             ),
         ));
     }
-    let args: audit::Args = cli(&p, &["alg"], &[])?;
+    let mut request: audit::Request = request(&p, &AUDIT)?;
+    request.positions = true;
     work(&state, &p, true, move || {
-        let (report, tally) = audit::simulated_report(&args)?;
-        json(AuditWithCounts {
-            report,
-            positions: tally.positions.chunks(tally.n).collect(),
-        })
+        let random = request.random.randomness()?;
+        json(audit::run(&request, &random, &|_| {})?.0)
     })
     .await
-}
-
-/// The audit report and the card × position counts behind it.
-#[derive(serde::Serialize)]
-struct AuditWithCounts<'a> {
-    #[serde(flatten)]
-    report: audit::Report,
-    positions: Vec<&'a [u64]>,
 }
 
 const MIX: [Spec; 8] = [

@@ -64,22 +64,31 @@ pub(super) fn request<R: serde::de::DeserializeOwned>(
         name.parse::<fairdeck::rng::Generator>()
             .map_err(|e| ApiError::bad(e.to_string(), Some("generator")))?;
     }
-    let object = p
-        .0
-        .iter()
-        .map(|(name, text)| {
-            let kind = specs.iter().find(|s| s.name == name).map(|s| s.kind);
-            let value = match kind {
-                Some(Kind::Int(_)) => text.parse::<u64>().map_or_else(|_| Value::from(text.as_str()), Value::from),
-                Some(Kind::Bool) => Value::Bool(text == "true"),
-                _ => Value::from(text.as_str()),
-            };
-            (name.clone(), value)
-        })
-        .collect();
+    let object =
+        p.0.iter()
+            .map(|(name, text)| {
+                let kind = specs.iter().find(|s| s.name == name).map(|s| s.kind);
+                let value = match kind {
+                    Some(Kind::Int(_)) => text
+                        .parse::<u64>()
+                        .map_or_else(|_| Value::from(text.as_str()), Value::from),
+                    Some(Kind::Bool) => Value::Bool(text == "true"),
+                    Some(Kind::Float) => text
+                        .parse::<f64>()
+                        .ok()
+                        .and_then(serde_json::Number::from_f64)
+                        .map_or_else(|| Value::from(text.as_str()), Value::Number),
+                    _ => Value::from(text.as_str()),
+                };
+                (name.clone(), value)
+            })
+            .collect();
     serde_json::from_value(Value::Object(object)).map_err(|e| {
         let message = e.to_string();
-        let parameter = specs.iter().map(|s| s.name).find(|n| message.contains(&format!("`{n}`")));
+        let parameter = specs
+            .iter()
+            .map(|s| s.name)
+            .find(|n| message.contains(&format!("`{n}`")));
         ApiError::bad(page_words(&message), parameter)
     })
 }

@@ -48,6 +48,8 @@ pub enum Kind {
     Int(Range),
     /// `true` or `false`.
     Bool,
+    /// A finite decimal number (`0.001`, `1e-6`).
+    Float,
 }
 
 /// A parameter an endpoint accepts: its name and the values it takes.
@@ -72,6 +74,14 @@ pub const fn int(name: &'static str, min: u64, max: u64) -> Spec {
     Spec {
         name,
         kind: Kind::Int(Range { min, max }),
+    }
+}
+
+/// A number parameter (finite; its range is the request's to check).
+pub const fn float(name: &'static str) -> Spec {
+    Spec {
+        name,
+        kind: Kind::Float,
     }
 }
 
@@ -195,6 +205,10 @@ fn check_one(spec: &Spec, value: &str) -> Result<(), ApiError> {
         Kind::Text => Ok(()),
         Kind::Bool if matches!(value, "true" | "false") => Ok(()),
         Kind::Bool => Err(ApiError::limit(spec.name, "true or false")),
+        Kind::Float => match value.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(()),
+            _ => Err(ApiError::limit(spec.name, "a finite number")),
+        },
         Kind::Int(r) => {
             // Digits only: "+7" and " 7" are refused alike, here, in the
             // page's words, rather than one passing and one reaching clap.

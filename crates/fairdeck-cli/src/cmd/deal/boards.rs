@@ -13,9 +13,9 @@ use serde::Serialize;
 
 use super::source;
 use super::{Args, Hand, Plan, print_diagram};
-use fairdeck_report::deal::{Entropy, Shuffled, bits, check_key};
 use crate::failure::usage;
 use crate::output::{Format, Output};
+use fairdeck_report::deal::{Entropy, Shuffled, bits, check_key};
 
 /// The most boards one run deals (a long event has a few hundred).
 const MAX_BOARDS: u64 = 10_000;

@@ -192,4 +192,3 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

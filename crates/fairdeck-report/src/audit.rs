@@ -1,0 +1,344 @@
+//! `audit`: a statistical audit of a catalogue algorithm (simulated here)
+//! or of permutations a front end read ([`judge`]): the tests, their
+//! p-values, and a verdict that never claims more than the evidence.
+
+use fairdeck::algorithms::Algorithm;
+use fairdeck::rng::Seed;
+use fairdeck_audit::budget as estimates;
+use fairdeck_audit::stats::verdict::{self, Ask, Summary};
+use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, run::shuffles};
+use serde::{Deserialize, Serialize};
+
+use crate::random::{RandomRequest, Randomness};
+use crate::{budget, refuse};
+
+/// What to audit and what to ask of the verdict. The defaults are the CLI's.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Request {
+    /// The algorithm, by its catalogue name (none when judging read permutations).
+    #[serde(rename = "alg", default)]
+    pub algorithm: Option<String>,
+    /// Items per shuffle.
+    #[serde(default = "fifty_two")]
+    pub n: usize,
+    /// Number of shuffles.
+    #[serde(default = "hundred_thousand")]
+    pub trials: u64,
+    /// Family-wise false-alarm rate.
+    #[serde(default = "default_alpha")]
+    pub alpha: f64,
+    /// Also report the shuffles that would catch a card × position bias of this size.
+    #[serde(default)]
+    pub detect: Option<f64>,
+    /// Equivalence mode: say "uniform within" only when every card ×
+    /// position probability is shown to lie in 1/n ± this.
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    /// Simultaneous confidence of the tolerance intervals.
+    #[serde(default = "default_confidence")]
+    pub confidence: f64,
+    /// With a tolerance: run in rounds, doubling the shuffles, until decided.
+    #[serde(default)]
+    pub until_decided: bool,
+    /// Add the card × position counts to the report (`positions[card][pos]`).
+    #[serde(default)]
+    pub positions: bool,
+    /// Run even when the work is over the budget.
+    #[serde(skip)]
+    pub allow_long: bool,
+    /// The key and generator of the simulated shuffles.
+    #[serde(flatten)]
+    pub random: RandomRequest,
+}
+
+/// The CLI's default `-n`.
+pub const DEFAULT_N: usize = 52;
+/// The CLI's default `--trials`.
+pub const DEFAULT_TRIALS: u64 = 100_000;
+/// The CLI's default `--confidence`.
+pub const DEFAULT_CONFIDENCE: f64 = 0.999;
+
+fn fifty_two() -> usize {
+    DEFAULT_N
+}
+
+fn hundred_thousand() -> u64 {
+    DEFAULT_TRIALS
+}
+
+fn default_alpha() -> f64 {
+    stats::DEFAULT_ALPHA
+}
+
+fn default_confidence() -> f64 {
+    DEFAULT_CONFIDENCE
+}
+
+/// One test's line in the report.
+#[derive(Debug, Serialize)]
+pub struct TestRow {
+    /// The test's name.
+    pub name: &'static str,
+    /// Its statistic.
+    pub statistic: f64,
+    /// Degrees of freedom, for chi-square tests.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dof: Option<f64>,
+    /// Its p-value.
+    pub p_value: f64,
+    /// Whether it passed at the per-test alpha.
+    pub passed: bool,
+}
+
+/// A test not run, and why.
+#[derive(Debug, Serialize)]
+pub struct Skipped {
+    /// The test's name.
+    pub name: &'static str,
+    /// Why it was not run.
+    pub reason: String,
+}
+
+/// What `fairdeck audit --format json` prints.
+#[derive(Serialize)]
+pub struct Report {
+    /// The algorithm's name, or `input FILE`.
+    pub source: String,
+    /// Items per permutation.
+    pub n: usize,
+    /// Permutations counted.
+    pub trials: u64,
+    /// The key of simulated shuffles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// The verdict and what backs it.
+    #[serde(flatten)]
+    pub verdict: Summary,
+    /// The family-wise false-alarm rate.
+    pub alpha: f64,
+    /// Each test's share of it (Bonferroni).
+    pub per_test_alpha: f64,
+    /// The tests run.
+    pub tests: Vec<TestRow>,
+    /// The names of the tests that rejected.
+    pub failed: Vec<&'static str>,
+    /// The tests not run.
+    pub skipped: Vec<Skipped>,
+    /// The rounds of a run until decided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<Round>,
+    /// The card × position counts, when asked for (`positions[card][pos]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub positions: Option<Vec<Vec<u64>>>,
+}
+
+/// One round of a run until decided.
+#[derive(Debug, Serialize)]
+pub struct Round {
+    /// Shuffles counted so far.
+    pub trials: u64,
+    /// The round's false-alarm rate.
+    pub alpha: f64,
+    /// The round's confidence of the tolerance intervals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    /// The round's verdict.
+    pub verdict: &'static str,
+}
+
+impl Request {
+    /// Checks the verdict's parameters (common to simulated and read
+    /// permutations).
+    ///
+    /// # Errors
+    ///
+    /// alpha, detect, tolerance or confidence out of (0, 1) (naming it).
+    pub fn validate_verdict(&self) -> anyhow::Result<()> {
+        let open = |x: f64| x > 0.0 && x < 1.0;
+        if !open(self.alpha) {
+            return Err(refuse("alpha", "--alpha must be between 0 and 1"));
+        }
+        if self.detect.is_some_and(|d| !open(d)) {
+            return Err(refuse(
+                "detect",
+                "--detect must be between 0 and 1 (exclusive)",
+            ));
+        }
+        if self.tolerance.is_some_and(|e| !open(e)) {
+            return Err(refuse(
+                "tolerance",
+                "--tolerance must be between 0 and 1 (exclusive)",
+            ));
+        }
+        if !open(self.confidence) {
+            return Err(refuse(
+                "confidence",
+                "--confidence must be between 0 and 1 (exclusive)",
+            ));
+        }
+        if self.until_decided && self.tolerance.is_none() {
+            return Err(refuse("until_decided", "--until-decided needs --tolerance"));
+        }
+        Ok(())
+    }
+
+    /// The one place a simulated audit's limits live: the algorithm, n,
+    /// trials, the verdict's parameters, and the work budget.
+    ///
+    /// # Errors
+    ///
+    /// What [`Request::validate_verdict`] refuses, an unknown or missing
+    /// algorithm, n or trials out of range, a run over the work budget.
+    pub fn validate(&self) -> anyhow::Result<Algorithm> {
+        self.validate_verdict()?;
+        let name = self.algorithm.as_deref().unwrap_or_default();
+        let alg: Algorithm =
+            (name.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+        if !(2..=MAX_N).contains(&self.n) {
+            return Err(refuse("n", format!("-n must be between 2 and {MAX_N}")));
+        }
+        if !(1..=MAX_TRIALS).contains(&self.trials) {
+            return Err(refuse(
+                "trials",
+                format!("--trials must be between 1 and {MAX_TRIALS}"),
+            ));
+        }
+        let (n, trials) = (self.n, self.trials);
+        let steps = estimates::audit_steps(alg, n, trials);
+        budget::check(self.allow_long, "trials", steps, |steps| {
+            let most = estimates::largest(MAX_TRIALS, steps, |t| estimates::audit_steps(alg, n, t));
+            format!("--trials at most {most} for {} at -n {n}", alg.name())
+        })?;
+        Ok(alg)
+    }
+
+    /// What to ask of the verdict at round `round` (0 for a single run; from
+    /// 1 in a run until decided), and that round's alpha.
+    fn ask(&self, round: u32) -> (Ask, f64) {
+        let (alpha, confidence) = if round == 0 {
+            (self.alpha, self.confidence)
+        } else {
+            verdict::spending(round, self.alpha, self.confidence)
+        };
+        let ask = Ask {
+            detect: self.detect,
+            tolerance: self.tolerance.map(|e| (e, confidence)),
+        };
+        (ask, alpha)
+    }
+
+    /// `true` when a run of `trials` shuffles is within the limits and the
+    /// work budget (or a long run is allowed).
+    fn fits(&self, alg: Algorithm, trials: u64) -> bool {
+        trials <= MAX_TRIALS
+            && (self.allow_long
+                || estimates::audit_steps(alg, self.n, trials) <= estimates::DEFAULT_STEPS)
+    }
+}
+
+/// The tests and the verdict on counted permutations (from `source`, e.g.
+/// `input FILE`), at the request's alpha; `seed` is reported when given.
+pub fn judge(request: &Request, source: String, seed: Option<String>, tally: &Tally) -> Report {
+    judged(request, 0, source, seed, tally)
+}
+
+fn judged(r: &Request, round: u32, source: String, seed: Option<String>, t: &Tally) -> Report {
+    let (ask, alpha) = r.ask(round);
+    let audit = stats::evaluate(t, alpha);
+    let findings = verdict::judge(&audit, t, ask);
+    let mut report = report(source, seed, &audit, Summary::new(&findings));
+    if r.positions {
+        report.positions = Some(t.positions.chunks(t.n).map(<[u64]>::to_vec).collect());
+    }
+    report
+}
+
+/// Simulates and judges: one run, or rounds until decided (each round
+/// doubles the shuffles; round k > 1 draws its new shuffles from the key
+/// SHA-256("fairdeck-audit-round/SEED/k"), so the whole run replays from
+/// SEED). `tick` is told of every shuffle done (a progress bar).
+///
+/// # Errors
+///
+/// What [`Request::validate`] refuses.
+pub fn run(
+    request: &Request,
+    random: &Randomness,
+    tick: &(dyn Fn(u64) + Sync),
+) -> anyhow::Result<(Report, Tally)> {
+    let alg = request.validate()?;
+    let (source, seed) = (alg.name().to_string(), Some(random.seed.to_hex()));
+    let simulate = |trials, key: &Seed| -> anyhow::Result<Tally> {
+        let permute = |n, dice: &mut _| alg.permute(n, dice);
+        Ok(shuffles(
+            request.n,
+            trials,
+            key,
+            random.generator,
+            permute,
+            tick,
+        )?)
+    };
+    let mut tally = simulate(request.trials, &random.seed)?;
+    if !request.until_decided {
+        return Ok((judged(request, 0, source, seed, &tally), tally));
+    }
+    let mut rounds = Vec::new();
+    for round in 1.. {
+        let mut report = judged(request, round, source.clone(), seed.clone(), &tally);
+        let (ask, alpha) = request.ask(round);
+        rounds.push(Round {
+            trials: tally.trials,
+            alpha,
+            confidence: ask.tolerance.map(|t| t.1),
+            verdict: report.verdict.verdict,
+        });
+        if report.verdict.decided || !request.fits(alg, 2 * tally.trials) {
+            report.rounds = rounds;
+            report.alpha = request.alpha;
+            return Ok((report, tally));
+        }
+        let key = Seed::from_text(&format!(
+            "fairdeck-audit-round/{}/{}",
+            random.seed.to_hex(),
+            round + 1
+        ));
+        tally.merge(simulate(tally.trials, &key)?);
+    }
+    unreachable!("the rounds end when the budget is spent")
+}
+
+fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
+    let threshold = audit.threshold();
+    Report {
+        source,
+        n: audit.n,
+        trials: audit.trials,
+        seed,
+        verdict,
+        alpha: audit.alpha,
+        per_test_alpha: threshold,
+        tests: audit
+            .tests
+            .iter()
+            .map(|t| TestRow {
+                name: t.name,
+                statistic: t.statistic,
+                dof: t.dof,
+                p_value: t.p_value,
+                passed: t.p_value >= threshold,
+            })
+            .collect(),
+        failed: audit.failed().iter().map(|t| t.name).collect(),
+        skipped: audit
+            .skipped
+            .iter()
+            .map(|(name, reason)| Skipped {
+                name,
+                reason: reason.clone(),
+            })
+            .collect(),
+        rounds: Vec::new(),
+        positions: None,
+    }
+}
