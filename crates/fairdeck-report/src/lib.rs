@@ -20,10 +20,12 @@
 
 pub mod audit;
 pub mod budget;
+pub mod catalogue;
 pub mod chaos;
 pub mod deal;
 mod error;
 pub mod exact;
+pub mod fair;
 pub mod mix;
 pub mod random;
 pub mod shuffle;

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use fairdeck::algorithms::{Algorithm, PYTHON_SNIPPET_BUG};
-use fairdeck_audit::exact::{VERDICT_MAX_N, Verdict, verdicts};
+use fairdeck_audit::exact::VERDICT_MAX_N;
+pub use fairdeck_report::catalogue::{Entry, ExactVerdict};
 use num_traits::{ToPrimitive, Zero};
-use serde::Serialize;
 
 use crate::output::{Format, Output};
 
@@ -19,63 +19,13 @@ pub struct Args {
     pub algorithm: Option<String>,
 }
 
-/// One catalogue entry as printed in JSON (the web page's `/api/algorithms`).
-#[derive(Serialize)]
-pub(crate) struct Entry {
-    name: &'static str,
-    sources: &'static [&'static str],
-    description: &'static str,
-    time: &'static str,
-    space: &'static str,
-    intended_uniform: bool,
-    unbounded: bool,
-    notes: Vec<&'static str>,
-    /// Exact verdicts for n = 2, 3, … as far as the walk budget reaches.
-    exact: Vec<ExactVerdict>,
-}
-
-/// One exact verdict, with fractions written as `"p/q"`.
-#[derive(Serialize)]
-struct ExactVerdict {
-    n: usize,
-    /// Proven uniform: a complete walk with every order at 1/n!.
-    uniform: bool,
-    /// Uniform on the resolved paths (rejection loops cut at a depth).
-    uniform_on_resolved: bool,
-    total_variation: String,
-    support: usize,
-    unresolved: String,
-}
-
-impl From<&Verdict> for ExactVerdict {
-    fn from(v: &Verdict) -> Self {
-        Self {
-            n: v.n,
-            uniform: v.uniform,
-            uniform_on_resolved: v.uniform_on_resolved,
-            total_variation: v.total_variation.to_string(),
-            support: v.support,
-            unresolved: v.unresolved.to_string(),
-        }
-    }
-}
-
-impl Entry {
-    pub(crate) fn of(alg: Algorithm) -> Self {
-        Self {
-            name: alg.name(),
-            sources: alg.sources(),
-            description: alg.description(),
-            time: alg.time(),
-            space: alg.space(),
-            intended_uniform: alg.intended_uniform(),
-            unbounded: alg.is_unbounded(),
-            notes: notes(alg),
-            exact: verdicts(alg).iter().map(ExactVerdict::from).collect(),
-        }
-    }
-
+/// The CLI's rendering of a catalogue entry.
+trait Summary {
     /// "uniform, n = 2..7", or the first n where it is not, with its distance.
+    fn verdict_summary(&self) -> String;
+}
+
+impl Summary for Entry {
     fn verdict_summary(&self) -> String {
         let unresolved = |v: &ExactVerdict| if v.unresolved == "0" { "" } else { "*" };
         match self.exact.iter().find(|v| !v.uniform_on_resolved) {
@@ -102,14 +52,6 @@ fn fraction(text: &str) -> f64 {
         .ok()
         .and_then(|r| if r.is_zero() { Some(0.0) } else { r.to_f64() })
         .unwrap_or(f64::NAN)
-}
-
-/// Extra remarks: the “Mischiamo le carte” article’s Python snippet belongs with the shuffle it tried to be.
-fn notes(alg: Algorithm) -> Vec<&'static str> {
-    match alg {
-        Algorithm::FisherYates => vec![PYTHON_SNIPPET_BUG],
-        _ => Vec::new(),
-    }
 }
 
 /// Runs `fairdeck algorithms`.

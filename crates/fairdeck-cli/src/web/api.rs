@@ -15,13 +15,13 @@ use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::mix::Model;
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::flags::{cli, request, to_api_error};
+use super::flags::{request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, float, int,
     text,
 };
-use crate::cmd::{algorithms, fair};
-use fairdeck_report::{audit, chaos, deal, exact, mix, shuffle, tree};
+use fairdeck_report::catalogue as algorithms;
+use fairdeck_report::{audit, chaos, deal, exact, fair, mix, shuffle, tree};
 
 /// What the handlers share: the gate on heavy work and the catalogue, computed once.
 pub struct AppState {
@@ -299,7 +299,10 @@ pub async fn algorithms(state: Shared, p: Params) -> Answer {
 /// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
 pub async fn fair_commit(state: Shared, p: Params) -> Answer {
     p.check(&[])?;
-    work(&state, &p, false, || json(fair::committed()?)).await
+    work(&state, &p, false, || {
+        json(fair::committed(&fair::fresh_secret()?, None))
+    })
+    .await
 }
 
 const FAIR_DEAL: [Spec; 6] = [
@@ -320,9 +323,9 @@ pub async fn fair_deal(state: Shared, p: Params) -> Answer {
             return Err(ApiError::bad(format!("give {needed}"), Some(needed)));
         }
     }
-    let args: fair::DealArgs = cli(&p, &[], &[])?;
+    let request: fair::DealRequest = request(&p, &FAIR_DEAL)?;
     work(&state, &p, false, move || {
-        json(fair::dealt_report(&args)?.0)
+        json(fair::deal(&request)?.0)
     })
     .await
 }

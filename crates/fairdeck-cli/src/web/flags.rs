@@ -3,26 +3,13 @@
 //! instead of the CLI's flags).
 //!
 //! Parameters become a request through serde ([`request`]): each checked
-//! parameter becomes a JSON value of its spec's kind. The few operations
-//! not yet in the report layer still parse their parameters as the CLI's
-//! flags ([`cli`]).
+//! parameter becomes a JSON value of its spec's kind; the command-line
+//! parser is not involved.
 
 use fairdeck_report::RequestError;
 
 use super::limits::{ApiError, Kind, Params, Spec};
 use crate::failure::UsageError;
-
-/// An error from a builder that names the parameter at fault.
-#[derive(Debug)]
-pub(super) struct Named(pub &'static str, pub String);
-
-impl std::fmt::Display for Named {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.1)
-    }
-}
-
-impl std::error::Error for Named {}
 
 /// A builder's error: the user's mistakes are 400 (naming the parameter
 /// when the message names one of the request's), the rest 500.
@@ -30,9 +17,6 @@ pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
     let message = format!("{e:#}");
     if let Some(refused) = e.downcast_ref::<RequestError>() {
         return ApiError::bad(page_words(&message), Some(refused.parameter));
-    }
-    if let Some(named) = e.downcast_ref::<Named>() {
-        return ApiError::bad(message, Some(named.0));
     }
     let mut names: Vec<&String> = p.0.keys().collect();
     names.sort();
@@ -91,56 +75,6 @@ pub(super) fn request<R: serde::de::DeserializeOwned>(
             .find(|n| message.contains(&format!("`{n}`")));
         ApiError::bad(page_words(&message), parameter)
     })
-}
-
-/// Parses the parameters as the flags of a subcommand: `positional` names
-/// become its positional arguments (after `--`), every other parameter
-/// `--name=value` (underscores as dashes; `strict=true` as `--strict`).
-pub(super) fn cli<A: clap::Args + clap::FromArgMatches>(
-    p: &Params,
-    positional: &[&str],
-    extra: &[&str],
-) -> Result<A, ApiError> {
-    let mut argv: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    let mut names: Vec<&String> = p.0.keys().collect();
-    names.sort();
-    for name in names
-        .into_iter()
-        .filter(|n| !positional.contains(&n.as_str()))
-    {
-        let flag = name.replace('_', "-");
-        match (name.as_str(), p.0[name].as_str()) {
-            ("strict", "true") => argv.push("--strict".into()),
-            ("strict", _) => {}
-            (_, value) => argv.push(format!("--{flag}={value}")),
-        }
-    }
-    argv.push("--".into());
-    for name in positional {
-        argv.extend(p.get(name).map(str::to_string));
-    }
-    let command = A::augment_args(clap::Command::new("fairdeck").no_binary_name(true));
-    let matches = command
-        .try_get_matches_from(argv)
-        .map_err(|e| clap_error(&e))?;
-    A::from_arg_matches(&matches).map_err(|e| clap_error(&e))
-}
-
-/// A clap error as one line, naming the parameter when clap names a flag.
-fn clap_error(e: &clap::Error) -> ApiError {
-    use clap::error::{ContextKind, ContextValue};
-    let parameter = match e.get(ContextKind::InvalidArg) {
-        Some(ContextValue::String(flag)) => flag
-            .trim_start_matches('-')
-            .split([' ', '=', '<'])
-            .next()
-            .map(|f| f.replace('-', "_")),
-        _ => None,
-    };
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("bad parameters");
-    let message = first.trim_start_matches("error: ");
-    ApiError::bad(page_words(message), parameter.as_deref())
 }
 
 /// A CLI message in the page's words: `--max-shuffles` and `-n` become the

@@ -15,14 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use fairdeck::cards::{Card, Deal, DealPlan, DeckKind, Game};
-use fairdeck::fair::{self, ServerSecret};
-use serde::Serialize;
+use fairdeck::cards::{Card, DeckKind, Game};
+use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
+use fairdeck::fair::ServerSecret;
 
 use crate::cmd::deal::{CardStyle, print_text};
 use crate::failure::usage;
 use crate::output::{Format, Output};
-use crate::random::fresh_seed;
 
 /// Flags of `fairdeck fair`.
 #[derive(Debug, clap::Args)]
@@ -222,48 +221,20 @@ impl DealInputs {
     }
 }
 
-/// What `fairdeck fair commit --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct Committed {
-    commitment: String,
-    server_secret: Option<String>,
-    secret_file: Option<String>,
-}
-
-/// A fresh secret and its commitment, the secret shown (the web page's
-/// `/api/fair/commit`; `fairdeck fair commit` without `--out`).
-///
-/// # Errors
-///
-/// When the operating system cannot supply entropy.
-pub(crate) fn committed() -> anyhow::Result<Committed> {
-    let secret = ServerSecret::from_bytes(*fresh_seed()?.as_bytes());
-    Ok(Committed {
-        commitment: secret.commitment().to_hex(),
-        server_secret: Some(secret.to_hex()),
-        secret_file: None,
-    })
-}
-
 fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     // A fresh secret printed to a reader that hung up would be lost.
     out.must_deliver();
-    let secret = ServerSecret::from_bytes(*fresh_seed()?.as_bytes());
-    let commitment = secret.commitment().to_hex();
+    let secret = fresh_secret()?;
     if let Some(path) = &args.out {
         write_private(path, &format!("{}\n", secret.to_hex()))?;
     }
-    let shown = args.out.is_none().then(|| secret.to_hex());
+    let report = committed(&secret, args.out.as_ref().map(|p| p.display().to_string()));
     match out.format() {
-        Format::Json => out.json(&Committed {
-            commitment,
-            server_secret: shown,
-            secret_file: args.out.as_ref().map(|p| p.display().to_string()),
-        })?,
+        Format::Json => out.json(&report)?,
         Format::Text => {
             let w = out.stdout();
-            writeln!(w, "commitment: {commitment}")?;
-            match (&shown, &args.out) {
+            writeln!(w, "commitment: {}", report.commitment)?;
+            match (&report.server_secret, &args.out) {
                 (Some(hex), _) => writeln!(w, "server secret: {hex}")?,
                 (None, Some(p)) => writeln!(w, "server secret: saved to {}", p.display())?,
                 (None, None) => unreachable!("the secret is either shown or saved"),
@@ -291,27 +262,6 @@ pub(crate) fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// What `fairdeck fair deal --format json` prints.
-#[derive(Serialize)]
-pub(crate) struct Dealt<'a> {
-    commitment: String,
-    client_seed: &'a str,
-    nonce: u64,
-    game: &'a str,
-    deck: String,
-    cards: Vec<String>,
-    hands: Vec<Hand>,
-    stock: Vec<String>,
-    entropy_needed_bits: f64,
-    entropy_key_bits: f64,
-}
-
-#[derive(Serialize)]
-struct Hand {
-    name: String,
-    cards: Vec<String>,
-}
-
 fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.table.table {
         return table::deal(args, path, out);
@@ -324,7 +274,7 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "--format pbn writes a session of boards: add --boards A-B",
         ));
     }
-    let (report, dealt) = dealt_report(args)?;
+    let (report, dealt) = fairdeck_report::fair::deal(&args.inputs.request(args.players)?)?;
     let (game, kind, needed) = (report.game, &report.deck, report.entropy_needed_bits);
     if needed > 256.0 {
         crate::failure::note(format_args!(
@@ -344,42 +294,28 @@ fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Deals from the inputs and builds what `--format json` prints (the web
-/// page's `/api/fair/deal`), with the deal for the text output.
-///
-/// # Errors
-///
-/// A bad secret, game, deck or player count (usage errors); an unreadable secret file.
-pub(crate) fn dealt_report(args: &DealArgs) -> anyhow::Result<(Dealt<'_>, Deal)> {
-    let inputs = &args.inputs;
-    let nonce = inputs.nonce()?;
-    let secret = inputs.secret()?;
-    let (game, kind) = inputs.game_and_deck()?;
-    let plan: DealPlan = game.plan(args.players)?;
-    let client_seed = inputs.client_seed()?;
-    let cards = fair::shuffled_deck(&secret, client_seed, nonce, kind);
-    let dealt = plan.deal(&cards)?;
-    let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>();
-    let report = Dealt {
-        commitment: secret.commitment().to_hex(),
-        client_seed,
-        nonce,
-        game: game.name(),
-        deck: kind.to_string(),
-        cards: text(&cards),
-        hands: dealt
-            .piles
-            .iter()
-            .map(|p| Hand {
-                name: p.name.clone(),
-                cards: text(&p.cards),
-            })
-            .collect(),
-        stock: text(&dealt.stock),
-        entropy_needed_bits: kind.entropy_bits(),
-        entropy_key_bits: 256.0,
-    };
-    Ok((report, dealt))
+impl DealInputs {
+    /// The inputs as a version-1 deal request (the secret read from
+    /// `--secret-file` when given).
+    ///
+    /// # Errors
+    ///
+    /// An unreadable secret file.
+    pub fn request(&self, players: Option<usize>) -> anyhow::Result<DealRequest> {
+        let server_secret = match (&self.server_secret, &self.secret_file) {
+            (Some(hex), _) => Some(hex.clone()),
+            (None, Some(path)) => Some(read_secret_file(path)?),
+            (None, None) => None,
+        };
+        Ok(DealRequest {
+            server_secret,
+            client_seed: self.client_seed.clone(),
+            nonce: self.nonce,
+            game: self.game.clone(),
+            deck: self.deck.clone(),
+            players,
+        })
+    }
 }
 
 /// A client seed as a JSON string: `"alice"`, a control character as
@@ -396,7 +332,7 @@ fn print_dealt(w: &mut impl Write, r: &Dealt) -> std::io::Result<()> {
     writeln!(
         w,
         "client seed: {}, nonce: {}",
-        quoted(r.client_seed),
+        quoted(&r.client_seed),
         r.nonce
     )?;
     writeln!(
