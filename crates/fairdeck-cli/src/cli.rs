@@ -53,7 +53,7 @@ pub enum Command {
     /// Print the manual page (roff), e.g. `fairdeck man > fairdeck.1`.
     Man(cmd::man::Args),
     /// The local web page: deals as card pictures, algorithms step by step, exact bias.
-    Serve(crate::web::Args),
+    Serve(cmd::serve::Args),
     /// The fair-dealing table service: hidden hands, every seat's seed, nothing lost.
     #[command(subcommand)]
     Table(cmd::table::Command),
@@ -90,7 +90,7 @@ impl Command {
             Command::Mix(args) => cmd::mix::run(args, out),
             Command::Completions(args) => cmd::completions::run(args, out, Cli::command()),
             Command::Man(args) => cmd::man::run(args, out, Cli::command()),
-            Command::Serve(args) => crate::web::run(args),
+            Command::Serve(args) => cmd::serve::run(args),
             Command::Table(command) => cmd::table::run(command, out),
         }
     }

@@ -12,7 +12,6 @@ mod failure;
 mod limits;
 mod output;
 mod random;
-mod web;
 
 use std::process::ExitCode;
 

@@ -62,7 +62,6 @@ impl Entry {
             exact: verdicts(alg).iter().map(ExactVerdict::from).collect(),
         }
     }
-
 }
 
 /// Extra remarks: the “Mischiamo le carte” article’s Python snippet belongs with the shuffle it tried to be.
@@ -72,4 +71,3 @@ fn notes(alg: Algorithm) -> Vec<&'static str> {
         _ => Vec::new(),
     }
 }
-

@@ -14,6 +14,8 @@
 //! * [`error`]: the JSON error every refusal is, `{"error", "parameter",
 //!   "limit"}`.
 //! * [`transport`]: the sizes and times the stack allows.
+//! * [`page`]: the page of `fairdeck serve` and its JSON API, built on the
+//!   report layer ([`fairdeck_report`]) and nothing of the command line.
 //!
 //! Servers bind loopback by default; [`access::Access`] is built from the
 //! address actually bound.
@@ -25,6 +27,7 @@ pub mod access;
 pub mod body;
 pub mod connection;
 pub mod error;
+pub mod page;
 pub mod transport;
 
 use std::net::SocketAddr;

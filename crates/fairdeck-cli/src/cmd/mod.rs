@@ -17,6 +17,7 @@ pub mod man;
 pub mod mix;
 pub mod rng;
 pub mod sample;
+pub mod serve;
 pub mod shuf;
 pub mod shuffle_with;
 pub mod table;

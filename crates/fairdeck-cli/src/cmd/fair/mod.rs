@@ -16,8 +16,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::{Card, DeckKind, Game};
-use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
 use fairdeck::fair::ServerSecret;
+use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
 
 use crate::cmd::deal::{CardStyle, print_text};
 use crate::failure::usage;

@@ -9,10 +9,10 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::access::{Access, SECURITY};
 use super::api::AppState;
 use super::limits::HEAVY_AT_ONCE;
 use super::tests::{call, get, refused, request, send};
+use crate::access::{Access, SECURITY};
 
 /// A POST of `body` with the given content type (none when `None`).
 fn post(uri: &str, content_type: Option<&str>, body: &str) -> (StatusCode, Value) {

@@ -1,16 +1,14 @@
-//! `fairdeck serve`: the local web page and its JSON API (axum on tokio).
+//! The page of `fairdeck serve` and its JSON API (axum on tokio).
 //!
 //! The page's files are compiled into the binary ([`assets`]); the API
-//! ([`api`]) answers with the same JSON as the CLI's `--format json`, within
-//! the bounds of [`limits`].
+//! ([`api`]) maps each request's parameters to the report layer's request
+//! ([`fairdeck_report`]) and answers with its report, the same JSON as the
+//! CLI's `--format json` by construction, within the bounds of [`limits`].
 
-pub use fairdeck_web::access;
 pub mod api;
 pub mod assets;
-mod command;
-pub use fairdeck_web::connection;
-pub mod flags;
 pub mod limits;
+pub mod words;
 
 #[cfg(test)]
 mod tests;
@@ -28,13 +26,10 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
-use access::Access;
+use crate::access::{self, Access};
+use crate::connection;
 use api::AppState;
 use limits::ApiError;
-
-pub use command::{Args, run};
-
-use crate::failure::note;
 
 /// The whole app over `state`: the API under `/api/`, the page's files
 /// everywhere else, every request through [`access::guard`].
@@ -118,6 +113,12 @@ pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::
         .await?;
         Ok(())
     })
+}
+
+/// Writes `fairdeck: MESSAGE` on stderr; a stderr that cannot be written is
+/// ignored (there is nowhere left to report it).
+fn note(message: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "fairdeck: {message}");
 }
 
 /// Prints the page's address on stdout, the line scripts wait for. A stdout

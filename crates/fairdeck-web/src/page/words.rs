@@ -9,7 +9,6 @@
 use fairdeck_report::RequestError;
 
 use super::limits::{ApiError, Kind, Params, Spec};
-use crate::failure::UsageError;
 
 /// A builder's error: the user's mistakes are 400 (naming the parameter
 /// when the message names one of the request's), the rest 500.
@@ -26,9 +25,9 @@ pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
             || message.contains(&format!("-{flag} "))
             || (name.len() > 2 && message.contains(&name.replace('_', " ")))
     });
-    let is_user = e.chain().any(|c| {
-        c.is::<UsageError>() || c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>()
-    });
+    let is_user = e
+        .chain()
+        .any(|c| c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>());
     if is_user {
         ApiError::bad(page_words(&message), mentioned.map(String::as_str))
     } else {

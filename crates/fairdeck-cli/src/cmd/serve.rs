@@ -1,4 +1,5 @@
-//! `fairdeck serve` as a subcommand: its flags, checked, then [`super::serve`].
+//! `fairdeck serve` as a subcommand: its flags, checked, then
+//! [`fairdeck_web::page::serve`].
 
 use std::process::ExitCode;
 
@@ -30,6 +31,6 @@ pub struct Args {
 /// Runs `fairdeck serve` until Ctrl-C.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
-    super::serve(bind, args.allow_host.clone(), args.open)?;
+    fairdeck_web::page::serve(bind, args.allow_host.clone(), args.open)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -11,7 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// The embedded file at the request's path (`/` is `index.html`), or a
 /// JSON 404; only GET and HEAD (405 otherwise). The security headers are
-/// added by [`super::access::guard`].
+/// added by [`crate::access::guard`].
 pub async fn serve(req: Request) -> Response {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
         let e = ApiError::bad(

@@ -6,8 +6,8 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::access::Access;
 use super::api::AppState;
+use crate::access::Access;
 
 /// The app as `fairdeck serve --bind 127.0.0.1:8080` serves it.
 pub(super) fn router() -> axum::Router {
@@ -73,10 +73,12 @@ fn deal_is_the_cli_json_and_replays_from_its_seed() {
     // The same seed (as the hex key the report printed) deals the same hands.
     let (_, b) = get(&format!("/api/deal?seed={}", a["seed"].as_str().unwrap()));
     assert_eq!(a["hands"], b["hands"]);
-    // The CLI's report builder makes the same document for the same flags.
-    let command: DealCommand = clap::Parser::parse_from(["deal", "--seed", "demo"]);
-    let args: crate::cmd::deal::Args = command.into();
-    let request = args.request();
+    // The report layer makes the same document for the same request (the
+    // CLI's side: crates/fairdeck-cli/tests/web_equals_cli.rs).
+    let request = fairdeck_report::deal::Request {
+        random: fairdeck_report::random::RandomRequest::seeded("demo"),
+        ..Default::default()
+    };
     let mut random = request.random.randomness().unwrap();
     let report = fairdeck_report::deal::run(&request, &mut random).unwrap().0;
     let cli = serde_json::to_value(report).unwrap();
@@ -258,17 +260,4 @@ fn pages_are_served_from_the_binary() {
     let (status, body) = get("/api/nothing");
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["error"].as_str().unwrap().contains("no such endpoint"));
-}
-
-/// `fairdeck deal`'s flags as a parser of their own, for the test above.
-#[derive(clap::Parser)]
-struct DealCommand {
-    #[command(flatten)]
-    args: crate::cmd::deal::Args,
-}
-
-impl From<DealCommand> for crate::cmd::deal::Args {
-    fn from(c: DealCommand) -> Self {
-        c.args
-    }
 }

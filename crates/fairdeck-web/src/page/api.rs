@@ -15,11 +15,11 @@ use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::mix::Model;
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::flags::{request, to_api_error};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, float, int,
     text,
 };
+use super::words::{request, to_api_error};
 use fairdeck_report::catalogue as algorithms;
 use fairdeck_report::{audit, chaos, deal, exact, fair, mix, shuffle, tree};
 
@@ -324,10 +324,7 @@ pub async fn fair_deal(state: Shared, p: Params) -> Answer {
         }
     }
     let request: fair::DealRequest = request(&p, &FAIR_DEAL)?;
-    work(&state, &p, false, move || {
-        json(fair::deal(&request)?.0)
-    })
-    .await
+    work(&state, &p, false, move || json(fair::deal(&request)?.0)).await
 }
 
 /// The `alg` parameter, which every algorithm endpoint needs.
