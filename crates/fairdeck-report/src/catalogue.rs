@@ -8,13 +8,21 @@ use serde::Serialize;
 /// One catalogue entry as printed in JSON (the web page's `/api/algorithms`).
 #[derive(Serialize)]
 pub struct Entry {
+    /// The catalogue name.
     pub name: &'static str,
+    /// Where the algorithm comes from (articles, papers).
     pub sources: &'static [&'static str],
+    /// What it does, in a paragraph.
     pub description: &'static str,
+    /// Its running time.
     pub time: &'static str,
+    /// Its extra memory.
     pub space: &'static str,
+    /// Whether it is meant to give every order with the same probability.
     pub intended_uniform: bool,
+    /// Whether it can roll without bound (a rejection loop).
     pub unbounded: bool,
+    /// Extra remarks.
     pub notes: Vec<&'static str>,
     /// Exact verdicts for n = 2, 3, … as far as the walk budget reaches.
     pub exact: Vec<ExactVerdict>,
@@ -23,13 +31,17 @@ pub struct Entry {
 /// One exact verdict, with fractions written as `"p/q"`.
 #[derive(Serialize)]
 pub struct ExactVerdict {
+    /// Items shuffled.
     pub n: usize,
     /// Proven uniform: a complete walk with every order at 1/n!.
     pub uniform: bool,
     /// Uniform on the resolved paths (rejection loops cut at a depth).
     pub uniform_on_resolved: bool,
+    /// Distance from uniform on the resolved paths, `"p/q"`.
     pub total_variation: String,
+    /// Orders that come out.
     pub support: usize,
+    /// Probability left on cut paths, `"p/q"`.
     pub unresolved: String,
 }
 

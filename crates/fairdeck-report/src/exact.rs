@@ -46,20 +46,29 @@ fn max_depth() -> usize {
     DEFAULT_MAX_DEPTH
 }
 
-#[derive(Serialize)]
+/// One order and its probability.
+#[derive(Debug, Serialize)]
 pub struct Outcome {
+    /// The order.
     pub permutation: Vec<usize>,
+    /// Its exact probability, `"p/q"`.
     pub probability: String,
 }
 
 /// What `fairdeck exact --format json` prints.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Report {
+    /// The algorithm's catalogue name.
     pub algorithm: &'static str,
+    /// Items shuffled.
     pub n: usize,
+    /// Paths walked.
     pub paths: u64,
+    /// The deepest path walked, in rolls.
     pub depth: usize,
+    /// Orders that come out.
     pub support: usize,
+    /// n!, the number of orders.
     pub orders: String,
     /// Proven exactly uniform: a complete walk, every order 1/n!.
     pub uniform: bool,
@@ -70,9 +79,13 @@ pub struct Report {
     /// Bounds on the distance of the whole law, whatever the unresolved
     /// paths do (equal to `total_variation` for a complete walk).
     pub total_variation_at_least: String,
+    /// Upper bound on the whole law's distance from uniform.
     pub total_variation_at_most: String,
+    /// Probability on the paths walked to their end.
     pub resolved: String,
+    /// Probability on the paths cut.
     pub unresolved: String,
+    /// Every order that comes out, with its probability.
     pub outcomes: Vec<Outcome>,
 }
 

@@ -18,6 +18,9 @@
 //! A request that cannot be run is refused with a [`RequestError`] that names
 //! the parameter at fault and the limit it broke.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod audit;
 pub mod budget;
 pub mod catalogue;
@@ -28,6 +31,7 @@ pub mod exact;
 pub mod fair;
 pub mod mix;
 pub mod random;
+pub mod shortfall;
 pub mod shuffle;
 pub mod tree;
 

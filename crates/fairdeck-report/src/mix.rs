@@ -77,18 +77,24 @@ impl Plan {
     }
 }
 
-#[derive(Serialize, Clone, Copy)]
+/// One row of the curve: the distance after `shuffles` shuffles.
+#[derive(Debug, Serialize, Clone, Copy)]
 pub struct Row {
+    /// Shuffles done.
     pub shuffles: u32,
+    /// Exact distance from uniform.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_variation: Option<f64>,
+    /// Simulated lower bound on the distance.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<f64>,
+    /// Sampling error of the lower bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<f64>,
     /// The simulated point's band and noise floor (`mix::Estimate`).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub band: Option<Band>,
+    /// Exact upper bound (top-to-random: separation).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upper_bound: Option<f64>,
 }
@@ -97,21 +103,30 @@ pub struct Row {
 /// distance at `mix::BAND_CONFIDENCE`, the value a uniform deck would show,
 /// and whether the band stays above 0 (`resolved`: the deck is shown to be
 /// at least `band_low` from uniform; otherwise the point is noise).
-#[derive(Serialize, Clone, Copy)]
+#[derive(Debug, Serialize, Clone, Copy)]
 pub struct Band {
+    /// Low end of the band.
     pub band_low: f64,
+    /// High end of the band.
     pub band_high: f64,
+    /// What a perfectly shuffled deck would show at these trials.
     pub noise_floor: f64,
+    /// Whether the band stays above 0.
     pub resolved: bool,
 }
 
 /// What `fairdeck mix --format json` prints.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Report {
+    /// The shuffle model.
     pub model: &'static str,
+    /// Cards in the deck.
     pub n: usize,
+    /// How the rows were found (exact, or simulated).
     pub method: &'static str,
+    /// One row per number of shuffles shown.
     pub rows: Vec<Row>,
+    /// The key of the simulated rows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
 }

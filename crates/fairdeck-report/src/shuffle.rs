@@ -10,7 +10,7 @@ use crate::random::{RandomRequest, Randomness};
 use crate::refuse;
 
 /// Largest deck an algorithm is run on (memory: a few words per card).
-const MAX_N: u64 = 100_000_000;
+pub const MAX_N: u64 = 100_000_000;
 /// Most insertions `--rounds` may ask for (each costs up to N moves).
 const MAX_ROUNDS: u64 = 1_000_000_000;
 /// Largest deck whose every intermediate state `--steps` prints.
@@ -49,17 +49,25 @@ fn ten() -> u64 {
 }
 
 /// What `fairdeck shuffle --format json` prints.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Report {
+    /// The algorithm's catalogue name.
     pub algorithm: &'static str,
+    /// Cards 1..n shuffled.
     pub n: u64,
+    /// The key, in hex.
     pub seed: String,
+    /// The generator.
     pub generator: &'static str,
+    /// random-insertion's insertions, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<u64>,
+    /// Cards dealt, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deal: Option<u64>,
+    /// The result, 1-based.
     pub result: Cards,
+    /// Every recorded state, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<StepOut>>,
 }
@@ -68,6 +76,7 @@ pub struct Report {
 /// 1-based (as numbers in JSON, as one line of text) without a second copy:
 /// at N = 10^8 a copy is 800 MB and a line built in memory several GB
 /// (issue 26).
+#[derive(Debug)]
 pub enum Cards {
     /// The order of an algorithm run on 0..N.
     Order(Vec<usize>),
@@ -92,7 +101,7 @@ impl Serialize for Cards {
 }
 
 /// One recorded state, 1-based like the articles' tables.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct StepOut {
     /// What the step did, 1-based.
     pub action: String,

@@ -77,7 +77,8 @@ impl AppState {
             .await
     }
 
-    /// Warms the catalogue (see [`AppState::catalogue`]); errors show on use.
+    /// Warms the catalogue (computed once, on a blocking thread of its own);
+    /// errors show on use.
     pub async fn warm(&self) {
         let _ = self.catalogue().await;
     }

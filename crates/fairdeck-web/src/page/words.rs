@@ -2,7 +2,7 @@
 //! report layer's messages back in the page's words (naming parameters
 //! instead of the CLI's flags).
 //!
-//! Parameters become a request through serde ([`request`]): each checked
+//! Parameters become a request through serde (`request`): each checked
 //! parameter becomes a JSON value of its spec's kind; the command-line
 //! parser is not involved.
 
