@@ -60,6 +60,7 @@ mod event;
 mod hex;
 mod invitation;
 pub mod ledger;
+pub mod load;
 mod record;
 mod request;
 mod room;

@@ -21,3 +21,4 @@ pub mod serve;
 pub mod shuf;
 pub mod shuffle_with;
 pub mod table;
+mod table_bench;

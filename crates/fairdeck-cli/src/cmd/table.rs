@@ -18,6 +18,9 @@ pub enum Command {
     /// Serve the table API: operators open tables, seats commit and reveal
     /// their seeds and read their own cards, the room deals and closes
     Serve(ServeArgs),
+    /// Play whole hands through the API on loopback and report hands per
+    /// second, each request's p50 and p99, errors, and the fsync cost
+    Bench(super::table_bench::BenchArgs),
 }
 
 /// Flags of `fairdeck table serve`.
@@ -47,8 +50,11 @@ pub struct ServeArgs {
 }
 
 /// Runs `fairdeck table …`.
-pub fn run(command: &Command, _out: &mut Output) -> anyhow::Result<ExitCode> {
-    let Command::Serve(args) = command;
+pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let args = match command {
+        Command::Serve(args) => args,
+        Command::Bench(args) => return super::table_bench::run(args, out),
+    };
     let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
     let admin = admin_token(&args.admin_token_file)?;
     if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {

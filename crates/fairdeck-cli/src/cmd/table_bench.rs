@@ -1,0 +1,299 @@
+//! `fairdeck table bench`: whole hold'em hands through the table service's
+//! HTTP API on loopback — hands per second, each request's p50 and p99,
+//! errors — and what one fsync costs where the SQLite file lives.
+//!
+//! The service runs in this process (the same code as `fairdeck table
+//! serve`), on a free loopback port; `--clients` threads each play their
+//! share of the tables, one keep-alive connection each.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use fairdeck_table::load::{Client, Hand, Timing};
+use fairdeck_table::service::{Service, serve};
+use fairdeck_table::{PostgresStore, SqliteStore, Store};
+use serde::Serialize;
+
+use crate::failure::usage;
+use crate::output::{Format, Output};
+
+/// Flags of `fairdeck table bench`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example: fairdeck table bench --tables 1000 --seats 6\n\
+fairdeck table bench --db postgres://user@host/db (the tables get a fresh prefix each run)")]
+pub struct BenchArgs {
+    /// Tables to play, each one hand from opening to close.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub tables: usize,
+
+    /// Seats at each table (hold'em: 2 to 10).
+    #[arg(long, value_name = "S", default_value_t = 6)]
+    pub seats: usize,
+
+    /// Client threads playing at once.
+    #[arg(long, value_name = "C", default_value_t = 8)]
+    pub clients: usize,
+
+    /// The store: a SQLite file (default: a fresh one in the temporary
+    /// directory, removed afterwards) or a postgres:// URL.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<String>,
+}
+
+/// One kind of request's times.
+#[derive(Serialize)]
+struct Times {
+    kind: &'static str,
+    requests: usize,
+    p50_ms: f64,
+    p99_ms: f64,
+}
+
+/// What `fairdeck table bench --format json` prints.
+#[derive(Serialize)]
+struct Report {
+    store: String,
+    tables: usize,
+    seats: usize,
+    clients: usize,
+    hands_finished: usize,
+    seconds: f64,
+    hands_per_second: f64,
+    requests: usize,
+    errors: usize,
+    all: Times,
+    by_kind: Vec<Times>,
+    /// Median and p99 of one 4 KiB write and fsync beside the SQLite file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fsync_p50_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fsync_p99_ms: Option<f64>,
+    first_error: Option<String>,
+}
+
+/// Runs `fairdeck table bench`.
+pub fn run(args: &BenchArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if !(2..=10).contains(&args.seats) {
+        return Err(usage("--seats must be between 2 and 10 (hold'em)"));
+    }
+    if args.tables == 0 || args.tables > 1_000_000 || !(1..=256).contains(&args.clients) {
+        return Err(usage("--tables must be 1..=1000000 and --clients 1..=256"));
+    }
+    let report = match args.db.as_deref() {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            let store = PostgresStore::connect(url).map_err(|e| anyhow::anyhow!("{e}"))?;
+            measure(store, args, "postgresql".into(), None)?
+        }
+        db => {
+            let (path, temporary) = match db {
+                Some(file) => (PathBuf::from(file), false),
+                None => (
+                    std::env::temp_dir().join(format!(
+                        "fairdeck-table-bench-{}.sqlite",
+                        std::process::id()
+                    )),
+                    true,
+                ),
+            };
+            let store = SqliteStore::open(&path)
+                .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
+            let fsync = fsync_cost(&path)?;
+            let report = measure(
+                store,
+                args,
+                format!("sqlite {}", path.display()),
+                Some(fsync),
+            );
+            if temporary {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+            }
+            report?
+        }
+    };
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => print(out.stdout(), &report)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn measure<S: Store + Send + 'static>(
+    store: S,
+    args: &BenchArgs,
+    name: String,
+    fsync: Option<(f64, f64)>,
+) -> anyhow::Result<Report> {
+    let admin = {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
+        key.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    let run_tag = &admin[..8];
+    let service = Service::new(store, &admin);
+    let (addr_tx, addr_rx) = mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let server = std::thread::spawn(move || {
+        runtime.block_on(async move {
+            let bind = "127.0.0.1:0".parse().expect("a literal address");
+            let ready = move |local| {
+                let _ = addr_tx.send(local);
+            };
+            let shutdown = async {
+                let _ = stop_rx.await;
+            };
+            serve(service, bind, Vec::new(), ready, shutdown).await
+        })
+    });
+    let addr = addr_rx
+        .recv_timeout(Duration::from_secs(30))
+        .map_err(|_| anyhow::anyhow!("the service did not start"))?
+        .to_string();
+    let start = Instant::now();
+    let results: Vec<(usize, Vec<Timing>, Option<String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..args.clients)
+            .map(|c| {
+                let (addr, admin) = (&addr, &admin);
+                scope.spawn(move || {
+                    let mut client = Client::new(addr);
+                    let (mut done, mut timings, mut first_error) = (0, Vec::new(), None);
+                    for t in (c..args.tables).step_by(args.clients) {
+                        let mut hand = Hand::holdem(&format!("bench-{run_tag}-{t}"), args.seats);
+                        match hand.play(&mut client, admin, &mut timings, false) {
+                            Ok(()) => done += 1,
+                            Err(e) => {
+                                first_error.get_or_insert_with(|| e.to_string());
+                            }
+                        }
+                    }
+                    (done, timings, first_error)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or((0, Vec::new(), Some("a client panicked".into())))
+            })
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let _ = stop_tx.send(());
+    let _ = server.join();
+    let hands_finished = results.iter().map(|r| r.0).sum();
+    let timings: Vec<Timing> = results.iter().flat_map(|r| r.1.iter().copied()).collect();
+    let first_error = results.iter().find_map(|r| r.2.clone());
+    let kinds = [
+        "open", "commit", "reveal", "deal", "view", "release", "close",
+    ];
+    Ok(Report {
+        store: name,
+        tables: args.tables,
+        seats: args.seats,
+        clients: args.clients,
+        hands_finished,
+        seconds,
+        hands_per_second: hands_finished as f64 / seconds,
+        requests: timings.len(),
+        errors: timings.iter().filter(|t| t.failed).count(),
+        all: times("all", timings.iter().map(|t| t.time)),
+        by_kind: kinds
+            .iter()
+            .map(|&k| {
+                times(
+                    k,
+                    timings
+                        .iter()
+                        .filter(|t| t.step.kind() == k)
+                        .map(|t| t.time),
+                )
+            })
+            .collect(),
+        fsync_p50_ms: fsync.map(|f| f.0),
+        fsync_p99_ms: fsync.map(|f| f.1),
+        first_error,
+    })
+}
+
+fn times(kind: &'static str, all: impl Iterator<Item = Duration>) -> Times {
+    let mut ms: Vec<f64> = all.map(|d| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    Times {
+        kind,
+        requests: ms.len(),
+        p50_ms: quantile(&ms, 0.50),
+        p99_ms: quantile(&ms, 0.99),
+    }
+}
+
+/// The q-quantile of sorted values (nearest rank); 0 for none.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// Median and p99, in ms, of 200 writes of 4 KiB each followed by
+/// `fdatasync`, in a scratch file beside `db`: what each acknowledged
+/// change costs at least (SQLite syncs its WAL before answering).
+fn fsync_cost(db: &Path) -> anyhow::Result<(f64, f64)> {
+    let dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let scratch = dir.join(format!(".fairdeck-fsync-probe-{}", std::process::id()));
+    let mut file = std::fs::File::create(&scratch)?;
+    let page = [0x5a_u8; 4096];
+    let mut ms = Vec::with_capacity(200);
+    for _ in 0..200 {
+        let start = Instant::now();
+        file.write_all(&page)?;
+        file.sync_data()?;
+        ms.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    drop(file);
+    let _ = std::fs::remove_file(&scratch);
+    ms.sort_by(f64::total_cmp);
+    Ok((quantile(&ms, 0.5), quantile(&ms, 0.99)))
+}
+
+fn print(w: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "{} tables × {} seats, {} clients, {}: {} hands in {:.1} s = {:.1} hands/s",
+        r.tables, r.seats, r.clients, r.store, r.hands_finished, r.seconds, r.hands_per_second
+    )?;
+    writeln!(w, "{} requests, {} errors", r.requests, r.errors)?;
+    writeln!(
+        w,
+        "{:<8} {:>9} {:>9} {:>9}",
+        "request", "count", "p50 ms", "p99 ms"
+    )?;
+    for t in std::iter::once(&r.all).chain(&r.by_kind) {
+        writeln!(
+            w,
+            "{:<8} {:>9} {:>9.2} {:>9.2}",
+            t.kind, t.requests, t.p50_ms, t.p99_ms
+        )?;
+    }
+    if let (Some(p50), Some(p99)) = (r.fsync_p50_ms, r.fsync_p99_ms) {
+        writeln!(
+            w,
+            "fsync beside the database (4 KiB write + fdatasync): p50 {p50:.2} ms, p99 {p99:.2} ms"
+        )?;
+    }
+    if let Some(e) = &r.first_error {
+        writeln!(w, "first error: {e}")?;
+    }
+    Ok(())
+}
