@@ -245,8 +245,10 @@ impl Hand {
         format!("load seed of seat {seat} at {}", self.manifest.table)
     }
 
-    /// Plays the hand from its first unacknowledged step to the end,
-    /// recording each request's time in `timings`. A step the service
+    /// Plays the hand from its first unacknowledged step, at most
+    /// `max_steps` steps (`usize::MAX`: to the end), recording each
+    /// request's time in `timings`; `resumed` says the service may have
+    /// died since the last step. A step the service
     /// refuses with 409 right after a failed connection is taken as done:
     /// its request landed but the answer was lost.
     ///
@@ -259,9 +261,15 @@ impl Hand {
         admin: &str,
         timings: &mut Vec<Timing>,
         resumed: bool,
+        max_steps: usize,
     ) -> Result<(), Stop> {
         let mut after_failure = resumed;
-        while let Some(&step) = self.steps.get(self.acknowledged) {
+        let stop_at = self.acknowledged.saturating_add(max_steps);
+        while let Some(&step) = self
+            .steps
+            .get(self.acknowledged)
+            .filter(|_| self.acknowledged < stop_at)
+        {
             let start = Instant::now();
             let answer = self.send(client, admin, step);
             let time = start.elapsed();

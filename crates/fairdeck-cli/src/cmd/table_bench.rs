@@ -166,7 +166,7 @@ fn measure<S: Store + Send + 'static>(
                     let (mut done, mut timings, mut first_error) = (0, Vec::new(), None);
                     for t in (c..args.tables).step_by(args.clients) {
                         let mut hand = Hand::holdem(&format!("bench-{run_tag}-{t}"), args.seats);
-                        match hand.play(&mut client, admin, &mut timings, false) {
+                        match hand.play(&mut client, admin, &mut timings, false, usize::MAX) {
                             Ok(()) => done += 1,
                             Err(e) => {
                                 first_error.get_or_insert_with(|| e.to_string());
