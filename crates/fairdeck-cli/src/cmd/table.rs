@@ -74,10 +74,13 @@ fn run_service<S: Store + Send + 'static>(
     allow_hosts: Vec<String>,
 ) -> anyhow::Result<ExitCode> {
     let service = Service::new(store, admin);
+    // The last handle on the store is dropped after the runtime: closing
+    // PostgreSQL's blocking client on a runtime thread would panic.
+    let keep = std::sync::Arc::clone(&service);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let ready = |local: std::net::SocketAddr| {
             let url = format!("http://{local}/");
             let mut out = std::io::stdout().lock();
@@ -100,7 +103,10 @@ fn run_service<S: Store + Send + 'static>(
         serve(service, bind, allow_hosts, ready, shutdown)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))
-    })?;
+    });
+    drop(runtime);
+    drop(keep);
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 

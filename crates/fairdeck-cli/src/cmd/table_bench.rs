@@ -135,13 +135,16 @@ fn measure<S: Store + Send + 'static>(
     };
     let run_tag = &admin[..8];
     let service = Service::new(store, &admin);
+    // The store is dropped here, outside the runtime: PostgreSQL's client
+    // blocks when it closes, which a runtime thread must not.
+    let keep = std::sync::Arc::clone(&service);
     let (addr_tx, addr_rx) = mpsc::channel();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let server = std::thread::spawn(move || {
-        runtime.block_on(async move {
+        let served = runtime.block_on(async move {
             let bind = "127.0.0.1:0".parse().expect("a literal address");
             let ready = move |local| {
                 let _ = addr_tx.send(local);
@@ -150,7 +153,9 @@ fn measure<S: Store + Send + 'static>(
                 let _ = stop_rx.await;
             };
             serve(service, bind, Vec::new(), ready, shutdown).await
-        })
+        });
+        drop(runtime);
+        served
     });
     let addr = addr_rx
         .recv_timeout(Duration::from_secs(30))
@@ -188,6 +193,7 @@ fn measure<S: Store + Send + 'static>(
     let seconds = start.elapsed().as_secs_f64();
     let _ = stop_tx.send(());
     let _ = server.join();
+    drop(keep);
     let hands_finished = results.iter().map(|r| r.0).sum();
     let timings: Vec<Timing> = results.iter().flat_map(|r| r.1.iter().copied()).collect();
     let first_error = results.iter().find_map(|r| r.2.clone());
