@@ -309,14 +309,45 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .route("/api/tables/{id}/close", post(steps(Step::Close)))
         .route("/api/tables/{id}/void", post(steps(Step::Void)))
         .route("/api/tables/{id}/release", post(release::<S>))
-        .fallback(|| async {
-            ApiError::bad("no such endpoint", None).with_status(StatusCode::NOT_FOUND)
-        })
+        .fallback(pages)
         .with_state(svc)
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(access),
             access::guard,
         ))
+}
+
+/// The files the table pages need, from the page assets compiled into
+/// `fairdeck-web`: the pages under `/table/` (`/` is the page that opens
+/// a table), the card faces, the independent verifier and the style sheet.
+/// Everything else is a JSON 404.
+const SHARED: [&str; 5] = [
+    "/js/cards.js",
+    "/js/fairspec.js",
+    "/js/fairspec-decks.js",
+    "/js/fairspec-v2.js",
+    "/style.css",
+];
+
+async fn pages(method: axum::http::Method, uri: axum::http::Uri) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    use fairdeck_web::page::assets;
+    let path = match uri.path() {
+        "/" | "/table" | "/table/" => "/table/index.html",
+        p => p,
+    };
+    let page = path.starts_with("/table/") || SHARED.contains(&path);
+    let found = assets::find(path).filter(|_| page && !path.starts_with("/api/"));
+    match found {
+        Some(bytes) if matches!(method, axum::http::Method::GET | axum::http::Method::HEAD) => (
+            [(axum::http::header::CONTENT_TYPE, assets::content_type(path))],
+            bytes,
+        )
+            .into_response(),
+        _ => ApiError::bad("no such endpoint", None)
+            .with_status(StatusCode::NOT_FOUND)
+            .into_response(),
+    }
 }
 
 /// Binds `bind` and serves until `shutdown` completes; `ready` gets the

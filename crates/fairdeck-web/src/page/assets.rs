@@ -30,7 +30,9 @@ pub async fn serve(req: Request) -> Response {
         "/" => "/index.html",
         p => p,
     };
-    match find(path) {
+    // The table service's pages call its API, which this server has not.
+    let elsewhere = path.starts_with("/table/");
+    match find(path).filter(|_| !elsewhere) {
         Some(bytes) => ([(header::CONTENT_TYPE, content_type(path))], bytes).into_response(),
         None => ApiError::bad(format!("no such page or file: {path}"), None)
             .with_status(StatusCode::NOT_FOUND)
@@ -43,7 +45,8 @@ pub fn find(path: &str) -> Option<&'static [u8]> {
     FILES.iter().find(|(url, _)| *url == path).map(|(_, b)| *b)
 }
 
-fn content_type(path: &str) -> &'static str {
+/// The `Content-Type` of the file served at `path`, by its extension.
+pub fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",

@@ -261,3 +261,12 @@ fn pages_are_served_from_the_binary() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["error"].as_str().unwrap().contains("no such endpoint"));
 }
+
+#[test]
+fn the_table_service_pages_are_not_served_here() {
+    // They call the table service's API, which `fairdeck serve` has not.
+    let (status, body) = get("/table/play.html");
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let (status, _) = get("/js/fairspec-v2.js");
+    assert_eq!(status, StatusCode::OK);
+}

@@ -1,0 +1,153 @@
+// The table service's pages in a real browser (Debian's chromium, playwright-core): an
+// operator opens a hold'em table on the page, six players each in their own browser
+// context (own storage, phone-sized) commit and reveal seeds drawn by WebCrypto, the
+// operator deals and releases the board street by street, each player sees only their own
+// hole cards until the close, and every player's page verifies the transcript itself.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+const BIN = process.env.FAIRDECK_BIN ?? join(REPO, 'target/debug/fairdeck');
+const SHOTS = join(REPO, 'target/screenshots');
+mkdirSync(SHOTS, { recursive: true });
+const PHONE = { width: 390, height: 844 };
+const PLAYERS = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay'];
+
+let server;
+let base;
+let browser;
+let dir;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fairdeck-table-e2e-'));
+  server = spawn(BIN, ['table', 'serve', '--bind', '127.0.0.1:0', '--db', join(dir, 'tables.sqlite'),
+    '--admin-token-file', join(dir, 'admin')], { stdio: ['ignore', 'pipe', 'ignore'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`fairdeck table serve exited with ${code}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+/** At phone width nothing is wider than the screen (no sideways scrolling). */
+async function fitsPhone(page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `the page is ${width} px wide on a ${PHONE.width} px phone`);
+}
+const cardsIn = (page, selector) => page.$$eval(`${selector} [data-card]`, (els) => els.map((e) => e.dataset.card));
+
+/** Waits until the page's body says the table is in `phase`. */
+const phase = (page, name) => page.waitForSelector(`body[data-phase="${name}"]`, { timeout: 30_000 });
+
+test('six players and an operator play a hold\'em hand; each sees only their own cards; every page verifies', async () => {
+  const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
+  const operatorContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const opener = await operatorContext.newPage();
+  await opener.goto(`${base}/`);
+  await opener.fill('input[name=admin]', admin);
+  await opener.fill('input[name=table]', 'e2e-holdem');
+  await opener.selectOption('select[name=game]', 'holdem');
+  await opener.fill('textarea[name=seats]', PLAYERS.join('\n'));
+  await opener.click('button[type=submit]');
+  await opener.waitForSelector('#links:not([hidden])');
+  const links = await opener.$$eval('#link-list a', (as) => as.map((a) => a.href));
+  assert.equal(links.length, 1 + PLAYERS.length);
+  await shot(opener, 'table-open');
+  await opener.setViewportSize(PHONE);
+  await fitsPhone(opener);
+  await shot(opener, 'table-open-phone');
+
+  // Each player in a context of their own: their own storage, a phone's screen.
+  const players = [];
+  for (const link of links.slice(1)) {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(link);
+    players.push({ context, page });
+  }
+  const operator = await operatorContext.newPage();
+  await operator.goto(links[0]);
+  // The pages commit, then reveal, on their own; the operator can deal once all revealed.
+  await phase(operator, 'ready');
+  await operator.click('button[data-action="Deal"]');
+  await phase(operator, 'dealt');
+
+  const holes = [];
+  for (const [i, { page }] of players.entries()) {
+    await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 2, null, { timeout: 30_000 });
+    holes.push(await cardsIn(page, '#hand'));
+    assert.match(await page.textContent('#title'), new RegExp(PLAYERS[i]));
+  }
+  assert.equal(new Set(holes.flat()).size, 2 * PLAYERS.length, 'hole cards are distinct');
+  // Until the close, no page holds another player's hole cards anywhere in its document.
+  for (const [i, { page }] of players.entries()) {
+    const html = await page.content();
+    for (const [j, cards] of holes.entries()) {
+      if (j === i) continue;
+      for (const c of cards) assert.ok(!html.includes(`data-card="${c}"`), `${PLAYERS[i]} sees ${c} of ${PLAYERS[j]}`);
+    }
+  }
+  await fitsPhone(players[0].page);
+  await shot(players[0].page, 'table-player-phone');
+
+  for (const [street, shown] of [['flop', 3], ['turn', 4], ['river', 5]]) {
+    await operator.click(`button[data-action="Release the ${street}"]`);
+    for (const { page } of players) {
+      await page.waitForFunction((n) => document.querySelectorAll('#community [data-card]').length === n, shown, { timeout: 30_000 });
+    }
+  }
+  const board = await cardsIn(players[0].page, '#community');
+  assert.equal(board.filter((c) => holes.flat().includes(c)).length, 0, 'the board shares no card with a hand');
+  await shot(operator, 'table-operator');
+  await operator.setViewportSize(PHONE);
+  await fitsPhone(operator);
+  await shot(operator, 'table-operator-phone');
+
+  await operator.click('button[data-action="Close and reveal the secret"]');
+  await phase(operator, 'closed');
+  for (const [i, { page }] of players.entries()) {
+    await page.waitForSelector('#verified[data-verdict]', { timeout: 60_000 });
+    assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'valid', `${PLAYERS[i]}: ${await page.textContent('#verdict')}`);
+    assert.deepEqual(await cardsIn(page, '#hand'), holes[i]);
+  }
+  await fitsPhone(players[5].page);
+  await shot(players[5].page, 'table-verified-phone');
+  for (const { context } of players) await context.close();
+  await operatorContext.close();
+});
+
+test('a link without its token says so, and the service answers unknown paths with JSON', async () => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  await page.goto(`${base}/table/play.html#table=nope&seat=0`);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /no table, seat or token/);
+  const res = await page.request.get(`${base}/table/../Cargo.toml`);
+  assert.equal(res.status(), 404);
+  assert.match(res.headers()['content-type'], /application\/json/);
+  await context.close();
+});
