@@ -228,3 +228,32 @@ fn kill_9_under_load_loses_no_answered_request() {
         assert!(hand.check_acknowledged(&mut client).unwrap().is_empty());
     }
 }
+
+#[test]
+fn an_address_that_keeps_sending_wrong_tokens_is_told_to_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let admin = std::fs::read_to_string(dir.path().join("admin"))
+        .unwrap()
+        .trim()
+        .to_string();
+    assert_eq!(
+        server.call("POST", "/api/tables", Some(&admin), TABLE).0,
+        201
+    );
+    let wrong = "f".repeat(64);
+    let commit = r#"{"commitment": "00"}"#;
+    let path = "/api/tables/t1/seats/0/commit";
+    for _ in 0..fairdeck_table::limit::MAX_REFUSALS {
+        assert_eq!(server.call("POST", path, Some(&wrong), commit).0, 403);
+    }
+    let (status, body) = server.call("POST", path, Some(&wrong), commit);
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("too many refused tokens"), "{body}");
+    // Even the right token waits now; reading the public view does not.
+    assert_eq!(
+        server.call("POST", "/api/tables", Some(&admin), TABLE).0,
+        429
+    );
+    assert_eq!(server.call("GET", "/api/tables/t1", None, "").0, 200);
+}

@@ -60,6 +60,7 @@ mod event;
 mod hex;
 mod invitation;
 pub mod ledger;
+pub mod limit;
 pub mod load;
 mod record;
 mod request;

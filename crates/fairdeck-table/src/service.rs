@@ -312,6 +312,10 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .fallback(pages)
         .with_state(svc)
         .layer(axum::middleware::from_fn_with_state(
+            Arc::new(crate::limit::Refusals::default()),
+            crate::limit::guard,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             Arc::new(access),
             access::guard,
         ))

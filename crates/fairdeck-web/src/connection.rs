@@ -36,9 +36,9 @@ pub async fn serve(
 ) -> io::Result<()> {
     let mut shutdown = pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(_) => {
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                     continue;
@@ -46,12 +46,14 @@ pub async fn serve(
             },
             () = &mut shutdown => return Ok(()),
         };
-        tokio::spawn(connection(stream, app.clone()));
+        tokio::spawn(connection(stream, peer, app.clone()));
     }
 }
 
-/// One connection, kept alive between requests within [`HEAD_TIME`].
-async fn connection(stream: TcpStream, app: Router) {
+/// One connection, kept alive between requests within [`HEAD_TIME`]; its
+/// requests carry the peer's address (`ConnectInfo<SocketAddr>`).
+async fn connection(stream: TcpStream, peer: std::net::SocketAddr, app: Router) {
+    let app = app.layer(axum::Extension(axum::extract::ConnectInfo(peer)));
     let _ = stream.set_nodelay(true);
     let io = TokioIo::new(JsonErrors::new(stream));
     let served = http1::Builder::new()
