@@ -76,6 +76,7 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// An output shape: `None` (a scalar), an integer, or a tuple of integers.
+#[derive(Debug, PartialEq)]
 pub enum Size {
     /// One value, returned as a Python scalar.
     Scalar,

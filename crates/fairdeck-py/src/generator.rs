@@ -4,13 +4,14 @@
 use numpy::{PyArray1, PyUntypedArray};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
 
 use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range};
 use crate::boundary::guard;
 use crate::convert::{to_u64, to_usize, type_name, value_error};
 use crate::deal::{DealArgs, deal};
 use crate::draws::{choice, distinct, integers, to_array};
+use crate::floats;
 use crate::rows::permuted;
 use crate::seed::Key;
 use crate::stream::{Stream, Threads};
@@ -225,6 +226,36 @@ impl Generator {
         replace: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         guard("choice", || choice(py, &self.stream, a, size, replace))
+    }
+
+    /// Floats in [0, 1), as numpy's ``Generator.random``:
+    /// ``random(size=None, dtype=numpy.float64, out=None)``.
+    ///
+    /// Each float64 is 53 bits of one 64-bit word of the stream times
+    /// 2^-53 (a float32: 24 bits times 2^-24), so the 2^53 possible values
+    /// are equally likely, exactly; numpy builds its floats the same way.
+    /// ``size=None`` gives a Python float; ``out=`` fills a float array of
+    /// that dtype in place and returns it.
+    #[pyo3(signature = (size=None, dtype=None, out=None))]
+    fn random<'py>(
+        &self,
+        py: Python<'py>,
+        size: Option<&Bound<'py, PyAny>>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        guard("random", || {
+            floats::random(py, &self.stream, size, dtype, out)
+        })
+    }
+
+    /// ``length`` random bytes from the stream, as numpy's ``Generator.bytes``.
+    fn bytes<'py>(
+        &self,
+        py: Python<'py>,
+        length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        guard("bytes", || floats::bytes(py, &self.stream, length))
     }
 
     /// Shuffles a deck and deals it, as ``fairdeck deal --format json``:

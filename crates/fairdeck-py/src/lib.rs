@@ -38,6 +38,7 @@ mod convert;
 mod deal;
 mod distributed;
 mod draws;
+mod floats;
 mod generator;
 mod rows;
 mod seed;

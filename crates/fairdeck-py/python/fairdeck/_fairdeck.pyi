@@ -78,6 +78,14 @@ class Generator:
     def choice(self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: bool = True) -> Any: ...
     @overload
     def choice(self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: bool = True) -> npt.NDArray[Any]: ...
+    @overload
+    def random(self, size: None = None, dtype: npt.DTypeLike = ..., out: None = None) -> float: ...
+    @overload
+    def random(
+        self, size: _Size | None = None, dtype: npt.DTypeLike = ..., out: npt.NDArray[np.floating] | None = None
+    ) -> npt.NDArray[np.floating]: ...
+    def bytes(self, length: SupportsIndex) -> bytes:
+        """`length` random bytes from the stream (the CLI's `fairdeck rng --bytes`)."""
     def deal(
         self,
         game: str | None = None,
