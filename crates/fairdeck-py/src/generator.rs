@@ -2,9 +2,13 @@
 //! keyed like the CLI.
 
 use numpy::{PyArray1, PyUntypedArray};
-use pyo3::exceptions::PyTypeError;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use fairdeck_report::random::KeyEntropy;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
+use sha2::{Digest, Sha256};
 
 use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range};
 use crate::boundary::guard;
@@ -38,6 +42,8 @@ use crate::stream::{Stream, Threads};
 pub struct Generator {
     pub(crate) key: Key,
     pub(crate) stream: Stream,
+    /// Children spawned so far (the next child's index).
+    spawned: AtomicU64,
 }
 
 #[pymethods]
@@ -50,6 +56,7 @@ impl Generator {
         Ok(Generator {
             stream: Stream::new(&key.seed, kind),
             key,
+            spawned: AtomicU64::new(0),
         })
     }
 
@@ -226,6 +233,41 @@ impl Generator {
         replace: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         guard("choice", || choice(py, &self.stream, a, size, replace))
+    }
+
+    /// ``n_children`` new generators with independent streams, as numpy's
+    /// ``Generator.spawn``. Child ``i`` (counting every child this generator
+    /// ever spawned) is keyed with
+    /// ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)`` — the
+    /// derivation of ``fairdeck.ChaCha20(seed).spawn`` — and uses the
+    /// parent's generator; the parent's own stream is not touched.
+    fn spawn(&self, n_children: &Bound<'_, PyAny>) -> PyResult<Vec<Generator>> {
+        let n = usize::try_from(to_u64(n_children, "n_children")?)
+            .ok()
+            .filter(|&n| n <= 1 << 20)
+            .ok_or_else(|| PyValueError::new_err("n_children must be at most 2**20"))?;
+        Ok((0..n)
+            .map(|_| {
+                let i = self.spawned.fetch_add(1, Ordering::Relaxed);
+                let digest = Sha256::new()
+                    .chain_update(b"fairdeck-py/spawn/")
+                    .chain_update(self.key.seed.as_bytes())
+                    .chain_update(i.to_le_bytes())
+                    .finalize();
+                let seed = fairdeck::rng::Seed::from_bytes(digest.into());
+                Generator {
+                    stream: Stream::new(&seed, self.stream.kind),
+                    key: Key {
+                        seed,
+                        entropy: KeyEntropy {
+                            origin: "spawn",
+                            bits: self.key.entropy.bits,
+                        },
+                    },
+                    spawned: AtomicU64::new(0),
+                }
+            })
+            .collect())
     }
 
     /// Floats in [0, 1), as numpy's ``Generator.random``:

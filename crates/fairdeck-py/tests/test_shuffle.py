@@ -180,7 +180,7 @@ def test_bad_input_raises_clear_errors():
 
 @pytest.mark.parametrize(
     "seed,error",
-    [(1.5, TypeError), (b"bytes", TypeError), (True, TypeError), ([1], TypeError)],
+    [(1.5, TypeError), (b"bytes", TypeError), (True, TypeError), (["a"], TypeError), ([True], TypeError)],
 )
 def test_bad_seeds(seed, error):
     with pytest.raises(error, match="seed must be"):

@@ -1,5 +1,6 @@
 """Type stubs of the extension module fairdeck._fairdeck (see the docstrings for details)."""
 
+from collections.abc import Sequence
 from fractions import Fraction
 from os import PathLike
 from typing import Any, Literal, SupportsIndex, TypedDict, TypeVar, overload
@@ -9,7 +10,7 @@ import numpy.typing as npt
 
 __version__: str
 
-_Seed = str | int | None
+_Seed = str | int | np.integer | Sequence[int] | npt.NDArray[np.integer] | np.random.SeedSequence | None
 _Size = SupportsIndex | tuple[SupportsIndex, ...]
 _Threads = SupportsIndex | None
 _A = TypeVar("_A", bound=np.ndarray[Any, Any])
@@ -84,6 +85,8 @@ class Generator:
     def random(
         self, size: _Size | None = None, dtype: npt.DTypeLike = ..., out: npt.NDArray[np.floating] | None = None
     ) -> npt.NDArray[np.floating]: ...
+    def spawn(self, n_children: SupportsIndex) -> list[Generator]:
+        """Independent children, keyed as `fairdeck.ChaCha20(seed).spawn` keys them."""
     def bytes(self, length: SupportsIndex) -> bytes:
         """`length` random bytes from the stream (the CLI's `fairdeck rng --bytes`)."""
     def deal(
