@@ -11,6 +11,7 @@ use crate::arrays::numpy;
 use crate::boundary::{buffer, out_of_memory};
 use crate::convert::{Size, to_i128, to_u64, value_error};
 use crate::stream::{DETACH_LEN, Stream};
+use crate::weights::Weights;
 
 /// Most values one `sample` or `choice(replace=False)` call returns: the
 /// sampler keeps up to 32 bytes per value, so this caps it near 8 GiB.
@@ -242,13 +243,15 @@ impl<'py> Population<'py> {
     }
 }
 
-/// `choice(a, size, replace)`: uniform picks from `range(a)` or from an array's items.
+/// `choice(a, size, replace, p)`: picks from `range(a)` or from an array's
+/// items, uniform or in proportion to `p` ([`crate::weights`]).
 pub fn choice<'py>(
     py: Python<'py>,
     stream: &Stream,
     a: &Bound<'py, PyAny>,
     size: Option<&Bound<'py, PyAny>>,
     replace: bool,
+    p: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let population = Population::of(a)?;
     let n = population.len();
@@ -259,7 +262,17 @@ pub fn choice<'py>(
             "a cannot be empty unless no samples are taken",
         ));
     }
-    let values = if replace {
+    let values = if let Some(p) = p.filter(|p| !p.is_none()) {
+        let mut weights = Weights::from_p(p, n)?;
+        if !replace && count > weights.nonzero() {
+            return Err(PyValueError::new_err(
+                "Fewer non-zero entries in p than size",
+            ));
+        }
+        let mut values = crate::boundary::buffer(count, "choice")?;
+        stream.with(|dice| values.extend((0..count).map(|_| weights.pick(dice, !replace) as u64)));
+        values
+    } else if replace {
         rolls(py, stream, n, count, "choice")?
     } else if count as u64 > n {
         return Err(PyValueError::new_err(format!(

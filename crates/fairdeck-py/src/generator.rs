@@ -219,20 +219,28 @@ impl Generator {
         })
     }
 
-    /// Uniform picks from ``range(a)`` (an integer ``a``) or from the items
-    /// of an array along its first axis, as numpy's ``Generator.choice``
-    /// without weights. ``replace=False`` picks distinct items (the order
-    /// drawn is uniformly random) by ``sample``; ``replace=True`` rolls each
-    /// index exactly. ``size=None`` returns one item.
-    #[pyo3(signature = (a, size=None, replace=true))]
+    /// Picks from ``range(a)`` (an integer ``a``) or from the items of an
+    /// array along its first axis, as numpy's ``Generator.choice``.
+    /// ``replace=False`` picks distinct items (the order drawn is uniformly
+    /// random) by ``sample``; ``replace=True`` rolls each index exactly.
+    /// ``size=None`` returns one item.
+    ///
+    /// ``p=`` weights the picks, exactly: each float64 weight is the binary
+    /// fraction it stores, and item ``i`` comes out with probability
+    /// ``p[i] / sum(p)`` computed in exact integer arithmetic (numpy only
+    /// requires the sum to be within ``sqrt(eps)`` of 1, and so does this).
+    /// Without replacement each pick removes its item (successive sampling,
+    /// as numpy does).
+    #[pyo3(signature = (a, size=None, replace=true, p=None))]
     fn choice<'py>(
         &self,
         py: Python<'py>,
         a: &Bound<'py, PyAny>,
         size: Option<&Bound<'py, PyAny>>,
         replace: bool,
+        p: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("choice", || choice(py, &self.stream, a, size, replace))
+        guard("choice", || choice(py, &self.stream, a, size, replace, p))
     }
 
     /// ``n_children`` new generators with independent streams, as numpy's

@@ -44,6 +44,7 @@ mod rows;
 mod seed;
 mod shuf;
 mod stream;
+mod weights;
 
 /// The extension module: everything `fairdeck/__init__.py` re-exports.
 #[pymodule]
