@@ -188,18 +188,140 @@ pub fn integers<'py>(
     high: Option<&Bound<'py, PyAny>>,
     size: Option<&Bound<'py, PyAny>>,
     endpoint: bool,
+    dtype: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let high = high.filter(|h| !h.is_none());
+    let (drawn, range) =
+        if is_array_like(low)? || high.map(is_array_like).transpose()?.unwrap_or(false) {
+            broadcast(py, stream, low, high, size, endpoint)?
+        } else {
+            same_bounds(py, stream, low, high, size, endpoint)?
+        };
+    match dtype.filter(|d| !d.is_none()) {
+        None => Ok(drawn),
+        Some(dtype) => cast(py, drawn, range, dtype),
+    }
+}
+
+/// Whether a bound is an array (or a list) rather than one number.
+fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if x.is_instance_of::<PyInt>() {
+        return Ok(false);
+    }
+    let ndim: usize = numpy(x.py())?.call_method1("ndim", (x,))?.extract()?;
+    Ok(ndim > 0)
+}
+
+/// numpy's `dtype=`: the values in an integer or bool dtype, refused when a
+/// bound (`range`: the lowest and highest value that could be drawn) does
+/// not fit it.
+fn cast<'py>(
+    py: Python<'py>,
+    drawn: Bound<'py, PyAny>,
+    range: (i128, i128),
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = numpy(py)?;
+    let dtype = np.call_method1("dtype", (dtype,))?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let name: String = dtype.getattr("name")?.extract()?;
+    let (min, max): (i128, i128) = match kind.as_str() {
+        "b" => (0, 1),
+        "i" | "u" => {
+            let info = np.call_method1("iinfo", (&dtype,))?;
+            (
+                info.getattr("min")?.extract()?,
+                info.getattr("max")?.extract()?,
+            )
+        }
+        _ => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "Unsupported dtype {name:?} for integers"
+            )));
+        }
+    };
+    let (low, high) = range;
+    if low < min || high > max {
+        let which = if low < min { "low" } else { "high" };
+        return Err(PyValueError::new_err(format!(
+            "{which} is out of bounds for {name}"
+        )));
+    }
+    let values = np.call_method1("asarray", (&drawn,))?;
+    if values.getattr("ndim")?.extract::<usize>()? == 0 {
+        return dtype.getattr("type")?.call1((drawn,));
+    }
+    values.call_method1("astype", (dtype,))
+}
+
+/// Bounds that are arrays: each element of `low` and `high`, broadcast
+/// together (and to `size` when given), gets one exact draw of its own range.
+fn broadcast<'py>(
+    py: Python<'py>,
+    stream: &Stream,
+    low: &Bound<'py, PyAny>,
+    high: Option<&Bound<'py, PyAny>>,
+    size: Option<&Bound<'py, PyAny>>,
+    endpoint: bool,
+) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
+    let np = numpy(py)?;
+    let (low, high) = match high {
+        None => (PyInt::new(py, 0).into_any(), low.clone()),
+        Some(h) => (low.clone(), h.clone()),
+    };
+    let pair = np.call_method1("broadcast_arrays", (&low, &high))?;
+    let (mut lows, mut highs) = (pair.get_item(0)?, pair.get_item(1)?);
+    if let Some(size) = size.filter(|s| !s.is_none()) {
+        lows = np.call_method1("broadcast_to", (&lows, size))?;
+        highs = np.call_method1("broadcast_to", (&highs, size))?;
+    }
+    let shape = lows.getattr("shape")?;
+    let lows: Vec<Bound<'py, PyAny>> = lows
+        .call_method0("ravel")?
+        .call_method0("tolist")?
+        .try_iter()?
+        .collect::<PyResult<_>>()?;
+    let highs: Vec<Bound<'py, PyAny>> = highs
+        .call_method0("ravel")?
+        .call_method0("tolist")?
+        .try_iter()?
+        .collect::<PyResult<_>>()?;
+    let mut values: Vec<i128> = Vec::with_capacity(lows.len());
+    let mut range = (i128::MAX, i128::MIN);
+    for (lo, hi) in lows.iter().zip(&highs) {
+        let bounds = Bounds::of(lo, Some(hi), endpoint)?;
+        range = (range.0.min(bounds.low), range.1.max(bounds.top));
+        values.push(bounds.low + i128::from(bounds.draw(py, stream, 1)?[0]));
+    }
+    let flat = if values.iter().all(|&v| i64::try_from(v).is_ok()) {
+        PyArray1::from_vec(py, values.iter().map(|&v| v as i64).collect()).into_any()
+    } else {
+        PyArray1::from_vec(py, values.iter().map(|&v| v as u64).collect()).into_any()
+    };
+    Ok((flat.call_method1("reshape", (shape,))?, range))
+}
+
+/// One range for every value.
+fn same_bounds<'py>(
+    py: Python<'py>,
+    stream: &Stream,
+    low: &Bound<'py, PyAny>,
+    high: Option<&Bound<'py, PyAny>>,
+    size: Option<&Bound<'py, PyAny>>,
+    endpoint: bool,
+) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
     let bounds = Bounds::of(low, high, endpoint)?;
-    match Size::from_arg(size)? {
+    let drawn = match Size::from_arg(size)? {
         Size::Scalar => {
             let value = bounds.low + i128::from(bounds.draw(py, stream, 1)?[0]);
-            Ok(value.into_pyobject(py)?.into_any())
+            value.into_pyobject(py)?.into_any()
         }
         Size::Shape(dims) => {
             let count = Size::Shape(dims.clone()).count()?;
-            bounds.array(py, bounds.draw(py, stream, count)?, &dims)
+            bounds.array(py, bounds.draw(py, stream, count)?, &dims)?
         }
-    }
+    };
+    Ok((drawn, (bounds.low, bounds.top)))
 }
 
 /// The population of `choice(a, …)`: `range(a)` for an integer, else an array.

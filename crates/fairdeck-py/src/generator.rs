@@ -186,17 +186,23 @@ impl Generator {
     /// ``low >= 0`` (numpy refuses those bounds without ``dtype=np.uint64``).
     /// ``ValueError`` for an empty range or bounds outside int64 and uint64.
     /// O(size) time; ``MemoryError`` when ``size`` does not fit in memory.
-    #[pyo3(signature = (low, high=None, size=None, endpoint=false))]
+    ///
+    /// ``low`` and ``high`` may be arrays: they are broadcast together (and
+    /// to ``size``), and each element gets one exact draw of its own range.
+    /// ``dtype=`` (an integer dtype or bool) gives the values in that type,
+    /// refused with ``ValueError`` when a bound does not fit it, as numpy.
+    #[pyo3(signature = (low, high=None, size=None, dtype=None, endpoint=false))]
     fn integers<'py>(
         &self,
         py: Python<'py>,
         low: &Bound<'py, PyAny>,
         high: Option<&Bound<'py, PyAny>>,
         size: Option<&Bound<'py, PyAny>>,
+        dtype: Option<&Bound<'py, PyAny>>,
         endpoint: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         guard("integers", || {
-            integers(py, &self.stream, low, high, size, endpoint)
+            integers(py, &self.stream, low, high, size, endpoint, dtype)
         })
     }
 

@@ -63,16 +63,22 @@ class Generator:
     ) -> _A: ...
     @overload
     def integers(
-        self, low: SupportsIndex, high: SupportsIndex | None = None, size: None = None, endpoint: bool = False
+        self,
+        low: SupportsIndex,
+        high: SupportsIndex | None = None,
+        size: None = None,
+        dtype: npt.DTypeLike | None = None,
+        endpoint: bool = False,
     ) -> int: ...
     @overload
     def integers(
-        self, low: SupportsIndex, high: SupportsIndex | None, size: _Size, endpoint: bool = False
-    ) -> npt.NDArray[np.int64 | np.uint64]: ...
-    @overload
-    def integers(
-        self, low: SupportsIndex, high: SupportsIndex | None = None, *, size: _Size, endpoint: bool = False
-    ) -> npt.NDArray[np.int64 | np.uint64]: ...
+        self,
+        low: SupportsIndex | npt.ArrayLike,
+        high: SupportsIndex | npt.ArrayLike | None = None,
+        size: _Size | None = None,
+        dtype: npt.DTypeLike | None = None,
+        endpoint: bool = False,
+    ) -> npt.NDArray[np.integer] | np.integer | int: ...
     def sample(self, k: SupportsIndex, n: SupportsIndex) -> npt.NDArray[np.int64 | np.uint64]:
         """k distinct integers of range(n) in random order, n up to 2**64-1."""
     @overload
