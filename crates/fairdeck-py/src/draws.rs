@@ -365,6 +365,18 @@ impl<'py> Population<'py> {
     }
 }
 
+/// How `choice` picks: numpy's `replace`, `p`, `axis` and `shuffle`.
+pub struct Pick<'a, 'py> {
+    /// Whether an item may come out more than once.
+    pub replace: bool,
+    /// The weights, if any.
+    pub p: Option<&'a Bound<'py, PyAny>>,
+    /// The axis picked along.
+    pub axis: isize,
+    /// Whether a sample without replacement is in random order.
+    pub shuffle: bool,
+}
+
 /// `choice(a, size, replace, p)`: picks from `range(a)` or from an array's
 /// items, uniform or in proportion to `p` ([`crate::weights`]).
 pub fn choice<'py>(
@@ -372,10 +384,35 @@ pub fn choice<'py>(
     stream: &Stream,
     a: &Bound<'py, PyAny>,
     size: Option<&Bound<'py, PyAny>>,
-    replace: bool,
-    p: Option<&Bound<'py, PyAny>>,
+    how: Pick<'_, 'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let population = Population::of(a)?;
+    let Pick {
+        replace,
+        p,
+        axis,
+        shuffle,
+    } = how;
+    // Along another axis than the first: the indices drawn over that axis,
+    // the slices taken with `take` (numpy's own rule).
+    let along = if axis == 0 {
+        None
+    } else {
+        let arr = numpy(py)?.call_method1("asarray", (a,))?;
+        let ndim: isize = arr.getattr("ndim")?.extract()?;
+        let normalised = if axis < 0 { axis + ndim } else { axis };
+        if ndim == 0 || !(0..ndim).contains(&normalised) {
+            let error = numpy(py)?.getattr("exceptions")?.getattr("AxisError")?;
+            return Err(PyErr::from_value(error.call1((axis, ndim))?));
+        }
+        Some((arr, normalised as usize))
+    };
+    let population = match &along {
+        None => Population::of(a)?,
+        Some((arr, axis)) => {
+            let n: u64 = arr.getattr("shape")?.get_item(*axis)?.extract()?;
+            Population::Range(n)
+        }
+    };
     let n = population.len();
     let size = Size::from_arg(size)?;
     let count = size.count()?;
@@ -403,8 +440,22 @@ pub fn choice<'py>(
     } else {
         distinct(py, stream, count as u64, n)?
     };
-    match size {
-        Size::Scalar => population.pick(PyInt::new(py, values[0]).into_any()),
-        Size::Shape(dims) => population.pick(shaped(py, values, n, &dims)?),
+    let mut values = values;
+    if !replace && !shuffle {
+        // numpy's `shuffle=False`: the sample need not be in random order;
+        // here it is in index order.
+        values.sort_unstable();
+    }
+    let indexes = match size {
+        Size::Scalar => PyInt::new(py, values[0]).into_any(),
+        Size::Shape(dims) => shaped(py, values, n, &dims)?,
+    };
+    match along {
+        None => population.pick(indexes),
+        Some((arr, axis)) => {
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("axis", axis)?;
+            arr.call_method("take", (indexes,), Some(&kwargs))
+        }
     }
 }

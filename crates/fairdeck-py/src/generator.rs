@@ -14,7 +14,7 @@ use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled
 use crate::boundary::guard;
 use crate::convert::{to_u64, to_usize, type_name, value_error};
 use crate::deal::{DealArgs, deal};
-use crate::draws::{choice, distinct, integers, to_array};
+use crate::draws::{Pick, choice, distinct, integers, to_array};
 use crate::floats;
 use crate::rows::permuted;
 use crate::seed::Key;
@@ -99,10 +99,24 @@ impl Generator {
     /// 32 bytes of the stream: the same order for every k.
     ///
     /// O(n) time; O(1) extra memory up to 8 MiB, one byte per item beyond.
-    #[pyo3(signature = (x, threads=None))]
-    fn shuffle(&self, x: &Bound<'_, PyAny>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    ///
+    /// ``axis=k`` shuffles the slices along axis k of an array instead (one
+    /// exact permutation of ``x.shape[k]``, applied in place), as numpy's
+    /// ``shuffle(x, axis)``; a list takes axis 0 only.
+    #[pyo3(signature = (x, axis=0, threads=None))]
+    fn shuffle(
+        &self,
+        x: &Bound<'_, PyAny>,
+        axis: isize,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         guard("shuffle", || {
             let threads = Threads::from_arg(threads)?;
+            if let Some(axis) = other_axis(x, axis)? {
+                let taken = along(x, axis, &self.stream, threads)?;
+                x.set_item(x.py().Ellipsis(), taken)?;
+                return Ok(());
+            }
             if shuffle_masked(x, &self.stream, threads)? {
                 return Ok(());
             }
@@ -126,11 +140,15 @@ impl Generator {
     /// ``permutation(n)`` is ``shuffle`` of ``arange(n)``: its order is the
     /// order every 8-byte array of length n gets from the same stream.
     /// O(n) time and memory.
-    #[pyo3(signature = (x, threads=None))]
+    ///
+    /// ``axis=k`` permutes the slices along axis k of an array instead, as
+    /// numpy's ``permutation(x, axis)`` (ignored for an integer ``x``).
+    #[pyo3(signature = (x, axis=0, threads=None))]
     fn permutation<'py>(
         &self,
         py: Python<'py>,
         x: &Bound<'py, PyAny>,
+        axis: isize,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guard("permutation", || {
@@ -142,6 +160,9 @@ impl Generator {
                 return Ok(PyArray1::from_vec(py, order).into_any());
             }
             let copy = np.call_method1("array", (x,))?;
+            if let Some(axis) = other_axis(&copy, axis)? {
+                return along(&copy, axis, &self.stream, threads);
+            }
             let arr = copy.cast::<PyUntypedArray>()?;
             shuffle_array(arr, &self.stream, threads)?;
             Ok(copy)
@@ -237,7 +258,13 @@ impl Generator {
     /// requires the sum to be within ``sqrt(eps)`` of 1, and so does this).
     /// Without replacement each pick removes its item (successive sampling,
     /// as numpy does).
-    #[pyo3(signature = (a, size=None, replace=true, p=None))]
+    ///
+    /// ``axis=k`` picks slices along axis k of an array (``a.take(indexes,
+    /// axis=k)``, as numpy). ``shuffle=False`` with ``replace=False``
+    /// returns the picked items in index order (numpy only promises that
+    /// they are not shuffled).
+    #[pyo3(signature = (a, size=None, replace=true, p=None, axis=0, shuffle=true))]
+    #[allow(clippy::too_many_arguments)]
     fn choice<'py>(
         &self,
         py: Python<'py>,
@@ -245,8 +272,18 @@ impl Generator {
         size: Option<&Bound<'py, PyAny>>,
         replace: bool,
         p: Option<&Bound<'py, PyAny>>,
+        axis: isize,
+        shuffle: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("choice", || choice(py, &self.stream, a, size, replace, p))
+        guard("choice", || {
+            let how = Pick {
+                replace,
+                p,
+                axis,
+                shuffle,
+            };
+            choice(py, &self.stream, a, size, how)
+        })
     }
 
     /// ``n_children`` new generators with independent streams, as numpy's
@@ -343,4 +380,44 @@ impl Generator {
             deal(py, (&self.key, &self.stream), &args)
         })
     }
+}
+
+/// The axis of an array, normalised, when it is not the first (`None`:
+/// axis 0, the whole-array fast paths). numpy's `AxisError` (a
+/// `ValueError` and an `IndexError`) for an axis the array has not; a list
+/// takes axis 0 only.
+fn other_axis(x: &Bound<'_, PyAny>, axis: isize) -> PyResult<Option<usize>> {
+    if axis == 0 {
+        return Ok(None);
+    }
+    let np = numpy(x.py())?;
+    if !x.is_instance(&np.getattr("ndarray")?)? {
+        return Err(PyTypeError::new_err(
+            "axis applies to numpy arrays only (a list is shuffled along axis 0)",
+        ));
+    }
+    let ndim: isize = x.getattr("ndim")?.extract()?;
+    let normalised = if axis < 0 { axis + ndim } else { axis };
+    if !(0..ndim).contains(&normalised) {
+        let error = np.getattr("exceptions")?.getattr("AxisError")?;
+        return Err(PyErr::from_value(error.call1((axis, ndim))?));
+    }
+    Ok((normalised != 0).then_some(normalised as usize))
+}
+
+/// A copy of `x` with its slices along `axis` in a uniformly random order:
+/// one exact permutation of `x.shape[axis]` (the order `permutation(n)`
+/// gives), applied with `take`.
+fn along<'py>(
+    x: &Bound<'py, PyAny>,
+    axis: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = x.py();
+    let n: usize = x.getattr("shape")?.get_item(axis)?.extract()?;
+    let order = shuffled_range(py, n, stream, threads)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("axis", axis)?;
+    x.call_method("take", (PyArray1::from_vec(py, order),), Some(&kwargs))
 }

@@ -47,12 +47,12 @@ class Generator:
     @property
     def generator(self) -> str:
         """The generator's name: "chacha20" or "xoshiro256pp"."""
-    def shuffle(self, x: npt.NDArray[Any] | list[Any], threads: _Threads = None) -> None:
+    def shuffle(self, x: npt.NDArray[Any] | list[Any], axis: int = 0, threads: _Threads = None) -> None:
         """Shuffle x in place along its first axis, uniformly over all n! orders."""
     @overload
-    def permutation(self, x: SupportsIndex, threads: _Threads = None) -> npt.NDArray[np.int64]: ...
+    def permutation(self, x: SupportsIndex, axis: int = 0, threads: _Threads = None) -> npt.NDArray[np.int64]: ...
     @overload
-    def permutation(self, x: npt.ArrayLike, threads: _Threads = None) -> npt.NDArray[Any]: ...
+    def permutation(self, x: npt.ArrayLike, axis: int = 0, threads: _Threads = None) -> npt.NDArray[Any]: ...
     @overload
     def permuted(
         self, x: npt.ArrayLike, axis: SupportsIndex | None = None, out: None = None, threads: _Threads = None
@@ -83,11 +83,13 @@ class Generator:
         """k distinct integers of range(n) in random order, n up to 2**64-1."""
     @overload
     def choice(
-        self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: bool = True, p: npt.ArrayLike | None = None
+        self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: bool = True, p: npt.ArrayLike | None = None,
+        axis: int = 0, shuffle: bool = True,
     ) -> Any: ...
     @overload
     def choice(
-        self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: bool = True, p: npt.ArrayLike | None = None
+        self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: bool = True, p: npt.ArrayLike | None = None,
+        axis: int = 0, shuffle: bool = True,
     ) -> npt.NDArray[Any]: ...
     @overload
     def random(self, size: None = None, dtype: npt.DTypeLike = ..., out: None = None) -> float: ...
