@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fairdeck_report::random::KeyEntropy;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 use sha2::{Digest, Sha256};
 
 use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range};
@@ -70,6 +70,50 @@ impl Generator {
     #[getter]
     fn generator(&self) -> &'static str {
         self.stream.kind.name()
+    }
+
+    /// ``copy.copy(g)``: a generator in exactly ``g``'s state (same key,
+    /// same place in the stream); the two draw independently from then on,
+    /// the same values in the same order.
+    fn __copy__(&self) -> Self {
+        Generator {
+            key: self.key,
+            stream: self.stream.duplicate(&self.key.seed),
+            spawned: AtomicU64::new(self.spawned.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// ``copy.deepcopy(g)``: as ``copy.copy`` (a generator holds no Python objects).
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.__copy__()
+    }
+
+    /// Pickling: the key, the generator, where the key came from, the place
+    /// in the stream (ChaCha's word offset) and the spawn count; unpickled,
+    /// the generator continues exactly where this one is. A xoshiro256pp
+    /// generator cannot be pickled (its state is not exposed): ``TypeError``.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let position = self.stream.position().ok_or_else(|| {
+            PyTypeError::new_err(
+                "a xoshiro256pp Generator cannot be pickled (its state is not exposed); \
+                 copy.copy works, or pickle a chacha generator",
+            )
+        })?;
+        let restore = py
+            .import("fairdeck._fairdeck")?
+            .getattr("_restore_generator")?;
+        let args = (
+            self.key.seed.to_hex(),
+            self.stream.kind.name(),
+            self.key.entropy.origin,
+            self.key.entropy.bits,
+            position,
+            self.spawned.load(Ordering::Relaxed),
+        );
+        Ok((restore, args.into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
@@ -420,4 +464,37 @@ fn along<'py>(
     let kwargs = PyDict::new(py);
     kwargs.set_item("axis", axis)?;
     x.call_method("take", (PyArray1::from_vec(py, order),), Some(&kwargs))
+}
+
+/// Unpickles a [`Generator`] (see `Generator.__reduce__`).
+#[pyfunction]
+pub fn _restore_generator(
+    seed: &str,
+    generator: &str,
+    origin: &str,
+    bits: f64,
+    position: u128,
+    spawned: u64,
+) -> PyResult<Generator> {
+    let kind: fairdeck::rng::Generator = generator.parse().map_err(value_error)?;
+    let key = fairdeck::rng::Seed::from_hex(seed).map_err(value_error)?;
+    let origin = [
+        "os",
+        "hex-key",
+        "seed-text",
+        "seed-list",
+        "seed-sequence",
+        "spawn",
+    ]
+    .into_iter()
+    .find(|o| *o == origin)
+    .ok_or_else(|| PyValueError::new_err(format!("unknown key origin {origin:?}")))?;
+    Ok(Generator {
+        stream: Stream::at(&key, kind, position),
+        key: Key {
+            seed: key,
+            entropy: KeyEntropy { origin, bits },
+        },
+        spawned: AtomicU64::new(spawned),
+    })
 }

@@ -50,6 +50,7 @@ mod weights;
 #[pymodule]
 fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<generator::Generator>()?;
+    m.add_function(wrap_pyfunction!(generator::_restore_generator, m)?)?;
     m.add_class::<bitgen::BitStream>()?;
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;

@@ -44,6 +44,45 @@ impl Stream {
         f(&mut dice)
     }
 
+    /// Where a ChaCha stream is: its offset in 32-bit words from the start
+    /// (the generator's own `get_word_pos`); `None` for xoshiro256++, whose
+    /// state is not exposed.
+    pub fn position(&self) -> Option<u128> {
+        self.with(|dice| match dice.rng_mut() {
+            AnyRng::ChaCha20(r) => Some(r.get_word_pos()),
+            AnyRng::ChaCha12(r) => Some(r.get_word_pos()),
+            AnyRng::ChaCha8(r) => Some(r.get_word_pos()),
+            AnyRng::Xoshiro256PlusPlus(_) => None,
+        })
+    }
+
+    /// The stream of `kind` keyed with `seed`, at word offset `position`.
+    pub fn at(seed: &Seed, kind: Generator, position: u128) -> Self {
+        let stream = Stream::new(seed, kind);
+        stream.with(|dice| match dice.rng_mut() {
+            AnyRng::ChaCha20(r) => r.set_word_pos(position),
+            AnyRng::ChaCha12(r) => r.set_word_pos(position),
+            AnyRng::ChaCha8(r) => r.set_word_pos(position),
+            AnyRng::Xoshiro256PlusPlus(_) => {}
+        });
+        stream
+    }
+
+    /// A stream in exactly this one's state, drawing independently from now on.
+    pub fn duplicate(&self, seed: &Seed) -> Self {
+        let copy = self.with(|dice| match dice.rng_mut() {
+            AnyRng::Xoshiro256PlusPlus(r) => Some(r.clone()),
+            _ => None,
+        });
+        match (copy, self.position()) {
+            (Some(rng), _) => Stream {
+                kind: self.kind,
+                dice: Mutex::new(RngDice::new(AnyRng::Xoshiro256PlusPlus(rng))),
+            },
+            (None, position) => Stream::at(seed, self.kind, position.unwrap_or(0)),
+        }
+    }
+
     /// A new 256-bit key taken from the stream (32 bytes of generator
     /// output), for work that runs on several threads with derived keys.
     pub fn subkey(&self) -> Seed {
