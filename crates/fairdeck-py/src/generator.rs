@@ -89,19 +89,23 @@ impl Generator {
     }
 
     /// Pickling: the key, the generator, where the key came from, the place
-    /// in the stream (ChaCha's word offset) and the spawn count; unpickled,
-    /// the generator continues exactly where this one is. A xoshiro256pp
-    /// generator cannot be pickled (its state is not exposed): ``TypeError``.
+    /// in the stream (ChaCha's word offset, or xoshiro256++'s four state
+    /// words) and the spawn count; unpickled, the generator continues
+    /// exactly where this one is.
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let position = self.stream.position().ok_or_else(|| {
-            PyTypeError::new_err(
-                "a xoshiro256pp Generator cannot be pickled (its state is not exposed); \
-                 copy.copy works, or pickle a chacha generator",
-            )
-        })?;
+        let xoshiro = self.stream.xoshiro_state();
+        let position = match (self.stream.position(), xoshiro) {
+            (Some(p), _) => p,
+            (None, Some(_)) => 0,
+            (None, None) => {
+                return Err(PyTypeError::new_err(
+                    "this generator's state cannot be read",
+                ));
+            }
+        };
         let restore = py
             .import("fairdeck._fairdeck")?
             .getattr("_restore_generator")?;
@@ -112,6 +116,7 @@ impl Generator {
             self.key.entropy.bits,
             position,
             self.spawned.load(Ordering::Relaxed),
+            xoshiro,
         );
         Ok((restore, args.into_pyobject(py)?))
     }
@@ -468,6 +473,7 @@ fn along<'py>(
 
 /// Unpickles a [`Generator`] (see `Generator.__reduce__`).
 #[pyfunction]
+#[pyo3(signature = (seed, generator, origin, bits, position, spawned, xoshiro=None))]
 pub fn _restore_generator(
     seed: &str,
     generator: &str,
@@ -475,6 +481,7 @@ pub fn _restore_generator(
     bits: f64,
     position: u128,
     spawned: u64,
+    xoshiro: Option<[u64; 4]>,
 ) -> PyResult<Generator> {
     let kind: fairdeck::rng::Generator = generator.parse().map_err(value_error)?;
     let key = fairdeck::rng::Seed::from_hex(seed).map_err(value_error)?;
@@ -489,8 +496,17 @@ pub fn _restore_generator(
     .into_iter()
     .find(|o| *o == origin)
     .ok_or_else(|| PyValueError::new_err(format!("unknown key origin {origin:?}")))?;
+    let stream = match (kind, xoshiro) {
+        (fairdeck::rng::Generator::Xoshiro256PlusPlus, Some(state)) => Stream::xoshiro_at(state)?,
+        (fairdeck::rng::Generator::Xoshiro256PlusPlus, None) => {
+            return Err(PyValueError::new_err(
+                "a xoshiro256pp state needs its four words",
+            ));
+        }
+        _ => Stream::at(&key, kind, position),
+    };
     Ok(Generator {
-        stream: Stream::at(&key, kind, position),
+        stream,
         key: Key {
             seed: key,
             entropy: KeyEntropy { origin, bits },

@@ -56,6 +56,38 @@ impl Stream {
         })
     }
 
+    /// A xoshiro256++ stream's four state words (`None` for ChaCha, whose
+    /// place is [`Stream::position`]).
+    pub fn xoshiro_state(&self) -> Option<[u64; 4]> {
+        self.with(|dice| match dice.rng_mut() {
+            // Its serde form is `{"s": [four words]}`.
+            AnyRng::Xoshiro256PlusPlus(r) => serde_json::to_value(&*r)
+                .ok()
+                .and_then(|v| serde_json::from_value::<[u64; 4]>(v["s"].clone()).ok()),
+            _ => None,
+        })
+    }
+
+    /// A xoshiro256++ stream in the state `s` (as [`Stream::xoshiro_state`] gave it).
+    ///
+    /// # Errors
+    ///
+    /// A state of all zeros (not a state the generator can be in).
+    pub fn xoshiro_at(s: [u64; 4]) -> PyResult<Self> {
+        if s == [0; 4] {
+            return Err(PyValueError::new_err(
+                "a xoshiro256pp state cannot be all zeros",
+            ));
+        }
+        let rng: rand_xoshiro::Xoshiro256PlusPlus =
+            serde_json::from_value(serde_json::json!({ "s": s }))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Stream {
+            kind: Generator::Xoshiro256PlusPlus,
+            dice: Mutex::new(RngDice::new(AnyRng::Xoshiro256PlusPlus(rng))),
+        })
+    }
+
     /// The stream of `kind` keyed with `seed`, at word offset `position`.
     pub fn at(seed: &Seed, kind: Generator, position: u128) -> Self {
         let stream = Stream::new(seed, kind);

@@ -29,7 +29,7 @@ def test_a_copy_continues_where_the_original_is(generator):
     assert draws(c) == first
 
 
-@pytest.mark.parametrize("generator", ["chacha20", "chacha12", "chacha8"])
+@pytest.mark.parametrize("generator", ["chacha20", "chacha12", "chacha8", "xoshiro256pp"])
 def test_pickling_resumes_the_stream_and_keeps_the_keys_origin(generator):
     g = fairdeck.Generator("pickled", generator)
     g.integers(0, 100, size=13)
@@ -49,6 +49,11 @@ def test_a_fresh_pickle_replays_from_the_start():
     assert np.array_equal(h.permutation(20), fairdeck.Generator("start").permutation(20))
 
 
-def test_xoshiro_generators_say_they_cannot_be_pickled():
-    with pytest.raises(TypeError, match="xoshiro256pp"):
-        pickle.dumps(fairdeck.Generator("x", "xoshiro256pp"))
+def test_a_damaged_pickle_is_refused():
+    restore = fairdeck._fairdeck._restore_generator
+    with pytest.raises(ValueError, match="all zeros"):
+        restore("00" * 32, "xoshiro256pp", "hex-key", 256.0, 0, 0, [0, 0, 0, 0])
+    with pytest.raises(ValueError, match="four words"):
+        restore("00" * 32, "xoshiro256pp", "hex-key", 256.0, 0, 0, None)
+    with pytest.raises(ValueError, match="origin"):
+        restore("00" * 32, "chacha20", "from a hat", 256.0, 0, 0)
