@@ -134,6 +134,10 @@ test('six players and an operator play a hold\'em hand; each sees only their own
     assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'valid', `${PLAYERS[i]}: ${await page.textContent('#verdict')}`);
     assert.deepEqual(await cardsIn(page, '#hand'), holes[i]);
   }
+  // At the close every page shows every hand (the transcript is public now): the showdown.
+  await players[0].page.waitForSelector('#showdown:not([hidden])');
+  const shown = await cardsIn(players[0].page, '#showdown');
+  assert.deepEqual(new Set(shown), new Set(holes.flat()));
   await fitsPhone(players[5].page);
   await shot(players[5].page, 'table-verified-phone');
   for (const { context } of players) await context.close();

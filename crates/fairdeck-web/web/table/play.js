@@ -49,8 +49,27 @@ async function tick() {
     verified = true;
     localStorage.removeItem(storeKey);
     await verify(view);
+    showdown(view.transcript);
   }
   return view.phase === 'closed' || view.phase === 'void';
+}
+
+/** Every player's hand from the closed table's transcript (public once the table closes). */
+function showdown(transcript) {
+  const piles = (transcript.deals ?? []).flatMap((d) => d.piles ?? []).filter((p) => p.role === 'player');
+  const rows = piles.map((p) => {
+    const row = document.createElement('div');
+    row.className = 'showdown-hand';
+    const name = document.createElement('p');
+    name.textContent = p.name;
+    const cards = document.createElement('div');
+    cards.className = 'cards';
+    showCards(cards, p.cards, '');
+    row.append(name, cards);
+    return row;
+  });
+  document.getElementById('showdown-hands').replaceChildren(...rows);
+  document.getElementById('showdown').hidden = rows.length === 0;
 }
 
 /** Verifies the transcript against the commitment this page saw before the deal. */
