@@ -21,6 +21,13 @@ use pyo3::types::{PyDict, PyList, PyModule};
 use crate::boundary::{buffer, reserve_scratch};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 
+/// Whether `x` is a plain `numpy.ndarray` (not a subclass such as a masked
+/// array): the common case, checked without a Python attribute lookup.
+pub fn is_plain_array(x: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: `x` is a live object and the GIL is held.
+    unsafe { npyffi::PyArray_CheckExact(x.py(), x.as_ptr()) != 0 }
+}
+
 /// The numpy module, imported once.
 pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
@@ -115,7 +122,7 @@ pub fn shuffle_slice<T: Send>(
     reserve_scratch::<T>(slice.len(), "shuffle")?;
     let run = |slice: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => stream.with(|dice| shuffle(slice, dice)),
+            Threads::Sequential => crate::with_dice!(stream, |dice| shuffle(slice, dice)),
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 pool(k)?.install(|| par_shuffle(slice, &key, stream.kind));
@@ -223,10 +230,17 @@ fn shuffle_by_index(
 /// array of the same length gets. `false` (nothing done) for anything else.
 pub fn shuffle_masked(x: &Bound<'_, PyAny>, stream: &Stream, threads: Threads) -> PyResult<bool> {
     let py = x.py();
-    let ma = numpy(py)?.getattr("ma")?;
-    if !x.is_instance(&ma.getattr("MaskedArray")?)? {
+    static MASKED: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let masked = MASKED.get_or_try_init(py, || {
+        numpy(py)?
+            .getattr("ma")?
+            .getattr("MaskedArray")
+            .map(Bound::unbind)
+    })?;
+    if !x.is_instance(masked.bind(py))? {
         return Ok(false);
     }
+    let ma = numpy(py)?.getattr("ma")?;
     // `.data` is a plain ndarray view of the masked array's memory.
     let data = x.getattr("data")?.cast_into::<PyUntypedArray>()?;
     let raw = RawItems::of(&data)?;

@@ -51,13 +51,51 @@ pub fn rolls(
     what: &str,
 ) -> PyResult<Vec<u64>> {
     let mut values = buffer(count, what)?;
-    let mut draw = || stream.with(|dice| values.extend((0..count).map(|_| dice.roll(n))));
+    values.resize(count, 0);
+    let mut draw = || crate::with_dice!(stream, |dice| fill_rolls(dice, n, &mut values));
     if count >= DETACH_LEN {
         py.detach(draw)
     } else {
         draw()
     }
     Ok(values)
+}
+
+/// Fills `out` with exact rolls below `n`, as many from one 64-bit word as
+/// fit its 64 bits (Brackett-Rozinsky and Lemire's batched draws, through
+/// [`Dice::roll_many_below`]): three rolls below 10^6 per word instead of
+/// one. Each value is uniform on `0..n` and independent of the others.
+pub fn fill_rolls<D: Dice + ?Sized>(dice: &mut D, n: u64, out: &mut [u64]) {
+    // `n < 2^bits`; a word holds `64 / bits` rolls with no product to check.
+    let bits = u64::BITS - n.leading_zeros();
+    macro_rules! by {
+        ($($k:literal)*) => {
+            match (64 / bits) as usize {
+                $($k => fill_rolls_by::<$k, D>(dice, bits, n, out),)*
+                _ => fill_rolls_by::<1, D>(dice, bits, n, out),
+            }
+        };
+    }
+    by!(64 32 21 16 12 10 9 8 7 6 5 4 3 2)
+}
+
+/// [`fill_rolls`] in groups of `K` (a constant, so each group's chain of
+/// multiplications is unrolled).
+fn fill_rolls_by<const K: usize, D: Dice + ?Sized>(
+    dice: &mut D,
+    bits: u32,
+    n: u64,
+    out: &mut [u64],
+) {
+    let bounds = [n; K];
+    let mut groups = out.chunks_exact_mut(K);
+    for group in &mut groups {
+        dice.roll_many_below(bits, &bounds, group);
+    }
+    let rest = groups.into_remainder();
+    if !rest.is_empty() {
+        dice.roll_many_below(bits, &bounds[..rest.len()], rest);
+    }
 }
 
 /// `k` distinct values of `0..n` in selection order (`fairdeck::sample::sample`).
@@ -72,7 +110,7 @@ pub fn distinct(py: Python<'_>, stream: &Stream, k: u64, n: u64) -> PyResult<Vec
             "k = {k} is too many values for one call (at most {MAX_SAMPLE}); draw in parts"
         )));
     }
-    let draw = || stream.with(|dice| fairdeck::sample::sample(k, n, dice));
+    let draw = || crate::with_dice!(stream, |dice| fairdeck::sample::sample(k, n, dice));
     let values = if k as usize >= DETACH_LEN {
         py.detach(draw)
     } else {
@@ -146,7 +184,8 @@ impl Bounds {
             Ok(n) => rolls(py, stream, n, count, "integers"),
             Err(_) => {
                 let mut values = buffer(count, "integers")?;
-                stream.with(|dice| values.extend((0..count).map(|_| dice.rng_mut().next_u64())));
+                crate::with_dice!(stream, |dice| values
+                    .extend((0..count).map(|_| dice.rng_mut().next_u64())));
                 Ok(values)
             }
         }

@@ -10,7 +10,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 use sha2::{Digest, Sha256};
 
-use crate::arrays::{numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range};
+use crate::arrays::{
+    is_plain_array, numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range,
+};
 use crate::boundary::guard;
 use crate::convert::{to_u64, to_usize, type_name, value_error};
 use crate::deal::{DealArgs, deal};
@@ -161,6 +163,10 @@ impl Generator {
     ) -> PyResult<()> {
         guard("shuffle", || {
             let threads = Threads::from_arg(threads)?;
+            if axis == 0 && is_plain_array(x) {
+                // The common case first: a plain ndarray along axis 0.
+                return shuffle_array(x.cast::<PyUntypedArray>()?, &self.stream, threads);
+            }
             if let Some(axis) = other_axis(x, axis)? {
                 let taken = along(x, axis, &self.stream, threads)?;
                 x.set_item(x.py().Ellipsis(), taken)?;

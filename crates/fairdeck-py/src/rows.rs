@@ -33,7 +33,7 @@ fn shuffle_runs<T: Send>(
     reserve_scratch::<T>(m, "permuted")?;
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => stream.with(|dice| {
+            Threads::Sequential => crate::with_dice!(stream, |dice| {
                 data.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
             }),
             Threads::Pool(k) => {

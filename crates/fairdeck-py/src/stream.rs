@@ -15,6 +15,35 @@ use crate::convert::to_usize;
 /// 3 µs of shuffling, more than the cost of releasing and taking it back.
 pub const DETACH_LEN: usize = 1024;
 
+/// Runs `$body` with `$dice` bound to `&mut RngDice<&mut G>` for the
+/// stream's concrete generator `G`: the same draws as through
+/// [`Stream::with`], but compiled once per generator, so a loop of draws
+/// does not dispatch on the generator's kind at every word.
+#[macro_export]
+macro_rules! with_dice {
+    ($stream:expr, |$dice:ident| $body:expr) => {{
+        let mut guard = $stream.lock();
+        match guard.rng_mut() {
+            ::fairdeck::rng::AnyRng::ChaCha20(r) => {
+                let $dice = &mut ::fairdeck::dice::RngDice::new(&mut **r);
+                $body
+            }
+            ::fairdeck::rng::AnyRng::ChaCha12(r) => {
+                let $dice = &mut ::fairdeck::dice::RngDice::new(&mut **r);
+                $body
+            }
+            ::fairdeck::rng::AnyRng::ChaCha8(r) => {
+                let $dice = &mut ::fairdeck::dice::RngDice::new(&mut **r);
+                $body
+            }
+            ::fairdeck::rng::AnyRng::Xoshiro256PlusPlus(r) => {
+                let $dice = &mut ::fairdeck::dice::RngDice::new(r);
+                $body
+            }
+        }
+    }};
+}
+
 /// One generator's dice, shared by its methods.
 ///
 /// The mutex lets a method run with the GIL released while another Python
@@ -42,6 +71,13 @@ impl Stream {
         // matters (its state is always a valid state), so poison is ignored.
         let mut dice = self.dice.lock().unwrap_or_else(PoisonError::into_inner);
         f(&mut dice)
+    }
+
+    /// Runs `f` with the dice (waiting for another thread's call to finish).
+    /// Prefer [`with_dice!`](crate::with_dice) in loops: it runs its body on
+    /// the concrete generator, with no per-draw dispatch.
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, RngDice<AnyRng>> {
+        self.dice.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Where a ChaCha stream is: its offset in 32-bit words from the start

@@ -1,8 +1,6 @@
 //! Sampling without replacement: k distinct values from a range, or k items
 //! from a stream of unknown length.
 
-use rustc_hash::FxHashMap;
-
 use crate::Error;
 use crate::dice::Dice;
 use crate::shuffle::shuffle;
@@ -23,9 +21,9 @@ use crate::shuffle::shuffle;
 /// uniform in `[i, n)`, outputs the value at `j` and moves the value at `i`
 /// into `j`. Unlike the article we never store position `i` after step `i`
 /// (it is never read again), and we keep the first `k` positions in a plain
-/// array — only positions `≥ k` go into the hash map (FxHash: its keys are
-/// our own uniform draws, so no adversary can pick colliding ones) — so each
-/// step costs one hash operation at most.
+/// array — only positions `≥ k` go into the hash map ([`Moved`]: its keys
+/// are our own uniform draws, so no adversary can pick colliding ones) — so
+/// each step costs one hash operation at most.
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
 /// `k` rolls with bounds `n, n−1, …, n−k+1` (by rejection: about `k` rolls
@@ -63,23 +61,121 @@ pub fn sample<D: Dice + ?Sized>(k: u64, n: u64, dice: &mut D) -> Result<Vec<u64>
     // (a position absent from `moved` still holds its own index).
     let mut front = buffer(capacity)?;
     front.extend(0..k);
-    let mut moved: FxHashMap<u64, u64> = FxHashMap::default();
-    for i in 0..capacity {
-        let at_i = front[i];
-        let j = i as u64 + dice.roll(n - i as u64);
-        let at_j = match usize::try_from(j) {
-            Ok(p) if p < capacity => std::mem::replace(&mut front[p], at_i),
-            _ => {
-                if moved.len() == moved.capacity() {
-                    let more = moved.len().max(capacity.min(1 << 20));
-                    moved.try_reserve(more).map_err(|_| exhausted(more, 16))?;
-                }
-                moved.insert(j, at_i).unwrap_or(j)
-            }
-        };
-        out.push(at_j);
+    // At most one entry per step, and only positions in `k..n`.
+    let mut moved = Moved::with_room(capacity.min(usize::try_from(n - k).unwrap_or(usize::MAX)))?;
+    let mut rolled = [0u64; PROBE_AHEAD];
+    let mut i = 0;
+    while i < capacity {
+        // The rolls do not depend on the array, so a batch of them is drawn
+        // first and the map slots they will touch are looked up together;
+        // the swaps then run in the same order as one step at a time.
+        let batch = &mut rolled[..(capacity - i).min(PROBE_AHEAD)];
+        for (step, j) in (i as u64..).zip(batch.iter_mut()) {
+            *j = step + dice.roll(n - step);
+        }
+        moved.touch(batch.iter().filter(|&&j| j >= k));
+        for &j in batch.iter() {
+            let at_i = front[i];
+            let at_j = match usize::try_from(j) {
+                Ok(p) if p < capacity => std::mem::replace(&mut front[p], at_i),
+                _ => moved.replace(j, at_i)?,
+            };
+            out.push(at_j);
+            i += 1;
+        }
     }
     Ok(out)
+}
+
+/// The positions at or past `k` of [`sample`]'s virtual array that a swap
+/// has written, with the value each now holds. Open addressing with linear
+/// probing in a power-of-two table at most half full, `u64::MAX` marking
+/// empty slots (no position reaches it: positions are below `n ≤ u64::MAX`).
+/// The keys are our own uniform draws, so a multiplicative hash spreads
+/// them and no adversary can choose colliding ones. Each entry's key and
+/// value share a cache line: one miss per lookup.
+#[derive(Default)]
+struct Moved {
+    slots: Vec<[u64; 2]>,
+    len: usize,
+    shift: u32,
+}
+
+impl Moved {
+    const EMPTY: u64 = u64::MAX;
+
+    /// An empty map that holds `entries` without growing (up to 2^20 of
+    /// them at first: a sample of many values from a range barely larger
+    /// moves few positions, and the map grows when it must).
+    fn with_room(entries: usize) -> Result<Self, Error> {
+        let mut map = Moved::default();
+        map.resize(entries.min(1 << 20).saturating_mul(2).next_power_of_two())?;
+        Ok(map)
+    }
+
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Reads the home slot of each key (see [`DrawnSet::touch`]).
+    fn touch<'a>(&self, keys: impl Iterator<Item = &'a u64>) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let seen = keys.fold(0, |acc, &key| acc ^ self.slots[self.home(key)][0]);
+        std::hint::black_box(seen);
+    }
+
+    /// Writes `value` at position `key`; returns what the position held
+    /// before (`key` itself when no swap had touched it).
+    fn replace(&mut self, key: u64, value: u64) -> Result<u64, Error> {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow()?;
+        }
+        Ok(self.put(key, value))
+    }
+
+    fn put(&mut self, key: u64, value: u64) -> u64 {
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(key);
+        loop {
+            let slot = &mut self.slots[at];
+            if slot[0] == Self::EMPTY {
+                *slot = [key, value];
+                self.len += 1;
+                return key;
+            }
+            if slot[0] == key {
+                return std::mem::replace(&mut slot[1], value);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Doubles the table (at least 1024 slots), or [`Error::MemoryExhausted`].
+    fn grow(&mut self) -> Result<(), Error> {
+        self.resize(self.slots.len() * 2)
+    }
+
+    /// Moves the entries into a table of `size` slots (a power of two, at
+    /// least 1024).
+    fn resize(&mut self, size: usize) -> Result<(), Error> {
+        let size = size.max(1024);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(size)
+            .map_err(|_| exhausted(size, 16))?;
+        slots.resize(size, [Self::EMPTY, 0]);
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.shift = u64::BITS - size.trailing_zeros();
+        self.len = 0;
+        for [key, value] in old {
+            if key != Self::EMPTY {
+                self.put(key, value);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// An empty vector with room for `capacity` values, or
@@ -98,6 +194,9 @@ fn exhausted(count: usize, size: u64) -> Error {
     }
 }
 
+/// How many rolls [`sample_by_rejection`] looks up together.
+const PROBE_AHEAD: usize = 64;
+
 /// `sample` draws by rejection when `k ≤ n >> REJECTION_SHIFT`.
 const REJECTION_SHIFT: u32 = 10;
 
@@ -110,10 +209,20 @@ fn sample_by_rejection<D: Dice + ?Sized>(
 ) -> Result<Vec<u64>, Error> {
     let mut chosen = DrawnSet::with_capacity(k)?;
     let mut out = buffer(k)?;
+    let mut drawn = [0u64; PROBE_AHEAD];
     while out.len() < k && !dice.exhausted() {
-        let x = dice.roll(n);
-        if chosen.insert(x) {
-            out.push(x);
+        // Never more rolls than values still wanted: the same rolls, in the
+        // same order, as one roll per pass. Looking the batch's slots up
+        // first lets their cache misses overlap instead of queueing.
+        let batch = &mut drawn[..(k - out.len()).min(PROBE_AHEAD)];
+        for x in batch.iter_mut() {
+            *x = dice.roll(n);
+        }
+        chosen.touch(batch);
+        for &x in batch.iter() {
+            if chosen.insert(x) {
+                out.push(x);
+            }
         }
     }
     Ok(out)
@@ -150,11 +259,24 @@ impl DrawnSet {
         })
     }
 
+    /// The slot where the search for `x` starts.
+    fn home(&self, x: u64) -> usize {
+        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Reads the home slot of each of `xs`: independent loads, so a set
+    /// larger than the cache fetches them all at once, and the inserts that
+    /// follow find them in cache. Changes nothing.
+    fn touch(&self, xs: &[u64]) {
+        let seen = xs.iter().fold(0, |acc, &x| acc ^ self.slots[self.home(x)]);
+        std::hint::black_box(seen);
+    }
+
     /// Adds `x`; returns whether it was new.
     fn insert(&mut self, x: u64) -> bool {
         debug_assert_ne!(x, Self::EMPTY);
         let mask = self.slots.len() - 1;
-        let mut at = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let mut at = self.home(x);
         loop {
             match self.slots[at] {
                 Self::EMPTY => {

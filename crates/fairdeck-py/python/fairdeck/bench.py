@@ -1,171 +1,231 @@
 """Time fairdeck against numpy's Generator (PCG64) and the standard library's
-``random``, in one run, and print ns per element and the speed-ups.
+``random``, and print ns per element and the speed-ups, as medians with
+their spread.
 
-    python -m fairdeck.bench                 # n = 52, 10**6, 10**8 and permuted 10**6 x 52
+    python -m fairdeck.bench                 # every case, with 10**8
     python -m fairdeck.bench --quick         # without the 10**8 case
     python -m fairdeck.bench --generator xoshiro256pp --threads 2
+    python -m fairdeck.bench --json          # one JSON document
 
-Each case shuffles the same ``int64`` array (numpy's default ``arange``
-dtype) again and again and keeps the best time of several repeats (the
-least disturbed by other work on the machine). ``random.shuffle`` at 10**8
-needs a 4 GB list and half a minute, so it runs only with ``--random-1e8``.
-The targets are those of the issue that asked for this package: at least
-10x numpy's ``Generator.shuffle`` on a 52-card deck (one deck per call), 5x
-at 10**6 and 10**8, and 5x numpy's ``permuted(axis=1)`` on 10**6 x 52.
+Each case runs in rounds: numpy, then fairdeck, then numpy again, and so
+on, each timed over a few calls in this thread's CPU time
+(``time.thread_time_ns``, which leaves out the time other processes take
+the core away). A round's ratio is numpy's time over fairdeck's in that
+round, so a slow spell of the machine hits both sides of it; the table
+gives the median ratio over the rounds and its range [min-max]. Every
+call of a case sees the same kind of input (shuffles reshuffle the same
+array; draws allocate their output, as both libraries do).
+``random.shuffle`` is timed at 52 and 10**6 only (10**8 needs a 4 GB list).
+
+The targets are those of the issues that asked for this package, with the
+default ChaCha20 generator: at least 10x numpy's ``Generator.shuffle`` on a
+52-card deck (one deck per call), 5x at 10**6 and 10**8, 5x numpy's
+``permuted(axis=1)`` on 10**6 x 52 and ``permutation(10**6)``, and at least
+numpy's speed (1x) for ``integers`` and ``choice``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 import fairdeck
 
-
-@dataclass
-class Timing:
-    """Best time of one call, in ns: on the wall clock and in this thread's CPU time."""
-
-    wall: float
-    cpu: float
-
-    def per(self, elements: float) -> Timing:
-        return Timing(self.wall / elements, self.cpu / elements)
+Op = Callable[[], object]
 
 
-def best_ns(op: Callable[[], object], calls: int, repeats: int) -> Timing:
-    """Best time of one call of ``op`` over ``repeats`` runs of ``calls`` calls.
-
-    CPU time (``time.thread_time_ns``) leaves out the time other processes
-    take the core away, so it is the steadier figure on a shared machine;
-    both sides of every comparison run single-threaded in this thread.
-    """
-    wall = cpu = float("inf")
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter_ns(), time.thread_time_ns()
-        for _ in range(calls):
-            op()
-        cpu = min(cpu, (time.thread_time_ns() - start_cpu) / calls)
-        wall = min(wall, (time.perf_counter_ns() - start) / calls)
-    return Timing(wall, cpu)
+def cpu_ns(op: Op, calls: int) -> float:
+    """CPU time of one call of ``op``, averaged over ``calls`` calls."""
+    start = time.thread_time_ns()
+    for _ in range(calls):
+        op()
+    return (time.thread_time_ns() - start) / calls
 
 
 @dataclass
 class Case:
-    """One size: how to time it, and the speed-up the issue asked for."""
+    """One measurement: what it times, how often, and the speed-up asked for."""
 
     name: str
     elements: int
     calls: int
-    repeats: int
+    rounds: int
     target: float
 
 
 @dataclass
 class Row:
+    """A case's result: ns per element for each round, per side."""
+
     case: Case
-    numpy_ns: Timing
-    random_ns: Timing | None
-    fairdeck_ns: Timing
-    threads_ns: Timing | None
+    numpy_ns: list[float]
+    fairdeck_ns: list[float]
+    random_ns: list[float] = field(default_factory=list)
+    threads_ns: list[float] = field(default_factory=list)
+
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.numpy_ns, self.fairdeck_ns)]
 
     def ratio(self) -> float:
-        """The speed-up over numpy in CPU time."""
-        return self.numpy_ns.cpu / self.fairdeck_ns.cpu
+        """The median of the per-round speed-ups over numpy."""
+        return statistics.median(self.ratios())
 
-    def wall_ratio(self) -> float:
-        return self.numpy_ns.wall / self.fairdeck_ns.wall
+    def verdict(self) -> str:
+        ratio = self.ratio()
+        if ratio >= self.case.target:
+            return "met"
+        return f"missed by {self.case.target / ratio:.1f}x"
 
 
-def shuffle_row(case: Case, seed: str, generator: str, threads: int, with_random: bool) -> Row:
+def run_case(case: Case, numpy_op: Op, fairdeck_op: Op, random_op: Op | None = None,
+             threads_op: Op | None = None) -> Row:
+    """Times the case's sides in alternation, ``case.rounds`` times."""
+    per = float(case.elements)
+    row = Row(case, [], [])
+    for op in (numpy_op, fairdeck_op):
+        op()  # warm up: first-call imports, caches, page faults of the input
+    for _ in range(case.rounds):
+        row.numpy_ns.append(cpu_ns(numpy_op, case.calls) / per)
+        row.fairdeck_ns.append(cpu_ns(fairdeck_op, case.calls) / per)
+        if random_op is not None:
+            row.random_ns.append(cpu_ns(random_op, case.calls) / per)
+        if threads_op is not None:
+            # Wall clock: the work runs on other threads.
+            start = time.perf_counter_ns()
+            for _ in range(case.calls):
+                threads_op()
+            row.threads_ns.append((time.perf_counter_ns() - start) / case.calls / per)
+    return row
+
+
+def shuffle_row(case: Case, seed: str, generator: str, threads: int) -> Row:
     n = case.elements
     rng = np.random.default_rng(12345)
     fd = fairdeck.Generator(seed, generator)
     a = np.arange(n)
-    per = float(n)
-    numpy_ns = best_ns(lambda: rng.shuffle(a), case.calls, case.repeats).per(per)
-    fair_ns = best_ns(lambda: fd.shuffle(a), case.calls, case.repeats).per(per)
-    threads_ns = None
-    if threads > 1 and n >= 10**6:
-        threads_ns = best_ns(lambda: fd.shuffle(a, threads=threads), case.calls, case.repeats).per(per)
-    random_ns = None
-    if with_random:
+    random_op = threads_op = None
+    if n <= 10**6:
         items = list(range(n))
         random.seed(12345)
-        random_ns = best_ns(lambda: random.shuffle(items), case.calls, case.repeats).per(per)
-    return Row(case, numpy_ns, random_ns, fair_ns, threads_ns)
+        random_op = lambda: random.shuffle(items)  # noqa: E731
+    if threads > 1 and n >= 10**6:
+        threads_op = lambda: fd.shuffle(a, threads=threads)  # noqa: E731
+    return run_case(case, lambda: rng.shuffle(a), lambda: fd.shuffle(a), random_op, threads_op)
 
 
 def permuted_row(case: Case, seed: str, generator: str, threads: int) -> Row:
     rng = np.random.default_rng(12345)
     fd = fairdeck.Generator(seed, generator)
     x = np.tile(np.arange(52), (case.elements // 52, 1))
-    per = float(x.size)
-    numpy_ns = best_ns(lambda: rng.permuted(x, axis=1), case.calls, case.repeats).per(per)
-    fair_ns = best_ns(lambda: fd.permuted(x, axis=1), case.calls, case.repeats).per(per)
-    threads_ns = None
+    threads_op = None
     if threads > 1:
-        threaded = best_ns(lambda: fd.permuted(x, axis=1, threads=threads), case.calls, case.repeats)
-        threads_ns = threaded.per(per)
-    return Row(case, numpy_ns, None, fair_ns, threads_ns)
+        threads_op = lambda: fd.permuted(x, axis=1, threads=threads)  # noqa: E731
+    return run_case(
+        case, lambda: rng.permuted(x, axis=1), lambda: fd.permuted(x, axis=1), None, threads_op
+    )
 
 
-def fmt(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns:.2f}"
+def sci(n: int) -> str:
+    """``10**6`` as ``1e6``."""
+    mantissa, exponent = f"{n:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def draw_rows(seed: str, generator: str, n: int, rounds: int) -> list[Row]:
+    """``permutation``, ``integers`` and ``choice``: the draws that allocate
+    their output (so both sides pay for fresh memory too)."""
+    rng = np.random.default_rng(12345)
+    fd = fairdeck.Generator(seed, generator)
+    big = 1000 * n
+    m, b = sci(n), sci(big)
+    return [
+        run_case(Case(f"permutation({m})", n, 1, rounds, 5.0),
+                 lambda: rng.permutation(n), lambda: fd.permutation(n)),
+        run_case(Case(f"integers({m}, size={m})", n, 1, rounds, 1.0),
+                 lambda: rng.integers(n, size=n), lambda: fd.integers(n, size=n)),
+        run_case(Case(f"choice({m}, {m})", n, 1, rounds, 1.0),
+                 lambda: rng.choice(n, n), lambda: fd.choice(n, n)),
+        run_case(Case(f"choice({b}, {m}, replace=F)", n, 1, rounds, 1.0),
+                 lambda: rng.choice(big, n, replace=False),
+                 lambda: fd.choice(big, n, replace=False)),
+    ]
+
+
+def cases(quick: bool, small: bool) -> tuple[list[Case], Case, int]:
+    """The shuffle cases, the permuted case and the size of the draws.
+    ``small`` shrinks everything (a smoke test of the harness itself)."""
+    if small:
+        return [Case("shuffle n=52 (one deck)", 52, 50, 3, 10.0),
+                Case("shuffle n=1e4", 10**4, 2, 3, 5.0)], Case(
+            "permuted 1e3 x 52, axis=1", 52 * 10**3, 1, 3, 5.0), 10**4
+    shuffles = [Case("shuffle n=52 (one deck)", 52, 20_000, 11, 10.0),
+                Case("shuffle n=1e6", 10**6, 3, 11, 5.0)]
+    if not quick:
+        shuffles.append(Case("shuffle n=1e8", 10**8, 1, 5, 5.0))
+    return shuffles, Case("permuted 1e6 x 52, axis=1", 52 * 10**6, 1, 7, 5.0), 10**6
+
+
+def fmt(values: list[float]) -> str:
+    return "-" if not values else f"{statistics.median(values):.2f}"
 
 
 def print_table(rows: list[Row], generator: str, threads: int) -> None:
+    load = os.getloadavg()[0]
     print(
-        f"ns per element, CPU time, best of repeats (fairdeck {fairdeck.__version__}, {generator}; "
-        f"numpy {np.__version__}, PCG64; {os.cpu_count()} CPUs)"
+        f"ns per element, CPU time, median of rounds (fairdeck {fairdeck.__version__}, {generator}; "
+        f"numpy {np.__version__}, PCG64; {os.cpu_count()} CPUs; load {load:.2f})"
     )
     header = (
-        f"{'case':<26}{'numpy':>9}{'random':>9}{'fairdeck':>10}{f'{threads} thr*':>9}"
-        f"{'vs numpy':>10}{'(wall)':>8}{'target':>8}  verdict"
+        f"{'case':<32}{'numpy':>8}{'random':>8}{'fairdeck':>9}{f'{threads} thr*':>8}"
+        f"{'vs numpy [min-max]':>22}{'target':>7}  verdict"
     )
     print(header)
     for r in rows:
-        ratio = r.ratio()
-        verdict = "met" if ratio >= r.case.target else f"missed by {r.case.target / ratio:.1f}x"
-        random_ns = r.random_ns.cpu if r.random_ns else None
-        threads_ns = r.threads_ns.wall if r.threads_ns else None
+        ratios = r.ratios()
+        spread = f"{r.ratio():.1f}x [{min(ratios):.1f}-{max(ratios):.1f}]"
         print(
-            f"{r.case.name:<26}{fmt(r.numpy_ns.cpu):>9}{fmt(random_ns):>9}{fmt(r.fairdeck_ns.cpu):>10}"
-            f"{fmt(threads_ns):>9}{ratio:>9.1f}x{r.wall_ratio():>7.1f}x{r.case.target:>7.0f}x  {verdict}"
+            f"{r.case.name:<32}{fmt(r.numpy_ns):>8}{fmt(r.random_ns):>8}{fmt(r.fairdeck_ns):>9}"
+            f"{fmt(r.threads_ns):>8}{spread:>22}{r.case.target:>6.0f}x  {r.verdict()}"
         )
     print(f"* fairdeck with threads={threads}, wall-clock time (its work runs on other threads)")
     for r in rows:
-        if r.random_ns is not None:
-            speedup = r.random_ns.cpu / r.fairdeck_ns.cpu
+        if r.random_ns:
+            speedup = statistics.median(r.random_ns) / statistics.median(r.fairdeck_ns)
             print(f"{r.case.name}: fairdeck is {speedup:.1f}x random.shuffle")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m fairdeck.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="skip the 10**8 case")
-    parser.add_argument("--generator", default="chacha20", help="chacha20 (default) or xoshiro256pp")
-    parser.add_argument(
-        "--threads", type=int, default=os.cpu_count() or 1, help="threads= for the extra column"
-    )
-    parser.add_argument("--random-1e8", action="store_true", help="also time random.shuffle at 10**8")
+    parser.add_argument("--small", action="store_true", help="tiny sizes: checks the harness, not speed")
+    parser.add_argument("--generator", default="chacha20",
+                        help="chacha20 (default), chacha12, chacha8 or xoshiro256pp")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="threads= for the extra column")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     seed = "fairdeck bench"
-    cases = [Case("shuffle n=52 (one deck)", 52, 20_000, 7, 10.0), Case("shuffle n=1e6", 10**6, 3, 5, 5.0)]
-    if not args.quick:
-        cases.append(Case("shuffle n=1e8", 10**8, 1, 2, 5.0))
-    rows = [
-        shuffle_row(c, seed, args.generator, args.threads, c.elements < 10**8 or args.random_1e8)
-        for c in cases
-    ]
-    permuted = Case("permuted 1e6 x 52, axis=1", 52 * 10**6, 1, 3, 5.0)
+    shuffles, permuted, n = cases(args.quick, args.small)
+    rows = [shuffle_row(c, seed, args.generator, args.threads) for c in shuffles]
     rows.append(permuted_row(permuted, seed, args.generator, args.threads))
-    print_table(rows, args.generator, args.threads)
+    rows.extend(draw_rows(seed, args.generator, n, permuted.rounds))
+    if args.json:
+        document = {
+            "fairdeck": fairdeck.__version__, "numpy": np.__version__,
+            "generator": args.generator, "load_average": os.getloadavg()[0],
+            "rows": [dict(asdict(r), ratio=r.ratio(), verdict=r.verdict()) for r in rows],
+        }
+        print(json.dumps(document, indent=2))
+    else:
+        print_table(rows, args.generator, args.threads)
 
 
 if __name__ == "__main__":
