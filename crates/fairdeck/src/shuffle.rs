@@ -46,6 +46,7 @@ pub use parallel::par_shuffle_in_place;
 
 use buckets::Plan;
 use scatter::ScatterPlan;
+pub use scatter::Pass;
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///
@@ -86,6 +87,36 @@ pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
     if plan.starts(slice.len()) {
         scatter::scatter_shuffle(slice, plan, dice);
     } else {
+        batched::fisher_yates(slice, dice);
+    }
+}
+
+/// Exactly [`shuffle`] (the same order for the same dice answers), calling
+/// `enter(pass)` as each of its passes begins: a profiler's view of where
+/// the time of a large shuffle goes (`fairdeck bench --passes`). A slice
+/// too small to scatter is one [`Pass::FisherYates`].
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{Pass, shuffle_by_passes};
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut v: Vec<u32> = (0..10).collect();
+/// let mut seen = Vec::new();
+/// shuffle_by_passes(&mut v, &mut dice, &mut |pass| seen.push(pass));
+/// assert_eq!(seen, [Pass::FisherYates]);
+/// ```
+pub fn shuffle_by_passes<T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    dice: &mut D,
+    enter: &mut dyn FnMut(Pass),
+) {
+    let plan = ScatterPlan::for_type::<T>();
+    if plan.starts(slice.len()) {
+        scatter::scatter_shuffle_observed(slice, plan, dice, enter);
+    } else {
+        enter(Pass::FisherYates);
         batched::fisher_yates(slice, dice);
     }
 }
@@ -178,6 +209,34 @@ mod tests {
             assert_eq!(counts.len() as u64, factorial(n as u64), "n = {n}");
             assert!(counts.values().all(|&c| c == 1), "n = {n}");
         }
+    }
+
+    #[test]
+    fn shuffle_by_passes_is_the_shuffle_and_names_every_pass_in_order() {
+        let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("passes")));
+        // 3·2^20 u32 = 12 MiB: past the 8 MiB start, so it scatters.
+        let n = 3 << 20;
+        let mut plain: Vec<u32> = (0..n).collect();
+        let mut observed = plain.clone();
+        shuffle(&mut plain, &mut dice());
+        let mut passes = Vec::new();
+        shuffle_by_passes(&mut observed, &mut dice(), &mut |p| passes.push(p));
+        assert_eq!(plain, observed);
+        assert_eq!(passes[..2], [Pass::Labels, Pass::Scatter]);
+        let rest = &passes[2..];
+        assert!(!rest.is_empty());
+        // Then per bucket: (inner labels,) settle, Fisher–Yates.
+        for bucket in rest.split_inclusive(|&p| p == Pass::FisherYates) {
+            assert!(
+                bucket == [Pass::InnerLabels, Pass::Settle, Pass::FisherYates]
+                    || bucket == [Pass::Settle, Pass::FisherYates],
+                "{bucket:?}"
+            );
+        }
+        let mut small: Vec<u32> = (0..52).collect();
+        passes.clear();
+        shuffle_by_passes(&mut small, &mut dice(), &mut |p| passes.push(p));
+        assert_eq!(passes, [Pass::FisherYates]);
     }
 
     #[test]

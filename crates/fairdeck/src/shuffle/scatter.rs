@@ -126,11 +126,23 @@ pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
     plan: ScatterPlan,
     dice: &mut D,
 ) {
+    scatter_shuffle_observed(slice, plan, dice, &mut |_| {});
+}
+
+/// [`scatter_shuffle`], calling `enter(pass)` as each pass begins.
+pub(crate) fn scatter_shuffle_observed<T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    plan: ScatterPlan,
+    dice: &mut D,
+    enter: &mut dyn FnMut(Pass),
+) {
     let n = slice.len();
     let (outer, inner) = plan.bits(n);
+    enter(Pass::Labels);
     let mut labels = vec![0u8; n];
     advise_huge_pages(&mut labels);
     let lens = draw_labels(dice, outer, &mut labels);
+    enter(Pass::Scatter);
     let mut scratch = Vec::with_capacity(n);
     let scratch = &mut scratch.spare_capacity_mut()[..n];
     advise_huge_pages(scratch);
@@ -139,8 +151,28 @@ pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
     while let Some(len) = spread.next_len() {
         let labels = &mut labels[at..at + len];
         at += len;
-        shuffle_bucket(labels, inner, dice, |mov| spread.settle(mov));
+        shuffle_bucket(labels, inner, dice, enter, |mov| spread.settle(mov));
     }
+}
+
+/// The passes of the shuffle of a large slice, in the order they run (the
+/// three of step 3 once per bucket), as [`shuffle_by_passes`](super::shuffle_by_passes)
+/// reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pass {
+    /// Step 1: the outer labels, drawn and counted (and the label array's
+    /// first touch).
+    Labels,
+    /// Step 2: every element copied into its bucket of the scratch buffer
+    /// (and the scratch buffer's first touch).
+    Scatter,
+    /// Step 3, per bucket: its inner labels, drawn and counted.
+    InnerLabels,
+    /// Step 3, per bucket: moved back into its segment, grouped by them.
+    Settle,
+    /// Step 3, per group: Fisher–Yates inside the cache (for a slice too
+    /// small to scatter, the whole shuffle).
+    FisherYates,
 }
 
 /// Step 3 for one bucket of `labels.len()` elements: draws its labels
@@ -150,17 +182,24 @@ pub(crate) fn shuffle_bucket<'a, T: 'a, D: Dice + ?Sized>(
     labels: &mut [u8],
     bits: u32,
     dice: &mut D,
+    enter: &mut dyn FnMut(Pass),
     settle: impl FnOnce(Move<'_>) -> &'a mut [T],
 ) {
     if bits == 0 {
-        fisher_yates(settle(Move::Copy), dice);
+        enter(Pass::Settle);
+        let segment = settle(Move::Copy);
+        enter(Pass::FisherYates);
+        fisher_yates(segment, dice);
         return;
     }
+    enter(Pass::InnerLabels);
     let lens = draw_labels(dice, bits, labels);
+    enter(Pass::Settle);
     let segment = settle(Move::Scatter {
         labels,
         lens: &lens,
     });
+    enter(Pass::FisherYates);
     for group in split_by(segment, &lens) {
         fisher_yates(group, dice);
     }

@@ -9,9 +9,12 @@ tasks run in, or retries. See the ``fairdeck-distributed`` crate for the
 algorithm and its proof, and the guide's Spark chapter (docs/book/src/spark.md) for deployment.
 
 Pipeline: a DataFrame of input splits (file, byte range; or Parquet row
-groups) -> ``mapInArrow`` reading rows with their ids and buckets ->
-``repartition(k, key)`` (key chosen so that partition b is bucket b) ->
-``mapInArrow`` ordering each bucket and writing it as part b.
+groups) -> ``mapInArrow`` reading rows with their ids and buckets and
+packing each bucket's rows as Arrow IPC blobs (one Spark row per bucket of
+each batch read, so Spark converts and shuffles a few large values, and the
+columns keep their exact Arrow types) -> ``repartition(k, key)`` (key
+chosen so that partition b is bucket b) -> ``mapInArrow`` unpacking,
+ordering each bucket and writing it as part b.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import pyarrow.parquet as pq
 
 from fairdeck._fairdeck import distributed as _rust
 
-from . import _columns, _formats, _output, _tasks
+from . import _formats, _output, _tasks
 from ._listing import Listing, list_inputs, parse_bytes
 from ._output import OutputNotEmpty
 
@@ -127,14 +130,14 @@ def _session():
 
 def _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out) -> _Summary:
     """The Spark job: read, bucket, order and write every part into ``out.stage``."""
-    splits, schema, size, original = _plan(spark, listing, format, split_bytes)
+    splits, size, original = _plan(spark, listing, format, split_bytes)
     k = _bucket_count(buckets, size, task_memory)
     keys = _tasks.partition_keys(k)
     if format == "text":
         read = _tasks.ReadText(seed_hex, k, keys)
     else:
-        read = _tasks.ReadParquet(seed_hex, k, keys, listing.fs, schema)
-    rows = _splits_frame(spark, splits, format).mapInArrow(read, _spark_schema(schema))
+        read = _tasks.ReadParquet(seed_hex, k, keys, listing.fs, original)
+    rows = _splits_frame(spark, splits, format).mapInArrow(read, _spark_schema(_tasks.TRAVEL))
     write = _tasks.WriteBuckets(seed_hex, k, format, _uri(out.fs, out.stage), original)
     summary = rows.repartition(k, _tasks.PKEY).mapInArrow(write, _tasks.SUMMARY).collect()
     names = _finish(out.fs, out.stage, k, format, original, summary)
@@ -179,17 +182,14 @@ def _uri(fs: pafs.FileSystem, path: str) -> str:
 
 
 def _plan(spark, listing: Listing, format: str, split_bytes):
-    """The splits, the Arrow schema of the rows through Spark, the in-memory
-    size estimate, and the input's own schema (Parquet; None for text)."""
-    helpers = [pa.field(_tasks.PKEY, pa.int32()), pa.field(_tasks.BUCKET, pa.int32()),
-               pa.field(_tasks.FILE, pa.int32()), pa.field(_tasks.POS, pa.int64())]
+    """The splits, the in-memory size estimate, and the input's own schema
+    (Parquet; None for text)."""
     if format == "text":
         step = parse_bytes(split_bytes or spark.conf.get("spark.sql.files.maxPartitionBytes"))
         splits = [(f, p, start, min(size, start + max(step, 1)))
                   for f, (p, size) in enumerate(zip(listing.paths, listing.sizes))
                   for start in range(0, size, max(step, 1))]
-        schema = pa.schema(helpers + [pa.field("value", pa.binary())])
-        return splits, schema, sum(listing.sizes), None
+        return splits, sum(listing.sizes), None
     splits, size, data_schema = [], 0, None
     for f, path in enumerate(listing.paths):
         meta = pq.read_metadata(path, filesystem=listing.fs)
@@ -206,8 +206,7 @@ def _plan(spark, listing: Listing, format: str, split_bytes):
             size += group.total_byte_size
     if data_schema is None:
         raise ValueError("no Parquet files in the input")
-    carried = _columns.carriers(data_schema)
-    return splits, pa.schema(helpers + list(carried)), size, data_schema
+    return splits, size, data_schema
 
 
 def _spark_schema(schema: pa.Schema):

@@ -1,4 +1,5 @@
-"""``python -m fairdeck.spark shuffle IN... OUT --format text|parquet --seed S [--buckets K]``.
+"""``python -m fairdeck.spark shuffle IN... OUT --format text|parquet --seed S [--buckets K]``
+and ``python -m fairdeck.spark bench IN... [--master M] [--rounds R]`` (see ``_bench``).
 
 Runs under ``spark-submit`` (the master and resources come from it) and
 under plain ``python`` (Spark's embedded ``local[*]`` master). Prints the
@@ -31,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--split-bytes", help="text split size (default: spark.sql.files.maxPartitionBytes)")
     s.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
     s.add_argument("--overwrite", action="store_true", help="replace the output's contents")
+    b = sub.add_parser("bench", help="time the shuffle against orderBy(rand()) on the same input")
+    b.add_argument("paths", nargs="+", metavar="IN", help="input files or directories")
+    b.add_argument("--format", choices=["text", "parquet"],
+                   help="input format (default: read from the files' first bytes)")
+    b.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
+    b.add_argument("--rounds", type=int, default=3, help="timed runs of each, after a warm-up")
+    b.add_argument("--work", help="where the runs write (default: the system's temporary directory)")
     return p
 
 
@@ -51,8 +59,11 @@ MASTER = re.compile(
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    if args.buckets is not None and args.buckets < 1:
+    if getattr(args, "buckets", None) is not None and args.buckets < 1:
         print("python -m fairdeck.spark: --buckets must be at least 1", file=sys.stderr)
+        return 2
+    if args.command == "bench" and args.rounds < 1:
+        print("python -m fairdeck.spark: --rounds must be at least 1", file=sys.stderr)
         return 2
     if args.master is not None and not MASTER.fullmatch(args.master):
         print(f"python -m fairdeck.spark: --master {args.master!r} is not a Spark master URL "
@@ -67,8 +78,9 @@ def main(argv=None) -> int:
         # Fail fast, before starting Spark: missing inputs, an output that
         # overlaps an input, a non-empty output without --overwrite.
         listing = list_inputs(args.paths)
-        _output.check(args.output, args.overwrite, listing, args.paths)
-        _formats.detect(listing, args.format)
+        if args.command == "shuffle":
+            _output.check(args.output, args.overwrite, listing, args.paths)
+        fmt = _formats.detect(listing, args.format)
 
         from fairdeck.spark import shuffle
 
@@ -83,6 +95,12 @@ def main(argv=None) -> int:
             builder = builder.master(args.master)
         spark = builder.getOrCreate()
         spark.sparkContext.setLogLevel("ERROR")
+        if args.command == "bench":
+            from fairdeck.spark import _bench
+
+            result = _bench.run(spark, args.paths, fmt, args.rounds, args.work)
+            print(_bench.report(result, spark.sparkContext.master))
+            return 0
         result = shuffle(args.paths, seed=args.seed, buckets=args.buckets, output=args.output,
                          format=args.format, spark=spark, task_memory=args.task_memory,
                          split_bytes=args.split_bytes, overwrite=args.overwrite)

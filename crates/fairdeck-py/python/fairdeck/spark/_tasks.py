@@ -19,11 +19,9 @@ import pyarrow.parquet as pq
 
 from fairdeck._fairdeck import distributed as _rust
 
-from ._columns import restore, to_carriers
-
 #: Helper columns, prefixed so they cannot clash with a Parquet file's own.
 PKEY, BUCKET, FILE, POS = "__fairdeck_pkey", "__fairdeck_bucket", "__fairdeck_file", "__fairdeck_pos"
-HELPERS = [PKEY, BUCKET, FILE, POS]
+BLOB = "__fairdeck_rows"
 #: Bytes of line data per Arrow batch out of a text split.
 BATCH_BYTES = 8 << 20
 #: A Spark local property (``sc.setLocalProperty``) for the tests' fault
@@ -90,8 +88,55 @@ def _maybe_fail(stage: str) -> None:
             raise RuntimeError(f"fairdeck: injected failure in the first attempt of the {stage} task")
 
 
+#: The columns the map side sends through Spark's shuffle: one row per
+#: bucket of each batch it read, the bucket's rows packed in ``BLOB``.
+TRAVEL = pa.schema([pa.field(PKEY, pa.int32(), False), pa.field(BUCKET, pa.int32(), False),
+                    pa.field(BLOB, pa.binary(), False)])
+#: Most bytes of rows packed in one blob (Spark values stay far below 2 GB).
+BLOB_BYTES = 64 << 20
+
+
+def pack(table: pa.Table, buckets: np.ndarray, keys: np.ndarray) -> pa.RecordBatch:
+    """The rows of ``table`` grouped by bucket, each group (in pieces of at
+    most ``BLOB_BYTES``) written as one Arrow IPC stream: the rows travel
+    through Spark as a few large binary values, exactly in their Arrow
+    types, instead of one Spark row each. Which rows share a blob never
+    matters: the writer orders a bucket by its rows' ids."""
+    order = np.argsort(buckets, kind="stable")
+    grouped = table.take(pa.array(order))
+    counts = np.bincount(buckets, minlength=len(keys))
+    bucket_of, blobs, start = [], [], 0
+    for b in np.flatnonzero(counts):
+        group = grouped.slice(start, int(counts[b]))
+        start += int(counts[b])
+        pieces = max(1, -(-group.nbytes // BLOB_BYTES))
+        step = -(-group.num_rows // pieces)
+        for first in range(0, group.num_rows, step):
+            sink = pa.BufferOutputStream()
+            with pa.ipc.new_stream(sink, group.schema) as writer:
+                writer.write_table(group.slice(first, step))
+            bucket_of.append(int(b))
+            blobs.append(np.frombuffer(sink.getvalue(), dtype=np.uint8))
+    sizes = np.fromiter((len(x) for x in blobs), dtype=np.int64, count=len(blobs))
+    offsets = np.zeros(len(blobs) + 1, dtype=np.int32)
+    np.cumsum(sizes, out=offsets[1:])
+    data = np.concatenate(blobs) if blobs else np.zeros(0, np.uint8)
+    bucket_of = np.array(bucket_of, dtype=np.int32)
+    values = pa.Array.from_buffers(pa.binary(), len(blobs),
+                                   [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    return pa.RecordBatch.from_arrays(
+        [pa.array(keys[bucket_of]), pa.array(bucket_of), values], schema=TRAVEL)
+
+
+def unpack(blobs: pa.ChunkedArray) -> pa.Table:
+    """The rows packed in ``blobs`` (a bucket's), as one table; the data
+    stay in the blobs' memory."""
+    return pa.concat_tables(pa.ipc.open_stream(blob.as_buffer()).read_all()
+                            for chunk in blobs.chunks for blob in chunk)
+
+
 class ReadText:
-    """Map side for text: each split's lines with ids, buckets and partition keys."""
+    """Map side for text: each split's lines with their ids, packed by bucket."""
 
     def __init__(self, seed: str, buckets: int, keys: np.ndarray):
         self.seed, self.buckets, self.keys = seed, buckets, keys
@@ -111,15 +156,13 @@ class ReadText:
                 pa.binary(), len(positions), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
             )
             files = np.full(len(positions), file, dtype=np.int32)
-            yield pa.RecordBatch.from_arrays(
-                [pa.array(self.keys[buckets]), pa.array(buckets), pa.array(files),
-                 pa.array(positions), values],
-                names=HELPERS + ["value"],
-            )
+            rows = pa.Table.from_arrays([pa.array(files), pa.array(positions), values],
+                                        names=[FILE, POS, "value"])
+            yield pack(rows, np.asarray(buckets), self.keys)
 
 
 class ReadParquet:
-    """Map side for Parquet: each row group's rows with ids (file, row index) and buckets."""
+    """Map side for Parquet: each row group's rows with ids (file, row index), packed by bucket."""
 
     def __init__(self, seed: str, buckets: int, keys: np.ndarray, uri_fs, schema: pa.Schema):
         self.seed, self.buckets, self.keys = seed, buckets, keys
@@ -139,10 +182,9 @@ class ReadParquet:
         files = np.full(n, file, dtype=np.int32)
         positions = np.arange(first, first + n, dtype=np.int64)
         buckets = _rust.buckets_of(self.seed, self.buckets, files, positions)
-        table = to_carriers(table.select(self.schema.names[4:]), pa.schema(list(self.schema)[4:]))
-        for i, arr in enumerate([self.keys[buckets], buckets, files, positions]):
-            table = table.add_column(i, self.schema.field(i), pa.array(arr))
-        yield from table.to_batches()
+        table = table.select(self.schema.names)
+        table = table.add_column(0, FILE, pa.array(files)).add_column(1, POS, pa.array(positions))
+        yield pack(table, np.asarray(buckets), self.keys)
 
 
 class WriteBuckets:
@@ -150,7 +192,7 @@ class WriteBuckets:
 
     def __init__(self, seed: str, buckets: int, fmt: str, output: str, schema: pa.Schema | None):
         self.seed, self.buckets, self.fmt, self.output = seed, buckets, fmt, output
-        #: The input's Parquet schema, restored on the way out (None for text).
+        #: The input's Parquet schema, given back to the output (None for text).
         self.schema = schema
 
     def __call__(self, batches):
@@ -160,8 +202,8 @@ class WriteBuckets:
         table = pa.Table.from_batches(batches)
         present = np.unique(table.column(BUCKET).to_numpy())
         for b in present:
-            part = table if len(present) == 1 else table.filter(pc.equal(table[BUCKET], b))
-            yield self._write(int(b), part)
+            mine = table if len(present) == 1 else table.filter(pc.equal(table[BUCKET], b))
+            yield self._write(int(b), unpack(mine.column(BLOB)))
 
     def _order(self, bucket: int, part: pa.Table) -> np.ndarray:
         files = part.column(FILE).to_numpy()
@@ -176,7 +218,9 @@ class WriteBuckets:
             size = _atomic_write(self.output, part_name(bucket, self.buckets, "text"),
                                  lambda f: f.write(payload))
         else:
-            rows = restore(part.take(pa.array(order)).drop_columns(HELPERS), self.schema)
+            # The input's schema, field metadata and all: the types travelled
+            # unchanged inside the blobs, so this cast changes no value.
+            rows = part.take(pa.array(order)).drop_columns([FILE, POS]).cast(self.schema)
             size = _atomic_write(self.output, part_name(bucket, self.buckets, "parquet"),
                                  lambda f: pq.write_table(rows, f))
         return pa.RecordBatch.from_pydict(
