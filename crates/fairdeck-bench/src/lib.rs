@@ -27,5 +27,6 @@
 
 pub mod alone;
 pub mod cases;
+pub mod passes;
 pub mod production;
 pub mod report;

@@ -101,17 +101,54 @@ fn text_is_a_table_with_one_row_per_algorithm() {
 
 #[test]
 fn bad_flags_are_usage_errors() {
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 8] = [
         &["--algorithms", "nope"],
         &["--budget", "0"],
         &["--budget", "nan"],
         &["--sizes", "0"],
         &["--plot", "chart.pdf"],
+        &["--passes", "--rounds", "0"],
+        &["--rounds", "3"],
+        &["--passes", "--production"],
     ];
     for args in cases {
         let out = usage_error(&with("bench", args));
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
+}
+
+/// Issue 25, item 2: `--passes` times each pass of one large shuffle.
+#[test]
+fn passes_time_every_pass_of_a_scattered_shuffle() {
+    // 3·10^6 u32 = 12 MB: past the 8 MiB start, so it scatters.
+    let out = fairdeck()
+        .args(["bench", "--passes", "--sizes", "3e6", "--rounds", "2"])
+        .args(["--generator", "xoshiro256pp", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let v = parse(&out);
+    assert_eq!(v["n"], 3_000_000);
+    assert_eq!(v["generator"], "xoshiro256pp");
+    let passes: Vec<&str> = v["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pass"].as_str().unwrap())
+        .collect();
+    assert_eq!(passes[..2], ["Labels", "Scatter"]);
+    assert!(passes.contains(&"FisherYates"), "{passes:?}");
+    assert_eq!(v["total_ns_per_element"].as_array().unwrap().len(), 2);
+    let text = fairdeck()
+        .args(["bench", "--passes", "--sizes", "3e6", "--rounds", "1"])
+        .output()
+        .unwrap();
+    assert_success(&text);
+    let table = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        table.contains("Scatter") && table.contains("page faults"),
+        "{table}"
+    );
 }
 
 /// Issue 25: every production case also runs in a process of its own, in

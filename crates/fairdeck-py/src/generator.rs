@@ -256,7 +256,9 @@ impl Generator {
     /// ``integers(high)`` draws from ``[0, high)``, ``integers(low, high)``
     /// from ``[low, high)``, and ``endpoint=True`` includes ``high``. Each
     /// value is ``low`` plus one roll of the dice (Lemire's
-    /// multiply-and-reject on a 64-bit word), never ``%`` or floats.
+    /// multiply-and-reject; as many rolls share one 64-bit word as fit in
+    /// it, by Brackett-Rozinsky and Lemire's batched method: three below
+    /// 10**6), never ``%`` or floats.
     /// With ``size=None`` one Python int, else an array of shape ``size``:
     /// ``int64``, or ``uint64`` when the bounds pass 2**63 - 1 and
     /// ``low >= 0`` (numpy refuses those bounds without ``dtype=np.uint64``).

@@ -35,6 +35,40 @@ def test_integers_are_reproducible_and_exact_rolls():
     )
 
 
+def batched_rolls(seed: str, n: int, count: int) -> list[int]:
+    """The documented rule, from the raw stream: as many rolls below n as
+    fit a 64-bit word (64 // bit length of n) come from one word x, each the
+    high half of x·n with x replaced by the low half; the word is redrawn
+    when the last low half is below 2^64 mod n^k (Lemire's rejection for
+    the product n^k), so the k rolls are exactly uniform and independent."""
+    words = iter(fairdeck.ChaCha20(seed).random_raw(2 * count + 64).tolist())
+    per_word = max(1, 64 // n.bit_length())
+    out: list[int] = []
+    while len(out) < count:
+        k = min(per_word, count - len(out))
+        threshold = 2**64 % n**k
+        while True:
+            x, rolls = next(words), []
+            for _ in range(k):
+                m = x * n
+                rolls.append(m >> 64)
+                x = m % 2**64
+            if x >= threshold:
+                break
+        out += rolls
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 3, 6, 1000, 10**6, 2**32 - 1, 2**33 + 1, 2**64 - 1])
+def test_integers_are_batched_exact_rolls_of_the_stream(n):
+    got = fairdeck.Generator("r").integers(n, size=300).tolist()
+    assert got == batched_rolls("r", n, 300)
+    # Negative control: one roll per word (the old rule) is another sequence.
+    if n > 1 and 64 // n.bit_length() > 1:
+        words = fairdeck.ChaCha20("r").random_raw(300).tolist()
+        assert got != [(w * n) >> 64 for w in words]
+
+
 @pytest.mark.parametrize(
     "n,error,match",
     [

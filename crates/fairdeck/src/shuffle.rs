@@ -45,8 +45,8 @@ pub use par_scatter::{par_shuffle, par_shuffle_with};
 pub use parallel::par_shuffle_in_place;
 
 use buckets::Plan;
-use scatter::ScatterPlan;
 pub use scatter::Pass;
+use scatter::ScatterPlan;
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///

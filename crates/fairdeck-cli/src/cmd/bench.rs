@@ -51,6 +51,18 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["algorithms", "plot"])]
     pub production: bool,
 
+    /// Time each pass of the production shuffle of N u32 (the first of
+    /// --sizes, default 1e8) with --generator: labels, scatter, and per
+    /// bucket inner labels, settle and Fisher–Yates; ns per element and page
+    /// faults per pass, median over --rounds.
+    #[arg(long, conflicts_with_all = ["algorithms", "plot", "production"])]
+    pub passes: bool,
+
+    /// Timed rounds of --passes (after one warm-up).
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "passes",
+          value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub rounds: u16,
+
     #[command(flatten)]
     pub random: RandomArgs,
 }
@@ -105,6 +117,9 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.production {
         return production::run(&args.sizes, plan.budget, out);
     }
+    if args.passes {
+        return passes(args, out);
+    }
     let algorithms = chosen(args)?;
     if let Some(path) = &args.plot {
         plot::Kind::of(path)?;
@@ -149,6 +164,21 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     match out.format() {
         Format::Json => out.json(&report)?,
         Format::Text => text(out.stdout(), &report, &all)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--passes`: where the time of one large shuffle goes.
+fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let options = fairdeck_bench::passes::Options {
+        n: args.sizes.first().copied().unwrap_or(MAX_SIZE),
+        generator: args.random.generator,
+        rounds: usize::from(args.rounds),
+    };
+    let report = fairdeck_bench::passes::run(&options);
+    match out.format() {
+        Format::Json => out.json(&report)?,
+        Format::Text => write!(out.stdout(), "{}", report.to_text())?,
     }
     Ok(ExitCode::SUCCESS)
 }

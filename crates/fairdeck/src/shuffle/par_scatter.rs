@@ -132,7 +132,9 @@ pub(crate) fn par_shuffle_planned<T: Send>(
     par_scatter(slice, labels, BLOCK, &counts, scratch, |bucket, piece| {
         let mut dice = task_dice(seed, generator, b"scatter-bucket", bucket);
         let mut labels = vec![0u8; piece.len()];
-        shuffle_bucket(&mut labels, inner, &mut dice, &mut |_| {}, |mov| piece.settle(mov));
+        shuffle_bucket(&mut labels, inner, &mut dice, &mut |_| {}, |mov| {
+            piece.settle(mov)
+        });
     });
 }
 

@@ -31,6 +31,20 @@ def _stages(spark, since: int) -> list[dict]:
                   key=lambda s: s["stageId"])
 
 
+def _settled(spark, since: int, seconds: float = 10.0) -> list[dict]:
+    """The stages since ``since`` once the status store has them all
+    finished (it learns of them a moment after the job returns)."""
+    if not spark.sparkContext.uiWebUrl:
+        return []
+    deadline = time.monotonic() + seconds
+    while True:
+        stages = _stages(spark, since)
+        done = stages and all(s.get("status") in ("COMPLETE", "SKIPPED", "FAILED") for s in stages)
+        if done or time.monotonic() > deadline:
+            return stages
+        time.sleep(0.2)
+
+
 def _next_stage(spark) -> int:
     stages = _stages(spark, 0)
     return max((s["stageId"] for s in stages), default=-1) + 1
@@ -62,7 +76,7 @@ def run(spark, paths: list[str], fmt: str, rounds: int, work: str | None) -> dic
                 shutil.rmtree(out, ignore_errors=True)
                 if round_ > 0:  # round 0 warms up
                     times[name].append(elapsed)
-                    stages[name] = _stages(spark, first)
+                    stages[name] = _settled(spark, first)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return {"times": times, "stages": stages}
@@ -78,7 +92,11 @@ def report(result: dict, master: str) -> str:
     fd, ob = med["fairdeck"], med["orderBy(rand(7))"]
     ratios = [b / a for a, b in zip(times["fairdeck"], times["orderBy(rand(7))"])]
     lines.append(f"  orderBy / fairdeck: {ob / fd:.2f}x (per round {min(ratios):.2f}-{max(ratios):.2f})")
+    if not any(result["stages"].values()):
+        lines.append("stages: not available (the Spark UI, whose status API gives them, is off)")
     for name, stages in result["stages"].items():
+        if not stages:
+            continue
         lines.append(f"stages of the last {name} run: executor CPU s, tasks, shuffle MB written/read")
         for s in stages:
             lines.append(
