@@ -21,9 +21,10 @@ use crate::shuffle::shuffle;
 /// uniform in `[i, n)`, outputs the value at `j` and moves the value at `i`
 /// into `j`. Unlike the article we never store position `i` after step `i`
 /// (it is never read again), and we keep the first `k` positions in a plain
-/// array — only positions `≥ k` go into the hash map ([`Moved`]: its keys
-/// are our own uniform draws, so no adversary can pick colliding ones) — so
-/// each step costs one hash operation at most.
+/// array — only positions `≥ k` go into a hash map (open addressing; its
+/// keys are our own uniform draws, so no adversary can pick colliding ones)
+/// — so each step costs one hash operation at most, and the lookups of 32
+/// steps are issued together so that their cache misses overlap.
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
 /// `k` rolls with bounds `n, n−1, …, n−k+1` (by rejection: about `k` rolls
