@@ -16,9 +16,9 @@ use crate::convert::to_usize;
 pub const DETACH_LEN: usize = 1024;
 
 /// Runs `$body` with `$dice` bound to `&mut RngDice<&mut G>` for the
-/// stream's concrete generator `G`: the same draws as through
-/// [`Stream::with`], but compiled once per generator, so a loop of draws
-/// does not dispatch on the generator's kind at every word.
+/// stream's concrete generator `G`: the same draws as through the stream's
+/// `with`, but compiled once per generator, so a loop of draws does not
+/// dispatch on the generator's kind at every word.
 #[macro_export]
 macro_rules! with_dice {
     ($stream:expr, |$dice:ident| $body:expr) => {{
