@@ -93,7 +93,12 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
     if buckets is not None:
         _bucket_count(buckets, 0, task_memory)
     out = _output.prepare(output, overwrite, listing, roots)
+    batch_conf = "spark.sql.execution.arrow.maxRecordsPerBatch"
+    before = spark.conf.get(batch_conf, None)
     try:
+        # Each record is a blob of up to 64 MiB: a few per Arrow batch, not
+        # Spark's default 10,000 (the session's setting is put back after).
+        spark.conf.set(batch_conf, str(_tasks.BLOBS_PER_BATCH))
         summary = _run(spark, listing, format, split_bytes, buckets, task_memory, seed_hex, out)
         out.commit()
     except BaseException as e:
@@ -104,6 +109,11 @@ def shuffle(df_or_paths, seed=None, buckets=None, *, output, format=None, spark=
                 f"PYSPARK_PYTHON={sys.executable} (or spark.pyspark.python), or install "
                 "fairdeck into the workers' Python") from None
         raise
+    finally:
+        if before is None:
+            spark.conf.unset(batch_conf)
+        else:
+            spark.conf.set(batch_conf, before)
     written = [_uri(out.fs, f"{out.root}/{name}") for name in summary.parts]
     return ShuffleResult(seed_hex, summary.buckets, summary.rows, written)
 

@@ -94,18 +94,27 @@ TRAVEL = pa.schema([pa.field(PKEY, pa.int32(), False), pa.field(BUCKET, pa.int32
                     pa.field(BLOB, pa.binary(), False)])
 #: Most bytes of rows packed in one blob (Spark values stay far below 2 GB).
 BLOB_BYTES = 64 << 20
+#: Most bytes of blobs in one record batch the readers hand to Spark (an
+#: Arrow binary column holds at most 2 GiB); see also ``BLOBS_PER_BATCH``.
+BATCH_BLOB_BYTES = 256 << 20
+#: ``spark.sql.execution.arrow.maxRecordsPerBatch`` while a shuffle runs:
+#: the writers receive at most this many blobs per Arrow batch (at most
+#: 4 × ``BLOB_BYTES``), not Spark's default of 10,000.
+BLOBS_PER_BATCH = 4
 
 
-def pack(table: pa.Table, buckets: np.ndarray, keys: np.ndarray) -> pa.RecordBatch:
+def pack(table: pa.Table, buckets: np.ndarray, keys: np.ndarray):
     """The rows of ``table`` grouped by bucket, each group (in pieces of at
     most ``BLOB_BYTES``) written as one Arrow IPC stream: the rows travel
     through Spark as a few large binary values, exactly in their Arrow
     types, instead of one Spark row each. Which rows share a blob never
-    matters: the writer orders a bucket by its rows' ids."""
+    matters: the writer orders a bucket by its rows' ids. Yields record
+    batches of at most ``BATCH_BLOB_BYTES`` of blobs (one blob at least),
+    so no batch reaches the 2 GiB an Arrow binary column can hold."""
     order = np.argsort(buckets, kind="stable")
     grouped = table.take(pa.array(order))
     counts = np.bincount(buckets, minlength=len(keys))
-    bucket_of, blobs, start = [], [], 0
+    bucket_of, blobs, size, start = [], [], 0, 0
     for b in np.flatnonzero(counts):
         group = grouped.slice(start, int(counts[b]))
         start += int(counts[b])
@@ -115,17 +124,27 @@ def pack(table: pa.Table, buckets: np.ndarray, keys: np.ndarray) -> pa.RecordBat
             sink = pa.BufferOutputStream()
             with pa.ipc.new_stream(sink, group.schema) as writer:
                 writer.write_table(group.slice(first, step))
+            blob = np.frombuffer(sink.getvalue(), dtype=np.uint8)
+            if blobs and size + len(blob) > BATCH_BLOB_BYTES:
+                yield _blob_batch(bucket_of, blobs, keys)
+                bucket_of, blobs, size = [], [], 0
             bucket_of.append(int(b))
-            blobs.append(np.frombuffer(sink.getvalue(), dtype=np.uint8))
-    sizes = np.fromiter((len(x) for x in blobs), dtype=np.int64, count=len(blobs))
+            blobs.append(blob)
+            size += len(blob)
+    if blobs:
+        yield _blob_batch(bucket_of, blobs, keys)
+
+
+def _blob_batch(bucket_of: list[int], blobs: list[np.ndarray], keys: np.ndarray) -> pa.RecordBatch:
+    """One record batch of ``TRAVEL``: each blob with its bucket and partition key."""
     offsets = np.zeros(len(blobs) + 1, dtype=np.int32)
-    np.cumsum(sizes, out=offsets[1:])
-    data = np.concatenate(blobs) if blobs else np.zeros(0, np.uint8)
-    bucket_of = np.array(bucket_of, dtype=np.int32)
+    np.cumsum([len(x) for x in blobs], out=offsets[1:])
+    data = np.concatenate(blobs)
+    buckets = np.array(bucket_of, dtype=np.int32)
     values = pa.Array.from_buffers(pa.binary(), len(blobs),
                                    [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     return pa.RecordBatch.from_arrays(
-        [pa.array(keys[bucket_of]), pa.array(bucket_of), values], schema=TRAVEL)
+        [pa.array(keys[buckets]), pa.array(buckets), values], schema=TRAVEL)
 
 
 def unpack(blobs: pa.ChunkedArray) -> pa.Table:
@@ -158,7 +177,7 @@ class ReadText:
             files = np.full(len(positions), file, dtype=np.int32)
             rows = pa.Table.from_arrays([pa.array(files), pa.array(positions), values],
                                         names=[FILE, POS, "value"])
-            yield pack(rows, np.asarray(buckets), self.keys)
+            yield from pack(rows, np.asarray(buckets), self.keys)
 
 
 class ReadParquet:
@@ -184,7 +203,7 @@ class ReadParquet:
         buckets = _rust.buckets_of(self.seed, self.buckets, files, positions)
         table = table.select(self.schema.names)
         table = table.add_column(0, FILE, pa.array(files)).add_column(1, POS, pa.array(positions))
-        yield pack(table, np.asarray(buckets), self.keys)
+        yield from pack(table, np.asarray(buckets), self.keys)
 
 
 class WriteBuckets:
