@@ -112,11 +112,12 @@ def pack(table: pa.Table, buckets: np.ndarray, keys: np.ndarray):
     batches of at most ``BATCH_BLOB_BYTES`` of blobs (one blob at least),
     so no batch reaches the 2 GiB an Arrow binary column can hold."""
     order = np.argsort(buckets, kind="stable")
-    grouped = table.take(pa.array(order))
     counts = np.bincount(buckets, minlength=len(keys))
     bucket_of, blobs, size, start = [], [], 0, 0
     for b in np.flatnonzero(counts):
-        group = grouped.slice(start, int(counts[b]))
+        # One bucket's rows at a time: the copy made for it is freed once
+        # it is serialised, so a large row group is not copied whole.
+        group = table.take(pa.array(order[start:start + int(counts[b])]))
         start += int(counts[b])
         pieces = max(1, -(-group.nbytes // BLOB_BYTES))
         step = -(-group.num_rows // pieces)
