@@ -47,8 +47,10 @@ impl Float {
 /// `count` words of the stream (without the GIL for long runs).
 fn words(py: Python<'_>, stream: &Stream, count: usize) -> PyResult<Vec<u64>> {
     let mut values = buffer(count, "random")?;
-    let mut draw =
-        || stream.with(|dice| values.extend((0..count).map(|_| dice.rng_mut().next_u64())));
+    let mut draw = || {
+        crate::with_dice!(stream, |dice| values
+            .extend((0..count).map(|_| dice.rng_mut().next_u64())))
+    };
     if count >= DETACH_LEN {
         py.detach(draw)
     } else {
