@@ -67,16 +67,15 @@ impl Stream {
 
     /// Runs `f` with the dice (waiting for another thread's call to finish).
     pub fn with<R>(&self, f: impl FnOnce(&mut RngDice<AnyRng>) -> R) -> R {
-        // A panic cannot leave the generator half-updated in a way that
-        // matters (its state is always a valid state), so poison is ignored.
-        let mut dice = self.dice.lock().unwrap_or_else(PoisonError::into_inner);
-        f(&mut dice)
+        f(&mut self.lock())
     }
 
-    /// Runs `f` with the dice (waiting for another thread's call to finish).
-    /// Prefer [`with_dice!`](crate::with_dice) in loops: it runs its body on
+    /// The dice, locked (waiting for another thread's call to finish).
+    /// [`with_dice!`](crate::with_dice) uses it to run loops of draws on
     /// the concrete generator, with no per-draw dispatch.
     pub fn lock(&self) -> std::sync::MutexGuard<'_, RngDice<AnyRng>> {
+        // A panic cannot leave the generator half-updated in a way that
+        // matters (its state is always a valid state), so poison is ignored.
         self.dice.lock().unwrap_or_else(PoisonError::into_inner)
     }
 

@@ -115,7 +115,7 @@ impl Moved {
     }
 
     fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        home(key, self.shift)
     }
 
     /// Reads the home slot of each key (see [`DrawnSet::touch`]).
@@ -161,14 +161,9 @@ impl Moved {
     /// Moves the entries into a table of `size` slots (a power of two, at
     /// least 1024).
     fn resize(&mut self, size: usize) -> Result<(), Error> {
-        let size = size.max(1024);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(size)
-            .map_err(|_| exhausted(size, 16))?;
-        slots.resize(size, [Self::EMPTY, 0]);
+        let (slots, shift) = empty_table(size.max(1024), [Self::EMPTY, 0])?;
         let old = std::mem::replace(&mut self.slots, slots);
-        self.shift = u64::BITS - size.trailing_zeros();
+        self.shift = shift;
         self.len = 0;
         for [key, value] in old {
             if key != Self::EMPTY {
@@ -193,6 +188,24 @@ fn exhausted(count: usize, size: u64) -> Error {
     Error::MemoryExhausted {
         bytes: (count as u64).saturating_mul(size),
     }
+}
+
+/// A hash table of `size` slots (a power of two), every one `empty`, and
+/// the shift [`home`] takes for it; [`Error::MemoryExhausted`] instead of an
+/// abort.
+fn empty_table<S: Clone>(size: usize, empty: S) -> Result<(Vec<S>, u32), Error> {
+    let mut slots = Vec::new();
+    slots
+        .try_reserve_exact(size)
+        .map_err(|_| exhausted(size, size_of::<S>() as u64))?;
+    slots.resize(size, empty);
+    Ok((slots, u64::BITS - size.trailing_zeros()))
+}
+
+/// The slot where the search for `key` starts in a table of `2^(64 − shift)`
+/// slots (Fibonacci hashing: the keys are uniform draws already).
+fn home(key: u64, shift: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
 /// How many rolls [`sample_by_rejection`] looks up together.
@@ -249,20 +262,13 @@ impl DrawnSet {
             .and_then(usize::checked_next_power_of_two)
             .ok_or_else(|| exhausted(k, 16))?
             .max(16);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(size)
-            .map_err(|_| exhausted(size, 8))?;
-        slots.resize(size, Self::EMPTY);
-        Ok(DrawnSet {
-            slots,
-            shift: u64::BITS - size.trailing_zeros(),
-        })
+        let (slots, shift) = empty_table(size, Self::EMPTY)?;
+        Ok(DrawnSet { slots, shift })
     }
 
     /// The slot where the search for `x` starts.
     fn home(&self, x: u64) -> usize {
-        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        home(x, self.shift)
     }
 
     /// Reads the home slot of each of `xs`: independent loads, so a set
