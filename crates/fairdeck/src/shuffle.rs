@@ -56,8 +56,8 @@ use scatter::ScatterPlan;
 /// asked for in batches of up to eight. Larger slices get one uniform
 /// bucket label per element, are copied into up to 256 buckets of a
 /// scratch buffer in one pass, and each bucket is moved back to its part of
-/// the slice — split once more by a second label so that each group fits
-/// the L2 cache — and shuffled the same way; the result is again exactly
+/// the slice (a bucket over 8 MiB split once more by a second label) and
+/// shuffled the same way while it is in the cache; the result is again exactly
 /// uniform (Sanders 1998, "Random permutations on distributed, external and
 /// hierarchical memory"). Works for every `T`: elements are only moved,
 /// never cloned or dropped, and if the dice panics the slice still holds

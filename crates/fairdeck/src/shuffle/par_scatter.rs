@@ -155,6 +155,7 @@ mod tests {
         ScatterPlan {
             start_len: 1000,
             leaf_len: 500,
+            split_len: 500,
             max_bits,
         }
     }

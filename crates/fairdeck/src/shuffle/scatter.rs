@@ -10,11 +10,11 @@
 //!    bucket of a scratch buffer (bucket `b` at the index range its segment
 //!    of the slice will have): one read and one write per element, the
 //!    writes going to `2^outer ≤ 256` sequential streams;
-//! 3. bucket by bucket, while it is hot in the cache: draw a second label
-//!    in `[0, 2^inner)` for each of its elements, scatter the bucket back
-//!    into its segment of the slice grouped by that label (a plain copy when
-//!    `inner = 0`), and shuffle each group — a few hundred KiB, inside the
-//!    L2 cache — with batched Fisher–Yates.
+//! 3. bucket by bucket: copy it back into its segment of the slice and
+//!    shuffle it there with batched Fisher–Yates while it is in the cache
+//!    (about 1 MiB). A bucket over 8 MiB (a slice over 2 GiB) first gets a
+//!    second label in `[0, 2^inner)` per element and is scattered back
+//!    grouped by it, and each group of about 1 MiB is shuffled.
 //!
 //! **Why the result is exactly uniform.** Step 3 applied to one bucket is
 //! itself a bucket shuffle of that bucket (labels, a stable grouping, a
@@ -33,7 +33,7 @@
 //! bytes, allocated once per call.
 
 use super::batched::fisher_yates;
-use super::buckets::{LEAF_BYTES, START_BYTES};
+use super::buckets::START_BYTES;
 use super::moves::{self, Move, split_by};
 use super::pages::advise_huge_pages;
 use crate::dice::Dice;
@@ -43,20 +43,37 @@ use crate::dice::Dice;
 pub(crate) struct ScatterPlan {
     /// Slices of at most this many elements get Fisher–Yates directly.
     pub start_len: usize,
-    /// The elements a final group should hold at most (as far as 16 label
-    /// bits allow).
+    /// The elements a bucket should hold at most (as far as 8 label bits
+    /// per level allow).
     pub leaf_len: usize,
+    /// Buckets of more than this many elements are split once more (the
+    /// second level); smaller ones get Fisher–Yates directly.
+    pub split_len: usize,
     /// Label bits per level, at most (`1..=8`).
     pub max_bits: u32,
 }
 
+/// Bytes of a bucket, as far as 256 buckets allow: it is shuffled by
+/// Fisher–Yates just after being copied back, mostly out of the L2 and L3
+/// caches.
+const LEAF_BYTES: usize = 1 << 20;
+
 impl ScatterPlan {
     /// The production plan for slices of `T`; zero-sized types never scatter.
+    ///
+    /// A bucket is split by a second level of labels only beyond
+    /// [`START_BYTES`], where Fisher–Yates alone stops beating the bucket
+    /// passes: the second level's labels and eight-way scatter cost about
+    /// 3.5 ns per element, more than Fisher–Yates saves on a bucket in the
+    /// L3 cache. Measured with `fairdeck bench --passes` on 10⁸ `u32`
+    /// (docs/book/src/speed.md): two levels of 256 × 8 groups took 10.7–12.1
+    /// ns per element, one level of 256 buckets 8.0–8.2.
     pub(crate) fn for_type<T>() -> Self {
         let size = size_of::<T>();
         ScatterPlan {
             start_len: START_BYTES.checked_div(size).unwrap_or(usize::MAX),
             leaf_len: (LEAF_BYTES / size.max(1)).max(1024),
+            split_len: (START_BYTES / size.max(1)).max(1024),
             max_bits: 8,
         }
     }
@@ -66,16 +83,25 @@ impl ScatterPlan {
         len > self.start_len && len > self.leaf_len
     }
 
-    /// Label bits of the two levels for `len` elements: enough groups for
-    /// each to be about a leaf, the outer level first, each at most `max_bits`.
+    /// Label bits of the two levels for `len` elements: the outer level
+    /// enough for buckets of about a leaf (at most `max_bits`), the inner
+    /// one only for buckets beyond `split_len`, enough for groups of about a
+    /// leaf (at most `max_bits`; 0 for no second level).
     pub(crate) fn bits(&self, len: usize) -> (u32, u32) {
-        let wanted = len
-            .div_ceil(self.leaf_len)
-            .next_power_of_two()
-            .trailing_zeros();
-        let outer = wanted.clamp(1, self.max_bits);
-        (outer, (wanted - outer.min(wanted)).min(self.max_bits))
+        let outer = ceil_log2(len.div_ceil(self.leaf_len)).clamp(1, self.max_bits);
+        let bucket = len.div_ceil(1 << outer);
+        let inner = if bucket > self.split_len {
+            ceil_log2(bucket.div_ceil(self.leaf_len)).min(self.max_bits)
+        } else {
+            0
+        };
+        (outer, inner)
     }
+}
+
+/// The smallest `b` with `2^b ≥ x` (0 for `x ≤ 1`).
+fn ceil_log2(x: usize) -> u32 {
+    x.next_power_of_two().trailing_zeros()
 }
 
 /// Labels drawn per call to the dice while counting: small enough that
@@ -218,6 +244,7 @@ mod tests {
         ScatterPlan {
             start_len: 0,
             leaf_len,
+            split_len: leaf_len,
             max_bits,
         }
     }
@@ -323,7 +350,7 @@ mod tests {
             leaf_len in 1usize..40,
             max_bits in 1u32..=8,
         ) {
-            let plan = ScatterPlan { start_len: 0, leaf_len, max_bits };
+            let plan = ScatterPlan { start_len: 0, leaf_len, split_len: leaf_len, max_bits };
             let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::from_bytes(seed)));
             let mut v: Vec<String> = (0..n).map(|i| i.to_string()).collect();
             if plan.starts(n) {
@@ -351,7 +378,12 @@ mod tests {
     fn production_plan_splits_large_slices_into_cache_sized_groups() {
         let plan = ScatterPlan::for_type::<u32>();
         assert!(!plan.starts(1 << 21) && plan.starts((1 << 21) + 1));
-        assert_eq!(plan.bits(100_000_000), (8, 3));
+        // 10⁸: one level of 256 buckets of 1.5 MiB; 10⁹: 256 of 15 MiB, each
+        // split in 16 groups of 1 MiB or less.
+        assert_eq!(plan.bits(100_000_000), (8, 0));
+        assert_eq!(plan.bits(1_000_000_000), (8, 4));
+        assert_eq!(plan.bits((1 << 21) + 1), (4, 0));
+        assert_eq!(ScatterPlan::for_type::<u64>().bits(100_000_000), (8, 0));
         assert!(!ScatterPlan::for_type::<()>().starts(usize::MAX));
     }
 
@@ -361,6 +393,7 @@ mod tests {
         let plan = ScatterPlan {
             start_len: 0,
             leaf_len: 1000,
+            split_len: 1000,
             max_bits: 3,
         };
         let mut v: Vec<u32> = (0..300_000).collect();
