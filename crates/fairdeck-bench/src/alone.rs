@@ -385,12 +385,15 @@ impl Comparison {
             load(self.load_average.0),
             load(self.load_average.1)
         );
-        let apart: Vec<String> = self
+        // Several fairdeck rows share one rand baseline (every thread count;
+        // ChaCha20 and ChaCha12 against StdRng): name each baseline once.
+        let mut apart: Vec<String> = self
             .rows
             .iter()
             .filter(|r| r.baselines_agree() == Some(false))
             .map(|r| format!("{} n={} {}", r.case.op, r.case.n, r.rng.1))
             .collect();
+        apart.dedup();
         if apart.is_empty() {
             out += "rand in-process and alone agree within 10 % on every case\n";
         } else {

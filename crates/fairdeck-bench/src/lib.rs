@@ -27,6 +27,7 @@
 
 pub mod alone;
 pub mod cases;
+pub mod counters;
 pub mod passes;
 pub mod production;
 pub mod report;

@@ -9,11 +9,11 @@
 //! report gives, per pass, the median over the rounds of ns per element
 //! and its range, and the median page faults.
 //!
-//! Hardware counters (cycles, instructions, LLC and dTLB misses) come from
-//! `perf stat`, where the machine exposes them; `fairdeck bench --passes`
-//! prints the command that measures them per pass (one pass per run is not
-//! possible: the passes only exist together), and says when they are not
-//! available.
+//! With [`CounterSet::Hardware`] (the default of `fairdeck bench --passes`)
+//! each pass also gets its cycles, instructions, LLC and dTLB load misses
+//! per element, read from the thread's performance counters at each pass
+//! boundary ([`crate::counters`]); where the machine has none, the report
+//! says so and why.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -24,6 +24,7 @@ use fairdeck::shuffle::{Pass, shuffle_by_passes};
 use serde::Serialize;
 
 use crate::alone::load_average;
+use crate::counters::{CounterSet, Counters};
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -34,6 +35,8 @@ pub struct Options {
     pub generator: Generator,
     /// Timed rounds (after one warm-up round).
     pub rounds: usize,
+    /// Performance counters to read at each pass boundary.
+    pub counters: CounterSet,
 }
 
 /// One pass, over the rounds.
@@ -45,6 +48,8 @@ pub struct PassRow {
     pub ns_per_element: Vec<f64>,
     /// Minor page faults in each round.
     pub page_faults: Vec<u64>,
+    /// Each performance counter's count in each round, by counter name.
+    pub counts: BTreeMap<&'static str, Vec<u64>>,
 }
 
 /// Every pass of the shuffle of `n` elements, and the whole.
@@ -60,6 +65,26 @@ pub struct PassReport {
     pub total_ns_per_element: Vec<f64>,
     /// The 1-minute load average before the first round and after the last.
     pub load_average: (Option<f64>, Option<f64>),
+    /// The performance counters read, in the order of the report.
+    pub counters: Vec<&'static str>,
+    /// Why the counters asked for could not be read, if they could not.
+    pub counters_unavailable: Option<String>,
+}
+
+/// One pass of one round: its time, its page faults and its counts.
+#[derive(Debug, Clone, Default)]
+struct PassTotals {
+    ns: f64,
+    faults: u64,
+    counts: Vec<u64>,
+}
+
+/// A pass boundary: when, and the counts so far.
+struct Mark {
+    pass: Pass,
+    at: Instant,
+    faults: u64,
+    counts: Vec<u64>,
 }
 
 /// Minor page faults of this process so far (`None` where unknown).
@@ -68,24 +93,40 @@ fn minor_faults() -> Option<u64> {
     u64::try_from(usage.minor_page_faults()).ok()
 }
 
-/// One shuffle: per pass, (ns, page faults), and the whole in ns.
-fn one_round(options: &Options, round: usize) -> (BTreeMap<Pass, (f64, u64)>, f64) {
+/// One shuffle: per pass its totals, and the whole in ns.
+fn one_round(
+    options: &Options,
+    round: usize,
+    counters: &mut Option<Counters>,
+) -> (BTreeMap<Pass, PassTotals>, f64) {
     let mut data: Vec<u32> = (0..options.n as u32).collect();
     let seed = Seed::from_text(&format!("fairdeck bench passes {round}"));
     let mut dice = RngDice::new(options.generator.build(&seed));
-    let mut marks: Vec<(Pass, Instant, u64)> = Vec::with_capacity(4096);
+    let mut marks: Vec<Mark> = Vec::with_capacity(4096);
+    let mut mark = |pass| Mark {
+        pass,
+        at: Instant::now(),
+        faults: minor_faults().unwrap_or(0),
+        counts: counters.as_mut().map(Counters::read).unwrap_or_default(),
+    };
     let start = Instant::now();
-    shuffle_by_passes(&mut data, &mut dice, &mut |pass| {
-        marks.push((pass, Instant::now(), minor_faults().unwrap_or(0)));
-    });
-    let end = (Instant::now(), minor_faults().unwrap_or(0));
-    let total = end.0.duration_since(start).as_nanos() as f64;
-    let mut passes: BTreeMap<Pass, (f64, u64)> = BTreeMap::new();
-    for (i, &(pass, at, faults)) in marks.iter().enumerate() {
-        let (next, next_faults) = marks.get(i + 1).map_or(end, |&(_, t, f)| (t, f));
-        let entry = passes.entry(pass).or_default();
-        entry.0 += next.duration_since(at).as_nanos() as f64;
-        entry.1 += next_faults.saturating_sub(faults);
+    shuffle_by_passes(&mut data, &mut dice, &mut |pass| marks.push(mark(pass)));
+    let end = mark(Pass::FisherYates);
+    let total = end.at.duration_since(start).as_nanos() as f64;
+    let mut passes: BTreeMap<Pass, PassTotals> = BTreeMap::new();
+    for (i, m) in marks.iter().enumerate() {
+        let next = marks.get(i + 1).unwrap_or(&end);
+        let entry = passes.entry(m.pass).or_default();
+        entry.ns += next.at.duration_since(m.at).as_nanos() as f64;
+        entry.faults += next.faults.saturating_sub(m.faults);
+        entry.counts.resize(m.counts.len(), 0);
+        for (sum, (a, b)) in entry
+            .counts
+            .iter_mut()
+            .zip(m.counts.iter().zip(&next.counts))
+        {
+            *sum += b.saturating_sub(*a);
+        }
     }
     std::hint::black_box(&data);
     (passes, total)
@@ -94,20 +135,29 @@ fn one_round(options: &Options, round: usize) -> (BTreeMap<Pass, (f64, u64)>, f6
 /// Runs the rounds.
 pub fn run(options: &Options) -> PassReport {
     let before = load_average();
-    one_round(options, 0); // warm-up: the allocator, the page cache, the CPU's clock
+    let (mut counters, counters_unavailable) = match Counters::open(options.counters) {
+        Ok(c) => (c, None),
+        Err(reason) => (None, Some(reason)),
+    };
+    let names: Vec<&'static str> = counters.as_ref().map_or(Vec::new(), |c| c.names().to_vec());
+    one_round(options, 0, &mut counters); // warm-up: the allocator, the page cache, the CPU's clock
     let n = options.n as f64;
     let mut rows: BTreeMap<Pass, PassRow> = BTreeMap::new();
     let mut totals = Vec::new();
     for round in 1..=options.rounds.max(1) {
-        let (passes, total) = one_round(options, round);
-        for (pass, (ns, faults)) in passes {
+        let (passes, total) = one_round(options, round, &mut counters);
+        for (pass, sums) in passes {
             let row = rows.entry(pass).or_insert_with(|| PassRow {
                 pass: format!("{pass:?}"),
                 ns_per_element: Vec::new(),
                 page_faults: Vec::new(),
+                counts: BTreeMap::new(),
             });
-            row.ns_per_element.push(ns / n);
-            row.page_faults.push(faults);
+            row.ns_per_element.push(sums.ns / n);
+            row.page_faults.push(sums.faults);
+            for (name, count) in names.iter().zip(sums.counts) {
+                row.counts.entry(name).or_default().push(count);
+            }
         }
         totals.push(total / n);
     }
@@ -117,6 +167,8 @@ pub fn run(options: &Options) -> PassReport {
         passes: rows.into_values().collect(),
         total_ns_per_element: totals,
         load_average: (before, load_average()),
+        counters: names,
+        counters_unavailable,
     }
 }
 
@@ -143,10 +195,15 @@ impl PassReport {
         let total = median(&self.total_ns_per_element);
         let (lo, hi) = range(&self.total_ns_per_element);
         let mut out = format!(
-            "shuffle of {} u32 with {}, {} rounds after a warm-up: ns per element, median [min-max]\n",
+            "shuffle of {} u32 with {}, {} round{} after a warm-up: ns per element, median [min-max]\n",
             self.n,
             self.generator,
-            self.total_ns_per_element.len()
+            self.total_ns_per_element.len(),
+            if self.total_ns_per_element.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
         );
         out += &format!(
             "{:<12} {:>8} {:>17} {:>6} {:>12}\n",
@@ -172,6 +229,7 @@ impl PassReport {
             total,
             format!("[{lo:.3}-{hi:.3}]")
         );
+        out += &self.counters_text();
         let load = |l: Option<f64>| l.map_or("unknown".to_string(), |v| format!("{v:.2}"));
         out += &format!(
             "load average (1 min): {} before, {} after\n",
@@ -180,11 +238,56 @@ impl PassReport {
         );
         out
     }
+
+    /// Per pass, each counter's median count per element; or why there are none.
+    fn counters_text(&self) -> String {
+        if let Some(reason) = &self.counters_unavailable {
+            return format!("performance counters: not available here ({reason})\n");
+        }
+        if self.counters.is_empty() {
+            return String::new();
+        }
+        let n = self.n as f64;
+        let mut out = format!("{:<12}", "per element");
+        for name in &self.counters {
+            out += &format!(" {name:>16}");
+        }
+        out += "\n";
+        for row in &self.passes {
+            out += &format!("{:<12}", row.pass);
+            for name in &self.counters {
+                let per: Vec<f64> = row
+                    .counts
+                    .get(name)
+                    .map_or(Vec::new(), |c| c.iter().map(|&x| x as f64 / n).collect());
+                out += &format!(" {:>16}", per_element(median(&per)));
+            }
+            out += "\n";
+        }
+        out
+    }
+}
+
+/// A count per element: three decimals, or three significant digits for
+/// rare events (page faults, misses) that would read 0.000.
+fn per_element(x: f64) -> String {
+    if x == 0.0 || x >= 0.01 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.2e}")
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rare_counts_keep_their_digits() {
+        assert_eq!(per_element(2.0254), "2.025");
+        assert_eq!(per_element(0.0), "0.000");
+        assert_eq!(per_element(0.000244), "2.44e-4");
+    }
 
     #[test]
     fn a_scattered_shuffle_reports_every_pass() {
@@ -193,6 +296,7 @@ mod tests {
             n: 3 << 20,
             generator: Generator::Xoshiro256PlusPlus,
             rounds: 2,
+            counters: CounterSet::Software,
         });
         let names: Vec<&str> = report.passes.iter().map(|r| r.pass.as_str()).collect();
         assert_eq!(names[..2], ["Labels", "Scatter"]);
@@ -211,8 +315,33 @@ mod tests {
         // A fresh 12 MiB scratch buffer is touched in the scatter pass.
         let scatter = &report.passes[1];
         assert!(scatter.page_faults.iter().all(|&f| f > 0), "{scatter:?}");
+        // The counters are read at the same boundaries: the passes' task
+        // clocks add up to about the whole, and the scatter pass has the
+        // kernel's page faults too.
+        assert_eq!(report.counters, ["task-clock-ns", "page-faults"]);
+        assert!(report.counters_unavailable.is_none());
+        for round in 0..2 {
+            let clock: u64 = report
+                .passes
+                .iter()
+                .map(|r| r.counts["task-clock-ns"][round])
+                .sum();
+            let total = report.total_ns_per_element[round] * (3 << 20) as f64;
+            assert!(
+                clock as f64 <= total * 1.05 && clock as f64 >= total * 0.5,
+                "task clock {clock} ns against {total} ns"
+            );
+        }
+        assert!(
+            scatter.counts["page-faults"].iter().all(|&f| f > 0),
+            "{scatter:?}"
+        );
         let text = report.to_text();
         assert!(text.contains("Labels") && text.contains("total"), "{text}");
+        assert!(
+            text.contains("task-clock-ns") && text.contains("per element"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -221,8 +350,31 @@ mod tests {
             n: 1000,
             generator: Generator::ChaCha20,
             rounds: 1,
+            counters: CounterSet::Off,
         });
         let names: Vec<&str> = report.passes.iter().map(|r| r.pass.as_str()).collect();
         assert_eq!(names, ["FisherYates"]);
+    }
+
+    #[test]
+    fn hardware_counters_are_reported_or_their_absence_is_explained() {
+        let report = run(&Options {
+            n: 1000,
+            generator: Generator::ChaCha20,
+            rounds: 1,
+            counters: CounterSet::Hardware,
+        });
+        let text = report.to_text();
+        match &report.counters_unavailable {
+            None => {
+                assert_eq!(report.counters.len(), 4);
+                assert!(text.contains("dTLB-load-misses"), "{text}");
+            }
+            Some(reason) => {
+                assert!(report.counters.is_empty());
+                let line = format!("performance counters: not available here ({reason})");
+                assert!(text.contains(&line), "{text}");
+            }
+        }
     }
 }

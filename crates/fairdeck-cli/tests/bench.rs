@@ -101,7 +101,7 @@ fn text_is_a_table_with_one_row_per_algorithm() {
 
 #[test]
 fn bad_flags_are_usage_errors() {
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 10] = [
         &["--algorithms", "nope"],
         &["--budget", "0"],
         &["--budget", "nan"],
@@ -110,6 +110,8 @@ fn bad_flags_are_usage_errors() {
         &["--passes", "--rounds", "0"],
         &["--rounds", "3"],
         &["--passes", "--production"],
+        &["--passes", "--counters", "cache"],
+        &["--counters", "software"],
     ];
     for args in cases {
         let out = usage_error(&with("bench", args));
@@ -139,8 +141,16 @@ fn passes_time_every_pass_of_a_scattered_shuffle() {
     assert_eq!(passes[..2], ["Labels", "Scatter"]);
     assert!(passes.contains(&"FisherYates"), "{passes:?}");
     assert_eq!(v["total_ns_per_element"].as_array().unwrap().len(), 2);
+    // Hardware counters by default: read, or their absence explained.
+    let unavailable = &v["counters_unavailable"];
+    let counters = v["counters"].as_array().unwrap();
+    assert!(
+        unavailable.is_string() != (counters.len() == 4),
+        "{unavailable} {counters:?}"
+    );
     let text = fairdeck()
         .args(["bench", "--passes", "--sizes", "3e6", "--rounds", "1"])
+        .args(["--counters", "software"])
         .output()
         .unwrap();
     assert_success(&text);
@@ -149,6 +159,7 @@ fn passes_time_every_pass_of_a_scattered_shuffle() {
         table.contains("Scatter") && table.contains("page faults"),
         "{table}"
     );
+    assert!(table.contains("task-clock-ns"), "{table}");
 }
 
 /// Issue 25: every production case also runs in a process of its own, in

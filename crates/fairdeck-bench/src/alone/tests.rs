@@ -63,3 +63,37 @@ fn a_case_times_in_process() {
         assert!(ns > 0.0 && ns.is_finite(), "{op}: {ns}");
     }
 }
+
+#[test]
+fn a_baseline_that_disagrees_is_named_once() {
+    let spread = |x: f64| Spread {
+        median: x,
+        min: x,
+        max: x,
+    };
+    let row = |threads: usize, in_process: f64| Row {
+        case: Case {
+            op: "shuffle",
+            implementation: Implementation::Fairdeck,
+            family: RngFamily::Crypto,
+            n: 1_000_000,
+            threads,
+        },
+        rng: ("chacha20", "stdrng-chacha12"),
+        fairdeck: spread(4.0),
+        rand_alone: spread(8.0),
+        rand_in_process: Some(in_process),
+        ratio: spread(2.0),
+        rounds: 5,
+    };
+    let mut comparison = Comparison {
+        rows: vec![row(1, 12.0), row(2, 12.0)],
+        load_average: (Some(1.0), Some(1.0)),
+    };
+    let text = comparison.to_text();
+    let line = text.lines().find(|l| l.contains("differ")).unwrap();
+    assert_eq!(line.matches("stdrng-chacha12").count(), 1, "{line}");
+    // Negative control: baselines within 10 % are not named at all.
+    comparison.rows = vec![row(1, 8.5), row(2, 7.5)];
+    assert!(comparison.to_text().contains("agree within 10 %"));
+}

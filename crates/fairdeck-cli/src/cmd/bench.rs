@@ -63,8 +63,42 @@ pub struct Args {
           value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub rounds: u16,
 
+    /// Performance counters of --passes, read at each pass boundary:
+    /// hardware (cycles, instructions, LLC and dTLB load misses per element;
+    /// the report says why where the machine has none), software (task
+    /// clock and page faults, on any Linux), or none.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SET",
+        default_value = "hardware",
+        requires = "passes"
+    )]
+    pub counters: CounterChoice,
+
     #[command(flatten)]
     pub random: RandomArgs,
+}
+
+/// The counter sets of `--counters`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CounterChoice {
+    /// Cycles, instructions, LLC and dTLB load misses.
+    Hardware,
+    /// Task clock and page faults.
+    Software,
+    /// No counters.
+    None,
+}
+
+impl From<CounterChoice> for fairdeck_bench::counters::CounterSet {
+    fn from(choice: CounterChoice) -> Self {
+        match choice {
+            CounterChoice::Hardware => Self::Hardware,
+            CounterChoice::Software => Self::Software,
+            CounterChoice::None => Self::Off,
+        }
+    }
 }
 
 /// Accepts `1000`, `1_000`, `1e3`.
@@ -174,6 +208,7 @@ fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         n: args.sizes.first().copied().unwrap_or(MAX_SIZE),
         generator: args.random.generator,
         rounds: usize::from(args.rounds),
+        counters: args.counters.into(),
     };
     let report = fairdeck_bench::passes::run(&options);
     match out.format() {
