@@ -386,14 +386,16 @@ impl Comparison {
             load(self.load_average.1)
         );
         // Several fairdeck rows share one rand baseline (every thread count;
-        // ChaCha20 and ChaCha12 against StdRng): name each baseline once.
-        let mut apart: Vec<String> = self
+        // ChaCha20 and ChaCha12 against StdRng): name each baseline once,
+        // wherever its rows are.
+        let mut named = std::collections::HashSet::new();
+        let apart: Vec<String> = self
             .rows
             .iter()
             .filter(|r| r.baselines_agree() == Some(false))
             .map(|r| format!("{} n={} {}", r.case.op, r.case.n, r.rng.1))
+            .filter(|name| named.insert(name.clone()))
             .collect();
-        apart.dedup();
         if apart.is_empty() {
             out += "rand in-process and alone agree within 10 % on every case\n";
         } else {

@@ -87,13 +87,14 @@ mod imp {
         }
     }
 
-    /// Builds one counter with kernel time counted, or user time only where
-    /// the system's `perf_event_paranoid` forbids the kernel's.
-    fn build(name: &str, builder: &mut Builder<'static>) -> Result<Counter, String> {
+    /// Builds and starts one counter with kernel time counted, or user time
+    /// only where the system's `perf_event_paranoid` forbids the kernel's.
+    fn start(name: &str, builder: &mut Builder<'static>) -> Result<Counter, String> {
         builder.exclude_kernel(false);
         builder
             .build()
             .or_else(|_| builder.exclude_kernel(true).build())
+            .and_then(|mut counter| counter.enable().map(|()| counter))
             .map_err(|e| format!("{name}: {}", why(&e)))
     }
 
@@ -113,12 +114,8 @@ mod imp {
         let mut names = Vec::new();
         let mut counters = Vec::new();
         for (name, mut builder) in builders(set) {
-            let mut counter = build(name, &mut builder)?;
-            counter
-                .enable()
-                .map_err(|e| format!("{name}: {}", why(&e)))?;
+            counters.push(start(name, &mut builder)?);
             names.push(name);
-            counters.push(counter);
         }
         Ok(Counters { names, counters })
     }
