@@ -4,7 +4,7 @@
 //! stands (item 1), in every mode, as GNU shuf does.
 
 use std::fs;
-use std::io::{Seek, SeekFrom};
+use std::io::{Seek, SeekFrom, Write};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -23,31 +23,64 @@ fn sorted_lines(out: &[u8]) -> Vec<String> {
     v
 }
 
+/// Waits until `pid` is `fairdeck` (after the shell's `exec`) with its
+/// SIGTERM handler installed, so that a signal sent now meets the run's own
+/// handling rather than the shell's or the default action.
+fn wait_for_handlers(pid: u32) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let comm = fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if comm.trim() == "fairdeck" && caught & (1 << (libc::SIGTERM - 1)) != 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{pid} never installed its handlers"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn signals_ignored_at_start_stay_ignored() {
     // `nohup` ignores SIGHUP, a background job of a script SIGINT: the run
-    // must finish. SIGTERM, not ignored, still stops it (the control).
+    // must finish. SIGTERM, not ignored, still stops it (the control). The
+    // run reads a pipe the test holds open, so the signals always arrive
+    // mid-run, however fast the machine is.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     for (signals, expect) in [("-HUP -INT", Some(0)), ("-TERM", Some(130))] {
         let _ = fs::remove_file(&out);
-        let child = Command::new("bash")
-            .args([
-                "-c",
-                r#"trap '' HUP INT; exec "$0" shuf -i 1-3000000 -o "$1""#,
-            ])
+        let mut child = Command::new("bash")
+            .args(["-c", r#"trap '' HUP INT; exec "$0" shuf -o "$1""#])
             .arg(cargo_bin("fairdeck"))
             .arg(&out)
+            .stdin(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(150));
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"1\n2\n3\n").unwrap();
+        wait_for_handlers(child.id());
         for s in signals.split(' ') {
             Command::new("kill")
                 .args([s, &child.id().to_string()])
                 .status()
                 .unwrap();
         }
+        if expect == Some(0) {
+            // Still running: the rest of the input, then its end.
+            input.write_all(b"4\n5\n").unwrap();
+            drop(input);
+        }
+        // SIGTERM with the pipe still open: the run is abandoned after its
+        // grace period (exit 130) without ever seeing the input's end.
         let done = child.wait_with_output().unwrap();
         assert_eq!(
             done.status.code(),
@@ -57,12 +90,8 @@ fn signals_ignored_at_start_stay_ignored() {
         );
         if expect == Some(0) {
             assert_eq!(
-                fs::read(&out)
-                    .unwrap()
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count(),
-                3_000_000
+                sorted_lines(&fs::read(&out).unwrap()),
+                ["1", "2", "3", "4", "5"]
             );
         } else {
             assert!(!out.exists(), "an interrupted run created OUT");
