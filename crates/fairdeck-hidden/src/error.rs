@@ -1,0 +1,132 @@
+//! The failure kinds of version 3 (`docs/hidden-dealing.md` §12).
+
+use core::fmt;
+
+/// Which group of the shuffle proof's equations failed (§8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShuffleCheck {
+    /// E1, E2 or E5: the commitments are not those of a permutation.
+    Permutation,
+    /// E3: the permutation commitment does not open to the permuted challenges.
+    Challenges,
+    /// E4: the output deck is not a re-encryption of the permuted input under the joint key.
+    Reencryption,
+}
+
+impl ShuffleCheck {
+    /// The name used in reports: `permutation`, `challenges`, `reencryption`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShuffleCheck::Permutation => "permutation",
+            ShuffleCheck::Challenges => "challenges",
+            ShuffleCheck::Reencryption => "reencryption",
+        }
+    }
+}
+
+/// Everything that can make a version-3 message or table unacceptable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A field is not exactly 64 lowercase hex digits.
+    Hex,
+    /// 32 bytes that are not a canonical ristretto255 encoding.
+    PointEncoding,
+    /// 32 bytes whose little-endian integer is not below the group order.
+    ScalarEncoding,
+    /// A public key is the identity point.
+    Identity,
+    /// The manifest breaks a rule (the text says which).
+    Manifest(String),
+    /// Two different card names of the deck map to the same point (or to the identity).
+    Deck,
+    /// A hand number outside the manifest's `first ..= last`.
+    Hand(u64),
+    /// A seat index outside the manifest's seats.
+    Seat(u64),
+    /// A deck position outside `0 .. N`.
+    Position(u64),
+    /// A deck or a list of the proof does not have the expected number of entries.
+    DeckSize {
+        /// The number the table requires.
+        expected: usize,
+        /// The number found.
+        found: usize,
+    },
+    /// A key proof fails for the seat.
+    KeyProof(u64),
+    /// A shuffle proof fails for the seat, in the named group of equations.
+    ShuffleProof(u64, ShuffleCheck),
+    /// A decryption-share proof fails for the seat.
+    ShareProof(u64),
+    /// A seat gave two shares for one position.
+    DuplicateShare(u64),
+    /// The share of this seat is needed to open the card and is absent.
+    MissingShare(u64),
+    /// A decryption is not the point of any card of the deck.
+    UnknownCard,
+}
+
+impl Error {
+    /// The failure kind's name as the spec writes it (`shuffle-proof`, `key-proof`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Hex => "hex",
+            Error::PointEncoding => "point-encoding",
+            Error::ScalarEncoding => "scalar-encoding",
+            Error::Identity => "identity",
+            Error::Manifest(_) => "manifest",
+            Error::Deck => "deck",
+            Error::Hand(_) => "hand",
+            Error::Seat(_) => "seat",
+            Error::Position(_) => "position",
+            Error::DeckSize { .. } => "deck-size",
+            Error::KeyProof(_) => "key-proof",
+            Error::ShuffleProof(..) => "shuffle-proof",
+            Error::ShareProof(_) => "share-proof",
+            Error::DuplicateShare(_) => "duplicate-share",
+            Error::MissingShare(_) => "missing-share",
+            Error::UnknownCard => "unknown-card",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Hex => f.write_str("hex: expected 64 lowercase hex digits"),
+            Error::PointEncoding => {
+                f.write_str("point-encoding: not a canonical ristretto255 point")
+            }
+            Error::ScalarEncoding => {
+                f.write_str("scalar-encoding: scalar not below the group order")
+            }
+            Error::Identity => f.write_str("identity: a public key is the identity point"),
+            Error::Manifest(why) => write!(f, "manifest: {why}"),
+            Error::Deck => f.write_str("deck: two cards of the deck share a point"),
+            Error::Hand(n) => write!(f, "hand: {n} is outside the manifest's range"),
+            Error::Seat(j) => write!(f, "seat: {j} is not a seat of the manifest"),
+            Error::Position(p) => write!(f, "position: {p} is outside the deck"),
+            Error::DeckSize { expected, found } => {
+                write!(f, "deck-size: expected {expected} entries, found {found}")
+            }
+            Error::KeyProof(j) => write!(f, "key-proof: seat {j}'s key proof fails"),
+            Error::ShuffleProof(j, check) => {
+                write!(
+                    f,
+                    "shuffle-proof: seat {j}'s shuffle proof fails ({})",
+                    check.name()
+                )
+            }
+            Error::ShareProof(j) => write!(f, "share-proof: seat {j}'s share proof fails"),
+            Error::DuplicateShare(j) => write!(f, "duplicate-share: seat {j} shared twice"),
+            Error::MissingShare(j) => write!(f, "missing-share: seat {j}'s share is missing"),
+            Error::UnknownCard => {
+                f.write_str("unknown-card: the decryption is no card of the deck")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
