@@ -144,19 +144,25 @@ fn weights(p: &ShuffleProof, c: &Scalar, count: usize) -> Vec<Scalar> {
 ///
 /// # Errors
 ///
-/// [`Error::DeckSize`] if a deck or a list of the proof does not have the
-/// table's `N` entries; [`Error::PointEncoding`] or
+/// [`Error::DeckSize`] if the input deck is empty or longer than the
+/// table's deck, or the output deck or a list of the proof does not have
+/// the input's `N` entries; [`Error::PointEncoding`] or
 /// [`Error::ScalarEncoding`] for a bad field; [`Error::ShuffleProof`] with
 /// the first failing group (permutation, challenges, re-encryption).
 pub fn verify(st: &Statement<'_>, proof: &ShuffleProof) -> Result<(), Error> {
-    let n = st.table.deck_size();
-    for deck in [st.input, st.output] {
-        if deck.len() != n || deck.deck.len() != n {
-            return Err(Error::DeckSize {
-                expected: n,
-                found: deck.len(),
-            });
-        }
+    let n = st.input.len();
+    let most = st.table.generators().h.len();
+    if n == 0 || n > most || st.input.deck.len() != n {
+        return Err(Error::DeckSize {
+            expected: most,
+            found: n,
+        });
+    }
+    if st.output.len() != n || st.output.deck.len() != n {
+        return Err(Error::DeckSize {
+            expected: n,
+            found: st.output.len(),
+        });
     }
     let d = Decoded::new(proof, n)?;
     let u = st.challenges(&proof.commitments);
