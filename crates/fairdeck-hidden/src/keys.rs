@@ -15,7 +15,7 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use rand_core::CryptoRng;
 use serde::{Deserialize, Serialize};
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::group::{decode_nonidentity, decode_scalar, encode_point, encode_scalar, random_scalar};
 use crate::transcript::Transcript;
@@ -71,6 +71,25 @@ impl SecretKey {
                 return SecretKey(s);
             }
         }
+    }
+
+    /// The secret's 32 canonical bytes, for the seat to store; wiped when
+    /// the returned value is dropped. Never publish them.
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
+        Zeroizing::new(self.0.to_bytes())
+    }
+
+    /// Reads a stored secret.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ScalarEncoding`] if the bytes are not a canonical non-zero scalar.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Result<SecretKey, Error> {
+        let s = decode_scalar(&Hex32(*bytes))?;
+        if s == Scalar::ZERO {
+            return Err(Error::ScalarEncoding);
+        }
+        Ok(SecretKey(s))
     }
 
     /// `PK = sk·G`.
