@@ -119,8 +119,9 @@ const WATCH_LEN: usize = 1 << 16;
 /// the GIL when `detach` is set.
 ///
 /// The sequential shuffle checks for Ctrl-C about every 20 ms (see
-/// `interrupt`); when a signal handler raises, the shuffle stops where it
-/// is, `slice` still holds every element once, and the exception is
+/// `interrupt`; not inside the library's scatter pass, which has no
+/// stopping point); when a signal handler raises, the shuffle stops where
+/// it is, `slice` still holds every element once, and the exception is
 /// returned. The parallel shuffle (`threads=k`) cannot be stopped midway:
 /// a signal is handled when it ends.
 pub fn shuffle_slice<T: Send>(

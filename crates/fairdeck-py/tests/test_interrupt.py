@@ -90,7 +90,7 @@ def test_a_long_shuffle_stops_and_leaves_a_permutation(wait):
     # the buckets are shuffled.
     lines = interrupt(
         "g.shuffle(x)",
-        setup=f"x = (np.arange({SHUFFLED}) % 251).astype(np.uint8)\nwant = np.bincount(x, minlength=256)",
+        setup=f"x = np.resize(np.arange(251, dtype=np.uint8), {SHUFFLED})\nwant = np.bincount(x, minlength=256)",
         after=PERMUTATION_CHECK,
         wait=wait,
     )
@@ -127,7 +127,7 @@ def test_a_call_in_another_thread_is_not_watched():
     # runs to its end (and the main thread gets the KeyboardInterrupt).
     code = textwrap.dedent(f"""
         import threading, time, numpy as np, fairdeck, sys
-        x = (np.arange({N // 4}) % 251).astype(np.uint8)
+        x = np.resize(np.arange(251, dtype=np.uint8), {N // 4})
         want = np.bincount(x, minlength=256)
         t = threading.Thread(target=fairdeck.Generator(1).shuffle, args=(x,))
         t.start()
