@@ -10,7 +10,7 @@
 //! records, rows of a 2-D array) are moved through an index permutation,
 //! the order a shuffle of `int64` values gives.
 
-use fairdeck::shuffle::{par_shuffle, shuffle};
+use fairdeck::shuffle::par_shuffle;
 use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -19,6 +19,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyModule};
 
 use crate::boundary::{buffer, reserve_scratch};
+use crate::interrupt::{Watch, watched_shuffle};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 
 /// Whether `x` is a plain `numpy.ndarray` (not a subclass such as a masked
@@ -110,8 +111,19 @@ impl RawItems {
 /// Item widths shuffled directly as unsigned integers.
 const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
 
+/// Slices at least this long are watched for Ctrl-C while they are
+/// shuffled (a shorter one takes under a millisecond).
+const WATCH_LEN: usize = 1 << 16;
+
 /// Shuffles `slice` with the stream (or the parallel shuffle), releasing
 /// the GIL when `detach` is set.
+///
+/// The sequential shuffle checks for Ctrl-C about every 20 ms (see
+/// `interrupt`; not inside the library's scatter pass, which has no
+/// stopping point); when a signal handler raises, the shuffle stops where
+/// it is, `slice` still holds every element once, and the exception is
+/// returned. The parallel shuffle (`threads=k`) cannot be stopped midway:
+/// a signal is handled when it ends.
 pub fn shuffle_slice<T: Send>(
     py: Python<'_>,
     slice: &mut [T],
@@ -120,15 +132,23 @@ pub fn shuffle_slice<T: Send>(
     detach: bool,
 ) -> PyResult<()> {
     reserve_scratch::<T>(slice.len(), "shuffle")?;
+    let watch = if slice.len() >= WATCH_LEN {
+        Watch::new(py)?
+    } else {
+        Watch::none()
+    };
     let run = |slice: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => crate::with_dice!(stream, |dice| shuffle(slice, dice)),
+            Threads::Sequential => {
+                crate::with_dice!(stream, |dice| watch
+                    .run(|| watched_shuffle(slice, dice, &watch)))
+            }
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 pool(k)?.install(|| par_shuffle(slice, &key, stream.kind));
+                Ok(())
             }
         }
-        Ok(())
     };
     if detach {
         py.detach(|| run(slice))

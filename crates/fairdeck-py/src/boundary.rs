@@ -23,7 +23,7 @@ const IN_PLACE_BYTES: usize = 8 << 20;
 
 /// `len` items of `size` bytes: `ValueError` when no array can be that big
 /// (numpy's "array is too big"), `MemoryError` when the memory is not there.
-fn bytes_for(len: usize, size: usize, what: &str) -> PyResult<usize> {
+pub fn bytes_for(len: usize, size: usize, what: &str) -> PyResult<usize> {
     len.checked_mul(size.max(1))
         .filter(|&b| b <= MAX_BYTES)
         .ok_or_else(|| {

@@ -5,11 +5,10 @@ use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyTuple};
-use rand_core::Rng;
 
 use crate::arrays::numpy;
 use crate::boundary::{buffer, out_of_memory};
-use crate::convert::{Size, to_i128, to_u64, value_error};
+use crate::convert::{Size, to_u64, value_error};
 use crate::stream::{DETACH_LEN, Stream};
 use crate::weights::Weights;
 
@@ -65,7 +64,20 @@ pub fn rolls(
 /// fit its 64 bits (Brackett-Rozinsky and Lemire's batched draws, through
 /// [`Dice::roll_many_below`]): three rolls below 10^6 per word instead of
 /// one. Each value is uniform on `0..n` and independent of the others.
+///
+/// Nothing is drawn for an empty `out`, whatever `n` is (`choice(0, 0)`
+/// asks for no rolls below 0). Filling `out` in pieces whose lengths are
+/// multiples of [`ROLL_GROUPS`] draws exactly what one call for all of it
+/// draws: the groups, and so the calls to the dice, are the same.
+///
+/// # Panics
+///
+/// Panics if `n == 0` and `out` is not empty (no value is below 0).
 pub fn fill_rolls<D: Dice + ?Sized>(dice: &mut D, n: u64, out: &mut [u64]) {
+    if out.is_empty() {
+        return;
+    }
+    assert!(n > 0, "fill_rolls: no value is below 0");
     // `n < 2^bits`; a word holds `64 / bits` rolls with no product to check.
     let bits = u64::BITS - n.leading_zeros();
     macro_rules! by {
@@ -78,6 +90,10 @@ pub fn fill_rolls<D: Dice + ?Sized>(dice: &mut D, n: u64, out: &mut [u64]) {
     }
     by!(64 32 21 16 12 10 9 8 7 6 5 4 3 2)
 }
+
+/// A multiple of every group size [`fill_rolls`] uses (1, 2, …, 10, 12,
+/// 16, 21, 32 and 64 rolls per word): their least common multiple.
+pub const ROLL_GROUPS: usize = 20160;
 
 /// [`fill_rolls`] in groups of `K` (a constant, so each group's chain of
 /// multiplications is unrolled).
@@ -122,245 +138,6 @@ pub fn distinct(py: Python<'_>, stream: &Stream, k: u64, n: u64) -> PyResult<Vec
         }
         e => value_error(e),
     })
-}
-
-/// The bounds of `integers`: values `low ..= top`, `width` of them (1 ..= 2^64).
-struct Bounds {
-    low: i128,
-    top: i128,
-}
-
-impl Bounds {
-    /// numpy's `integers(low, high=None, endpoint=False)`: `[0, low)` when
-    /// `high` is None, else `[low, high)` (`[low, high]` with `endpoint`).
-    /// `int64` values, or `uint64` when `top ≥ 2^63` and `low ≥ 0`.
-    fn of(
-        low: &Bound<'_, PyAny>,
-        high: Option<&Bound<'_, PyAny>>,
-        endpoint: bool,
-    ) -> PyResult<Self> {
-        let (low, high, one) = match high.filter(|h| !h.is_none()) {
-            None => (0, to_i128(low, "high")?, true),
-            Some(high) => (to_i128(low, "low")?, to_i128(high, "high")?, false),
-        };
-        let top = if endpoint { high } else { high - 1 };
-        if top < low {
-            return Err(PyValueError::new_err(match (one, endpoint) {
-                (true, false) => "high <= 0 (integers(high) draws from 0..high-1)",
-                (true, true) => "high < 0 (integers(high, endpoint=True) draws from 0..high)",
-                (false, false) => "low >= high (integers(low, high) draws from low..high-1)",
-                (false, true) => "low > high",
-            }));
-        }
-        let signed = low >= i128::from(i64::MIN) && top <= i128::from(i64::MAX);
-        let unsigned = low >= 0 && top <= i128::from(u64::MAX);
-        if !signed && !unsigned {
-            let which = if low < i128::from(i64::MIN) {
-                "low"
-            } else {
-                "high"
-            };
-            return Err(PyValueError::new_err(format!(
-                "{which} is out of bounds for int64 (and for uint64)"
-            )));
-        }
-        Ok(Bounds { low, top })
-    }
-
-    /// How many values there are: 1 ..= 2^64.
-    fn width(&self) -> u128 {
-        (self.top - self.low) as u128 + 1
-    }
-
-    /// Whether every value fits in `int64` (else they are `uint64`).
-    fn signed(&self) -> bool {
-        self.top <= i128::from(i64::MAX)
-    }
-
-    /// `count` exact draws, as offsets from `low`: one roll of the width
-    /// each, or one raw 64-bit word each when the width is all of 2^64.
-    fn draw(&self, py: Python<'_>, stream: &Stream, count: usize) -> PyResult<Vec<u64>> {
-        match u64::try_from(self.width()) {
-            Ok(n) => rolls(py, stream, n, count, "integers"),
-            Err(_) => {
-                let mut values = buffer(count, "integers")?;
-                crate::with_dice!(stream, |dice| values
-                    .extend((0..count).map(|_| dice.rng_mut().next_u64())));
-                Ok(values)
-            }
-        }
-    }
-
-    /// The offsets as values: an `int64` or `uint64` array of shape `dims`.
-    fn array<'py>(
-        &self,
-        py: Python<'py>,
-        offsets: Vec<u64>,
-        dims: &[usize],
-    ) -> PyResult<Bound<'py, PyAny>> {
-        // Wrapping adds are exact: every true value fits the output type.
-        let flat = if self.signed() {
-            let low = self.low as i64;
-            let values: Vec<i64> = offsets
-                .into_iter()
-                .map(|v| low.wrapping_add(v as i64))
-                .collect();
-            PyArray1::from_vec(py, values).into_any()
-        } else {
-            let low = self.low as u64;
-            let values: Vec<u64> = offsets.into_iter().map(|v| low.wrapping_add(v)).collect();
-            PyArray1::from_vec(py, values).into_any()
-        };
-        if dims.len() == 1 {
-            return Ok(flat);
-        }
-        flat.call_method1("reshape", (PyTuple::new(py, dims)?,))
-    }
-}
-
-/// `integers(low, high, size, endpoint)`: exact uniform integers between
-/// numpy's bounds (see [`Bounds::of`]); `low + roll(width)` each.
-pub fn integers<'py>(
-    py: Python<'py>,
-    stream: &Stream,
-    low: &Bound<'py, PyAny>,
-    high: Option<&Bound<'py, PyAny>>,
-    size: Option<&Bound<'py, PyAny>>,
-    endpoint: bool,
-    dtype: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let high = high.filter(|h| !h.is_none());
-    let (drawn, range) =
-        if is_array_like(low)? || high.map(is_array_like).transpose()?.unwrap_or(false) {
-            broadcast(py, stream, low, high, size, endpoint)?
-        } else {
-            same_bounds(py, stream, low, high, size, endpoint)?
-        };
-    match dtype.filter(|d| !d.is_none()) {
-        None => Ok(drawn),
-        Some(dtype) => cast(py, drawn, range, dtype),
-    }
-}
-
-/// Whether a bound is an array (or a list) rather than one number.
-fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if x.is_instance_of::<PyInt>() {
-        return Ok(false);
-    }
-    let ndim: usize = numpy(x.py())?.call_method1("ndim", (x,))?.extract()?;
-    Ok(ndim > 0)
-}
-
-/// numpy's `dtype=`: the values in an integer or bool dtype, refused when a
-/// bound (`range`: the lowest and highest value that could be drawn) does
-/// not fit it.
-fn cast<'py>(
-    py: Python<'py>,
-    drawn: Bound<'py, PyAny>,
-    range: (i128, i128),
-    dtype: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let np = numpy(py)?;
-    let dtype = np.call_method1("dtype", (dtype,))?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    let name: String = dtype.getattr("name")?.extract()?;
-    let (min, max): (i128, i128) = match kind.as_str() {
-        "b" => (0, 1),
-        "i" | "u" => {
-            let info = np.call_method1("iinfo", (&dtype,))?;
-            (
-                info.getattr("min")?.extract()?,
-                info.getattr("max")?.extract()?,
-            )
-        }
-        _ => {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "Unsupported dtype {name:?} for integers"
-            )));
-        }
-    };
-    let (low, high) = range;
-    if low < min || high > max {
-        let which = if low < min { "low" } else { "high" };
-        return Err(PyValueError::new_err(format!(
-            "{which} is out of bounds for {name}"
-        )));
-    }
-    let values = np.call_method1("asarray", (&drawn,))?;
-    if values.getattr("ndim")?.extract::<usize>()? == 0 {
-        return dtype.getattr("type")?.call1((drawn,));
-    }
-    values.call_method1("astype", (dtype,))
-}
-
-/// Bounds that are arrays: each element of `low` and `high`, broadcast
-/// together (and to `size` when given), gets one exact draw of its own range.
-fn broadcast<'py>(
-    py: Python<'py>,
-    stream: &Stream,
-    low: &Bound<'py, PyAny>,
-    high: Option<&Bound<'py, PyAny>>,
-    size: Option<&Bound<'py, PyAny>>,
-    endpoint: bool,
-) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
-    let np = numpy(py)?;
-    let (low, high) = match high {
-        None => (PyInt::new(py, 0).into_any(), low.clone()),
-        Some(h) => (low.clone(), h.clone()),
-    };
-    let pair = np.call_method1("broadcast_arrays", (&low, &high))?;
-    let (mut lows, mut highs) = (pair.get_item(0)?, pair.get_item(1)?);
-    if let Some(size) = size.filter(|s| !s.is_none()) {
-        lows = np.call_method1("broadcast_to", (&lows, size))?;
-        highs = np.call_method1("broadcast_to", (&highs, size))?;
-    }
-    let shape = lows.getattr("shape")?;
-    let lows: Vec<Bound<'py, PyAny>> = lows
-        .call_method0("ravel")?
-        .call_method0("tolist")?
-        .try_iter()?
-        .collect::<PyResult<_>>()?;
-    let highs: Vec<Bound<'py, PyAny>> = highs
-        .call_method0("ravel")?
-        .call_method0("tolist")?
-        .try_iter()?
-        .collect::<PyResult<_>>()?;
-    let mut values: Vec<i128> = Vec::with_capacity(lows.len());
-    let mut range = (i128::MAX, i128::MIN);
-    for (lo, hi) in lows.iter().zip(&highs) {
-        let bounds = Bounds::of(lo, Some(hi), endpoint)?;
-        range = (range.0.min(bounds.low), range.1.max(bounds.top));
-        values.push(bounds.low + i128::from(bounds.draw(py, stream, 1)?[0]));
-    }
-    let flat = if values.iter().all(|&v| i64::try_from(v).is_ok()) {
-        PyArray1::from_vec(py, values.iter().map(|&v| v as i64).collect()).into_any()
-    } else {
-        PyArray1::from_vec(py, values.iter().map(|&v| v as u64).collect()).into_any()
-    };
-    Ok((flat.call_method1("reshape", (shape,))?, range))
-}
-
-/// One range for every value.
-fn same_bounds<'py>(
-    py: Python<'py>,
-    stream: &Stream,
-    low: &Bound<'py, PyAny>,
-    high: Option<&Bound<'py, PyAny>>,
-    size: Option<&Bound<'py, PyAny>>,
-    endpoint: bool,
-) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
-    let bounds = Bounds::of(low, high, endpoint)?;
-    let drawn = match Size::from_arg(size)? {
-        Size::Scalar => {
-            let value = bounds.low + i128::from(bounds.draw(py, stream, 1)?[0]);
-            value.into_pyobject(py)?.into_any()
-        }
-        Size::Shape(dims) => {
-            let count = Size::Shape(dims.clone()).count()?;
-            bounds.array(py, bounds.draw(py, stream, count)?, &dims)?
-        }
-    };
-    Ok((drawn, (bounds.low, bounds.top)))
 }
 
 /// The population of `choice(a, …)`: `range(a)` for an integer, else an array.

@@ -16,11 +16,13 @@ use crate::arrays::{
 use crate::boundary::guard;
 use crate::convert::{to_u64, to_usize, type_name, value_error};
 use crate::deal::{DealArgs, deal};
-use crate::draws::{Pick, choice, distinct, integers, to_array};
+use crate::draws::{Pick, choice, distinct, to_array};
 use crate::floats;
+use crate::integers::integers;
 use crate::rows::permuted;
 use crate::seed::Key;
 use crate::stream::{Stream, Threads};
+use crate::turns::Turns;
 
 /// Exactly uniform shuffles, samples and deals, reproducible from a seed.
 ///
@@ -39,13 +41,36 @@ use crate::stream::{Stream, Threads};
 /// seed (``fairdeck deal``, ``fairdeck sample``); later
 /// calls continue the generator's stream. Every draw is exact: bounded
 /// integers by Lemire's rejection method, never ``%`` or floating point.
-/// A generator may be shared by threads (calls take turns).
+/// A generator may be shared by threads: its calls take turns, one call
+/// at a time from start to end (a call that comes back into the same
+/// generator from a callback raises ``RuntimeError``).
 #[pyclass(module = "fairdeck", frozen, subclass)]
 pub struct Generator {
     pub(crate) key: Key,
     pub(crate) stream: Stream,
     /// Children spawned so far (the next child's index).
     spawned: AtomicU64,
+    /// One call at a time.
+    turns: Turns,
+}
+
+impl Generator {
+    /// A generator of `key` on `stream` that has spawned `spawned` children.
+    fn from_parts(key: Key, stream: Stream, spawned: u64) -> Self {
+        Generator {
+            key,
+            stream,
+            spawned: AtomicU64::new(spawned),
+            turns: Turns::default(),
+        }
+    }
+
+    /// Runs the call `what` in this generator's turn, a panic (a bug)
+    /// becoming a `RuntimeError` (see `boundary::guard`).
+    fn call<T>(&self, py: Python<'_>, what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+        let _turn = self.turns.take(py)?;
+        guard(what, f)
+    }
 }
 
 #[pymethods]
@@ -55,11 +80,7 @@ impl Generator {
     fn new(seed: Option<&Bound<'_, PyAny>>, generator: &str) -> PyResult<Self> {
         let kind: fairdeck::rng::Generator = generator.parse().map_err(value_error)?;
         let key = Key::from_arg(seed)?;
-        Ok(Generator {
-            stream: Stream::new(&key.seed, kind),
-            key,
-            spawned: AtomicU64::new(0),
-        })
+        Ok(Generator::from_parts(key, Stream::new(&key.seed, kind), 0))
     }
 
     /// The 256-bit key as 64 hex digits: ``Generator(seed)`` replays this generator.
@@ -77,17 +98,17 @@ impl Generator {
     /// ``copy.copy(g)``: a generator in exactly ``g``'s state (same key,
     /// same place in the stream); the two draw independently from then on,
     /// the same values in the same order.
-    fn __copy__(&self) -> Self {
-        Generator {
-            key: self.key,
-            stream: self.stream.duplicate(&self.key.seed),
-            spawned: AtomicU64::new(self.spawned.load(Ordering::Relaxed)),
-        }
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Self> {
+        self.call(py, "copy", || {
+            let stream = self.stream.duplicate(&self.key.seed);
+            let spawned = self.spawned.load(Ordering::Relaxed);
+            Ok(Generator::from_parts(self.key, stream, spawned))
+        })
     }
 
     /// ``copy.deepcopy(g)``: as ``copy.copy`` (a generator holds no Python objects).
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.__copy__()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.__copy__(py)
     }
 
     /// Pickling: the key, the generator, where the key came from, the place
@@ -98,7 +119,9 @@ impl Generator {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let turn = self.turns.take(py)?;
         let xoshiro = self.stream.xoshiro_state();
+        let spawned = self.spawned.load(Ordering::Relaxed);
         let position = match (self.stream.position(), xoshiro) {
             (Some(p), _) => p,
             (None, Some(_)) => 0,
@@ -117,9 +140,10 @@ impl Generator {
             self.key.entropy.origin,
             self.key.entropy.bits,
             position,
-            self.spawned.load(Ordering::Relaxed),
+            spawned,
             xoshiro,
         );
+        drop(turn);
         Ok((restore, args.into_pyobject(py)?))
     }
 
@@ -161,7 +185,7 @@ impl Generator {
         axis: isize,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        guard("shuffle", || {
+        self.call(x.py(), "shuffle", || {
             let threads = Threads::from_arg(threads)?;
             if axis == 0 && is_plain_array(x) {
                 // The common case first: a plain ndarray along axis 0.
@@ -206,7 +230,7 @@ impl Generator {
         axis: isize,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("permutation", || {
+        self.call(py, "permutation", || {
             let threads = Threads::from_arg(threads)?;
             let np = numpy(py)?;
             if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
@@ -246,7 +270,7 @@ impl Generator {
         out: Option<&Bound<'py, PyAny>>,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("permuted", || {
+        self.call(x.py(), "permuted", || {
             let threads = Threads::from_arg(threads)?;
             permuted(x, axis, out.filter(|o| !o.is_none()), &self.stream, threads)
         })
@@ -279,7 +303,7 @@ impl Generator {
         dtype: Option<&Bound<'py, PyAny>>,
         endpoint: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("integers", || {
+        self.call(py, "integers", || {
             integers(py, &self.stream, low, high, size, endpoint, dtype)
         })
     }
@@ -297,7 +321,7 @@ impl Generator {
         k: &Bound<'py, PyAny>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("sample", || {
+        self.call(py, "sample", || {
             let (k, n) = (to_u64(k, "k")?, to_u64(n, "n")?);
             Ok(to_array(py, distinct(py, &self.stream, k, n)?, n))
         })
@@ -332,7 +356,7 @@ impl Generator {
         axis: isize,
         shuffle: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("choice", || {
+        self.call(py, "choice", || {
             let how = Pick {
                 replace,
                 p,
@@ -363,17 +387,14 @@ impl Generator {
                     .chain_update(i.to_le_bytes())
                     .finalize();
                 let seed = fairdeck::rng::Seed::from_bytes(digest.into());
-                Generator {
-                    stream: Stream::new(&seed, self.stream.kind),
-                    key: Key {
-                        seed,
-                        entropy: KeyEntropy {
-                            origin: "spawn",
-                            bits: self.key.entropy.bits,
-                        },
+                let key = Key {
+                    seed,
+                    entropy: KeyEntropy {
+                        origin: "spawn",
+                        bits: self.key.entropy.bits,
                     },
-                    spawned: AtomicU64::new(0),
-                }
+                };
+                Generator::from_parts(key, Stream::new(&seed, self.stream.kind), 0)
             })
             .collect())
     }
@@ -394,7 +415,7 @@ impl Generator {
         dtype: Option<&Bound<'py, PyAny>>,
         out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        guard("random", || {
+        self.call(py, "random", || {
             floats::random(py, &self.stream, size, dtype, out)
         })
     }
@@ -405,7 +426,7 @@ impl Generator {
         py: Python<'py>,
         length: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        guard("bytes", || floats::bytes(py, &self.stream, length))
+        self.call(py, "bytes", || floats::bytes(py, &self.stream, length))
     }
 
     /// Shuffles a deck and deals it, as ``fairdeck deal --format json``:
@@ -427,7 +448,7 @@ impl Generator {
         cards: Option<usize>,
         deck: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        guard("deal", || {
+        self.call(py, "deal", || {
             let args = DealArgs {
                 game,
                 players,
@@ -513,12 +534,9 @@ pub fn _restore_generator(
         }
         _ => Stream::at(&key, kind, position),
     };
-    Ok(Generator {
-        stream,
-        key: Key {
-            seed: key,
-            entropy: KeyEntropy { origin, bits },
-        },
-        spawned: AtomicU64::new(spawned),
-    })
+    let key = Key {
+        seed: key,
+        entropy: KeyEntropy { origin, bits },
+    };
+    Ok(Generator::from_parts(key, stream, spawned))
 }

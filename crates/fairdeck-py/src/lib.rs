@@ -38,17 +38,22 @@ mod convert;
 mod deal;
 mod distributed;
 mod draws;
+mod fill;
 mod floats;
 mod generator;
+mod integers;
+mod interrupt;
 mod rows;
 mod seed;
 mod shuf;
 mod stream;
+mod turns;
 mod weights;
 
 /// The extension module: everything `fairdeck/__init__.py` re-exports.
 #[pymodule]
 fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    numpy_api(m.py())?;
     m.add_class::<generator::Generator>()?;
     m.add_function(wrap_pyfunction!(generator::_restore_generator, m)?)?;
     m.add_class::<bitgen::BitStream>()?;
@@ -58,4 +63,27 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// Loads numpy's C API now, at import, rather than inside the first call
+/// that makes an array: the numpy crate loads it lazily and panics if that
+/// fails, and a Ctrl-C pending at that moment made it fail (the call then
+/// raised "internal error … please report it" instead of
+/// `KeyboardInterrupt`). Here a pending signal is raised first, as the
+/// import's `KeyboardInterrupt`; if one arrives while the API loads (it
+/// runs a little Python code), the load is tried again and the interrupt
+/// reported the same way.
+fn numpy_api(py: Python<'_>) -> PyResult<()> {
+    py.check_signals()?;
+    py.import("numpy")?;
+    let load = || std::panic::catch_unwind(|| numpy::PyArray1::<u8>::zeros(py, 0, false).len());
+    if load().is_ok() {
+        return Ok(());
+    }
+    match load() {
+        Ok(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(())),
+        Err(_) => Err(pyo3::exceptions::PyImportError::new_err(
+            "fairdeck: numpy's C API could not be loaded (is numpy >= 1.21 installed?)",
+        )),
+    }
 }

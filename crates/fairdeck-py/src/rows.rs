@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::arrays::{RawItems, numpy, shuffle_array};
 use crate::boundary::{buffer, reserve_scratch};
+use crate::interrupt::{Watch, watched_shuffle};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
 
 /// Rows of one task in a threaded `permuted`: about 2^16 items, fixed so
@@ -31,11 +32,18 @@ fn shuffle_runs<T: Send>(
     detach: bool,
 ) -> PyResult<()> {
     reserve_scratch::<T>(m, "permuted")?;
+    let watch = if detach {
+        Watch::new(py)?
+    } else {
+        Watch::none()
+    };
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => crate::with_dice!(stream, |dice| {
-                data.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
-            }),
+            Threads::Sequential => crate::with_dice!(stream, |dice| watch.run(|| {
+                for row in data.chunks_exact_mut(m) {
+                    watched_shuffle(row, dice, &watch);
+                }
+            }))?,
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 let block = (BLOCK_ITEMS / m).max(1) * m;
@@ -194,7 +202,8 @@ fn permute_lanes_by_index(
     threads: Threads,
 ) -> PyResult<()> {
     let py = lanes.py();
-    let total = lanes.len() * lanes.shape()[1..].iter().product::<usize>();
+    // `len()` of an untyped array is its number of items (all axes).
+    let total = lanes.len();
     let mut index: Vec<i64> = buffer(total, "permuted")?;
     index.extend((0..total).map(|i| (i % m) as i64));
     shuffle_runs(py, &mut index, m, stream, threads, total >= DETACH_LEN)?;

@@ -64,3 +64,48 @@ def test_bad_axis_and_empty():
     assert g.permuted(np.zeros((0, 3)), axis=1).shape == (0, 3)
     assert g.permuted(np.zeros((3, 0)), axis=1).shape == (3, 0)
     assert g.permuted([3, 1, 2]).shape == (3,)
+
+
+def lanes_of(dtype, rows, m):
+    """A (rows, m) array of `dtype` whose items in each row are all different."""
+    values = np.arange(rows * m).reshape(rows, m)
+    dtype = np.dtype(dtype)
+    if dtype.names:
+        x = np.zeros((rows, m), dtype)
+        for name in dtype.names:
+            x[name] = values
+        return x
+    if dtype.kind == "V":
+        return values.astype("<u8").view("V8").astype(dtype)
+    return values.astype(dtype)
+
+
+ODD_DTYPES = ["U3", "S3", "S5", "V12", "i4,f8", "S7", "i2,i1"]
+
+
+@pytest.mark.parametrize("dtype", ODD_DTYPES)
+@pytest.mark.parametrize("threads", [None, 2])
+def test_lanes_of_any_item_width_are_permuted(dtype, threads):
+    # Issue 35 item 2: items not 1, 2, 4, 8 or 16 bytes wide failed with
+    # "cannot reshape array of size 18" along an axis.
+    x = lanes_of(dtype, 40, 9)
+    assert x.dtype.itemsize not in (1, 2, 4, 8, 16)
+    y = fairdeck.Generator("odd widths").permuted(x, axis=1, threads=threads)
+    assert y.shape == x.shape and y.dtype == x.dtype
+    for row, new in zip(x.tolist(), y.tolist()):
+        assert sorted(map(repr, new)) == sorted(map(repr, row)), "a row is not a permutation of itself"
+    assert y.tolist() != x.tolist()
+    # Along axis 0 (columns) too, and on a 3-d array's middle axis.
+    z = fairdeck.Generator("odd widths").permuted(x, axis=0)
+    for col, new in zip(x.T.tolist(), z.T.tolist()):
+        assert sorted(map(repr, new)) == sorted(map(repr, col))
+    w = fairdeck.Generator("odd widths").permuted(x.reshape(4, 10, 9), axis=1)
+    assert sorted(map(repr, w.ravel().tolist())) == sorted(map(repr, x.ravel().tolist()))
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (1, 2), (3, 1)])
+def test_the_issues_small_shapes(shape):
+    x = lanes_of("U3", *shape)
+    y = fairdeck.Generator(0).permuted(x, axis=1)
+    assert sorted(y.ravel().tolist()) == sorted(x.ravel().tolist())
+    assert (np.sort(y, axis=1) == np.sort(x, axis=1)).all()

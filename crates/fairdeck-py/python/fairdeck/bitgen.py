@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random as _random
+import re
 
 import numpy as np
 
@@ -26,11 +27,55 @@ from ._fairdeck import BitStream
 __all__ = ["ChaCha20", "ChaCha12", "ChaCha8", "Xoshiro256PlusPlus", "Random"]
 
 
+_MAX_SPAWNED = 2**64 - 1
+_HEX_KEY = re.compile(r"[0-9a-fA-F]{64}")
+
+
 def _restore(cls, state):
     """Unpickling: a bit generator of class ``cls`` at ``state``."""
-    bg = cls(state["key"])
+    bg = cls(0)
     bg.state = state
     return bg
+
+
+def _count(value: dict, name: str, limit: int | None = None) -> int:
+    """``value[name]``: an int in ``0..=limit`` (TypeError for another type)."""
+    if name not in value:
+        raise ValueError(f"state has no {name!r}")
+    n = value[name]
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"state[{name!r}] must be an int, not {type(n).__name__}")
+    if n < 0 or (limit is not None and n > limit):
+        raise ValueError(f"state[{name!r}] must be a non-negative int" + (f" at most {limit}" if limit else ""))
+    return int(n)
+
+
+def _checked_state(value, cls_name: str, generator: str) -> tuple[str, int, int]:
+    """The key, position and spawn count of a state dict, checked as numpy
+    checks a state: TypeError for a value of the wrong type, ValueError for a
+    wrong value; nothing is changed before all of it is checked."""
+    if not isinstance(value, dict):
+        raise TypeError(f"state must be a dict (from {cls_name}.state), not {type(value).__name__}")
+    if value.get("bit_generator") != cls_name:
+        raise ValueError(f"state must be a dict from {cls_name}.state (its bit_generator is {cls_name!r})")
+    if value.get("generator", generator) != generator:
+        raise ValueError(f"state['generator'] must be {generator!r} for {cls_name}")
+    key = value.get("key")
+    if key is None:
+        raise ValueError("state has no 'key'")
+    if not isinstance(key, str):
+        raise TypeError(f"state['key'] must be a str of 64 hex digits, not {type(key).__name__}")
+    if not _HEX_KEY.fullmatch(key):
+        raise ValueError("state['key'] must be exactly 64 hex digits (the key itself, as state gives it)")
+    position = _count(value, "position", 2**64 - 1)
+    if "spawned" not in value:
+        # A state saved before fairdeck kept the spawn count: taking it as 0
+        # would spawn again the children the saved generator already had.
+        raise ValueError(
+            "state has no 'spawned' (saved before fairdeck kept the spawn count): add"
+            " spawned=N, the number of children the saved generator had spawned (0 if none)"
+        )
+    return key, position, _count(value, "spawned", _MAX_SPAWNED)
 
 
 class _FairdeckBitGenerator(np.random.BitGenerator):
@@ -57,29 +102,26 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
 
     @property
     def state(self) -> dict:
-        """``{"bit_generator", "generator", "key", "position"}``: position is in bytes."""
+        """``{"bit_generator", "generator", "key", "position", "spawned"}``:
+        ``position`` counts the bytes handed out, ``spawned`` the children
+        spawned so far (the next child's index)."""
         with self.lock:
-            position = self._stream.position
+            position, spawned = self._stream.position, self._spawned
         return {
             "bit_generator": type(self).__name__,
             "generator": self._stream.generator,
             "key": self._stream.key,
             "position": position,
+            "spawned": spawned,
         }
 
     @state.setter
     def state(self, value: dict) -> None:
-        if not isinstance(value, dict) or value.get("bit_generator") != type(self).__name__:
-            raise ValueError(f"state must be a dict from {type(self).__name__}.state")
-        position = value.get("position")
-        if not isinstance(position, int) or position < 0:
-            raise ValueError("state['position'] must be a non-negative int")
-        key = value.get("key")
-        if not isinstance(key, str):
-            raise ValueError("state['key'] must be the 64 hex digits of a key")
+        key, position, spawned = _checked_state(value, type(self).__name__, self._generator)
         # In place: numpy's Generator holds a pointer to this stream.
         with self.lock:
             self._stream.reset(key, position)
+            self._spawned = spawned
 
     def __reduce__(self):
         return (_restore, (type(self), self.state))
@@ -101,14 +143,15 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         if isinstance(n_children, bool) or not isinstance(n_children, (int, np.integer)) or n_children < 0:
             raise ValueError("n_children must be a non-negative int")
         parent = bytes.fromhex(self.key)
-        children = []
-        for _ in range(int(n_children)):
-            digest = hashlib.sha256(
-                b"fairdeck-py/spawn/" + parent + self._spawned.to_bytes(8, "little")
-            ).hexdigest()
-            self._spawned += 1
-            children.append(type(self)(digest))
-        return children
+        with self.lock:
+            first = self._spawned
+            if first + int(n_children) > _MAX_SPAWNED:
+                raise ValueError("a bit generator spawns at most 2**64 children")
+            self._spawned += int(n_children)
+        return [
+            type(self)(hashlib.sha256(b"fairdeck-py/spawn/" + parent + i.to_bytes(8, "little")).hexdigest())
+            for i in range(first, first + int(n_children))
+        ]
 
     def random_raw(self, size=None, output=True):
         """The next 64-bit words of the stream (``size`` of them, or one)."""

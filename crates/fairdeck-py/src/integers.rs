@@ -1,0 +1,266 @@
+//! `Generator.integers`: exact uniform integers between numpy's bounds.
+//!
+//! An array of one range is drawn in chunks straight into the output array
+//! of the requested dtype (`int64`/`uint64` by default), so its memory is
+//! the output's plus one chunk of 64-bit offsets: `integers(5, size=2e8,
+//! dtype=uint8)` takes 0.2 GB, not the 1.8 GB an array of 64-bit values
+//! and its conversion took. The chunks draw exactly what one pass would
+//! (see [`ROLL_GROUPS`]), so the values do not depend on the chunking.
+
+use numpy::PyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+use rand_core::Rng;
+
+use crate::arrays::numpy;
+use crate::convert::{Size, to_i128};
+use crate::draws::{ROLL_GROUPS, fill_rolls, rolls};
+use crate::fill::{Bits, empty, fill};
+use crate::interrupt::Watch;
+use crate::stream::Stream;
+
+/// Values drawn per chunk: a multiple of [`ROLL_GROUPS`], about 1.3 MB of offsets.
+const CHUNK: usize = 8 * ROLL_GROUPS;
+
+/// The bounds of `integers`: values `low ..= top`, `width` of them (1 ..= 2^64).
+struct Bounds {
+    low: i128,
+    top: i128,
+}
+
+impl Bounds {
+    /// numpy's `integers(low, high=None, endpoint=False)`: `[0, low)` when
+    /// `high` is None, else `[low, high)` (`[low, high]` with `endpoint`).
+    /// `int64` values, or `uint64` when `top ≥ 2^63` and `low ≥ 0`.
+    fn of(
+        low: &Bound<'_, PyAny>,
+        high: Option<&Bound<'_, PyAny>>,
+        endpoint: bool,
+    ) -> PyResult<Self> {
+        let (low, high, one) = match high.filter(|h| !h.is_none()) {
+            None => (0, to_i128(low, "high")?, true),
+            Some(high) => (to_i128(low, "low")?, to_i128(high, "high")?, false),
+        };
+        let top = if endpoint { high } else { high - 1 };
+        if top < low {
+            return Err(PyValueError::new_err(match (one, endpoint) {
+                (true, false) => "high <= 0 (integers(high) draws from 0..high-1)",
+                (true, true) => "high < 0 (integers(high, endpoint=True) draws from 0..high)",
+                (false, false) => "low >= high (integers(low, high) draws from low..high-1)",
+                (false, true) => "low > high",
+            }));
+        }
+        let signed = low >= i128::from(i64::MIN) && top <= i128::from(i64::MAX);
+        let unsigned = low >= 0 && top <= i128::from(u64::MAX);
+        if !signed && !unsigned {
+            let which = if low < i128::from(i64::MIN) {
+                "low"
+            } else {
+                "high"
+            };
+            return Err(PyValueError::new_err(format!(
+                "{which} is out of bounds for int64 (and for uint64)"
+            )));
+        }
+        Ok(Bounds { low, top })
+    }
+
+    /// How many values there are, when fewer than 2^64 (`None`: all of them).
+    fn width(&self) -> Option<u64> {
+        u64::try_from(self.top - self.low + 1).ok()
+    }
+
+    /// The default dtype: `int64` when every value fits it, else `uint64`.
+    fn dtype<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let name = if self.top <= i128::from(i64::MAX) {
+            "int64"
+        } else {
+            "uint64"
+        };
+        numpy(py)?.call_method1("dtype", (name,))
+    }
+
+    /// One exact draw: `low` plus a roll of the width, or one raw 64-bit
+    /// word when the width is all of 2^64.
+    fn draw_one(&self, py: Python<'_>, stream: &Stream) -> PyResult<i128> {
+        let offset = match self.width() {
+            Some(n) => rolls(py, stream, n, 1, "integers")?[0],
+            None => stream.with(|dice| dice.rng_mut().next_u64()),
+        };
+        Ok(self.low + i128::from(offset))
+    }
+
+    /// Fills `out` (fresh, C-contiguous, of a dtype every value fits) in
+    /// chunks: `low + offset` in the dtype's width (two's complement
+    /// truncation is exact, since the true value fits).
+    fn fill<T: Bits>(
+        &self,
+        py: Python<'_>,
+        stream: &Stream,
+        out: &Bound<'_, PyAny>,
+        watch: &Watch,
+    ) -> PyResult<()> {
+        let (low, width) = (self.low as u64, self.width());
+        let mut offsets = vec![0u64; CHUNK];
+        fill::<T>(py, out, CHUNK, watch, |chunk| {
+            let offsets = &mut offsets[..chunk.len()];
+            match width {
+                Some(n) => crate::with_dice!(stream, |dice| fill_rolls(dice, n, offsets)),
+                None => crate::with_dice!(stream, |dice| offsets
+                    .iter_mut()
+                    .for_each(|o| *o = dice.rng_mut().next_u64())),
+            }
+            for (c, o) in chunk.iter_mut().zip(offsets.iter()) {
+                *c = T::truncate(low.wrapping_add(*o));
+            }
+        })
+    }
+}
+
+/// `integers(low, high, size, endpoint, dtype)`: exact uniform integers
+/// between numpy's bounds (see [`Bounds::of`]); `low + roll(width)` each.
+/// A `dtype` is checked against the bounds before anything is drawn.
+pub fn integers<'py>(
+    py: Python<'py>,
+    stream: &Stream,
+    low: &Bound<'py, PyAny>,
+    high: Option<&Bound<'py, PyAny>>,
+    size: Option<&Bound<'py, PyAny>>,
+    endpoint: bool,
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let high = high.filter(|h| !h.is_none());
+    let dtype = dtype.filter(|d| !d.is_none());
+    if is_array_like(low)? || high.map(is_array_like).transpose()?.unwrap_or(false) {
+        let (drawn, range) = broadcast(py, stream, low, high, size, endpoint)?;
+        return match dtype {
+            None => Ok(drawn),
+            Some(dtype) => {
+                let dtype = checked_dtype(py, dtype, range)?;
+                numpy(py)?
+                    .call_method1("asarray", (drawn,))?
+                    .call_method1("astype", (dtype,))
+            }
+        };
+    }
+    let bounds = Bounds::of(low, high, endpoint)?;
+    let chosen = match dtype {
+        Some(dtype) => Some(checked_dtype(py, dtype, (bounds.low, bounds.top))?),
+        None => None,
+    };
+    match Size::from_arg(size)? {
+        Size::Scalar => {
+            let value = bounds.draw_one(py, stream)?.into_pyobject(py)?.into_any();
+            match chosen {
+                None => Ok(value),
+                Some(dtype) => dtype.getattr("type")?.call1((value,)),
+            }
+        }
+        Size::Shape(dims) => {
+            let dtype = chosen.map_or_else(|| bounds.dtype(py), Ok)?;
+            let out = empty(py, &dims, &dtype, "integers")?;
+            let watch = Watch::new(py)?;
+            match dtype.getattr("itemsize")?.extract::<usize>()? {
+                1 => bounds.fill::<u8>(py, stream, &out, &watch)?,
+                2 => bounds.fill::<u16>(py, stream, &out, &watch)?,
+                4 => bounds.fill::<u32>(py, stream, &out, &watch)?,
+                _ => bounds.fill::<u64>(py, stream, &out, &watch)?,
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Whether a bound is an array (or a list) rather than one number.
+fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if x.is_instance_of::<PyInt>() {
+        return Ok(false);
+    }
+    let ndim: usize = numpy(x.py())?.call_method1("ndim", (x,))?.extract()?;
+    Ok(ndim > 0)
+}
+
+/// numpy's `dtype=`: an integer or bool dtype, refused when a bound
+/// (`range`: the lowest and highest value that could be drawn) does not fit
+/// it (checked before anything is drawn). Returns the `numpy.dtype`.
+fn checked_dtype<'py>(
+    py: Python<'py>,
+    dtype: &Bound<'py, PyAny>,
+    range: (i128, i128),
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = numpy(py)?;
+    let dtype = np.call_method1("dtype", (dtype,))?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let name: String = dtype.getattr("name")?.extract()?;
+    let (min, max): (i128, i128) = match kind.as_str() {
+        "b" => (0, 1),
+        "i" | "u" => {
+            let info = np.call_method1("iinfo", (&dtype,))?;
+            (
+                info.getattr("min")?.extract()?,
+                info.getattr("max")?.extract()?,
+            )
+        }
+        _ => {
+            return Err(PyTypeError::new_err(format!(
+                "Unsupported dtype {name:?} for integers"
+            )));
+        }
+    };
+    let (low, high) = range;
+    if low < min || high > max {
+        let which = if low < min { "low" } else { "high" };
+        return Err(PyValueError::new_err(format!(
+            "{which} is out of bounds for {name}"
+        )));
+    }
+    Ok(dtype)
+}
+
+/// Bounds that are arrays: each element of `low` and `high`, broadcast
+/// together (and to `size` when given), gets one exact draw of its own range.
+fn broadcast<'py>(
+    py: Python<'py>,
+    stream: &Stream,
+    low: &Bound<'py, PyAny>,
+    high: Option<&Bound<'py, PyAny>>,
+    size: Option<&Bound<'py, PyAny>>,
+    endpoint: bool,
+) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
+    let np = numpy(py)?;
+    let (low, high) = match high {
+        None => (PyInt::new(py, 0).into_any(), low.clone()),
+        Some(h) => (low.clone(), h.clone()),
+    };
+    let pair = np.call_method1("broadcast_arrays", (&low, &high))?;
+    let (mut lows, mut highs) = (pair.get_item(0)?, pair.get_item(1)?);
+    if let Some(size) = size.filter(|s| !s.is_none()) {
+        lows = np.call_method1("broadcast_to", (&lows, size))?;
+        highs = np.call_method1("broadcast_to", (&highs, size))?;
+    }
+    let shape = lows.getattr("shape")?;
+    let lows: Vec<Bound<'py, PyAny>> = lows
+        .call_method0("ravel")?
+        .call_method0("tolist")?
+        .try_iter()?
+        .collect::<PyResult<_>>()?;
+    let highs: Vec<Bound<'py, PyAny>> = highs
+        .call_method0("ravel")?
+        .call_method0("tolist")?
+        .try_iter()?
+        .collect::<PyResult<_>>()?;
+    let mut values: Vec<i128> = Vec::with_capacity(lows.len());
+    let mut range = (i128::MAX, i128::MIN);
+    for (lo, hi) in lows.iter().zip(&highs) {
+        let bounds = Bounds::of(lo, Some(hi), endpoint)?;
+        range = (range.0.min(bounds.low), range.1.max(bounds.top));
+        values.push(bounds.draw_one(py, stream)?);
+    }
+    let flat = if values.iter().all(|&v| i64::try_from(v).is_ok()) {
+        PyArray1::from_vec(py, values.iter().map(|&v| v as i64).collect()).into_any()
+    } else {
+        PyArray1::from_vec(py, values.iter().map(|&v| v as u64).collect()).into_any()
+    };
+    Ok((flat.call_method1("reshape", (shape,))?, range))
+}

@@ -1,0 +1,147 @@
+"""Issue 35 item 5: Ctrl-C stops a long call with KeyboardInterrupt.
+
+Each case runs in a child interpreter that starts a long call in its main
+thread; the test sends it SIGINT shortly after and reads what the child
+saw. Before the fix a shuffle of 10**9 uint8 noticed SIGINT only when it
+had finished (42 s), and a signal pending when the first numpy array was
+made surfaced as "RuntimeError: … internal error … please report it".
+
+Timing is not asserted closely (this is not a speed test): a call must stop
+well before it would have finished, which the child measures by running
+the same call again to the end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+CHILD = """
+import sys, time
+import numpy as np
+import fairdeck
+
+g = fairdeck.Generator("interrupt")
+{setup}
+print("ready", flush=True)
+start = time.perf_counter()
+try:
+    {call}
+except KeyboardInterrupt:
+    stopped = time.perf_counter() - start
+    print("interrupted", flush=True)
+except BaseException as e:
+    print("other", type(e).__name__, e, flush=True)
+    sys.exit(0)
+else:
+    print("finished", time.perf_counter() - start, flush=True)
+    sys.exit(0)
+{after}
+start = time.perf_counter()
+{call}
+print("full", stopped, time.perf_counter() - start, flush=True)
+"""
+
+
+def interrupt(call: str, setup: str = "", after: str = "", wait: float = 0.3) -> list[str]:
+    """Runs `call` in a child, sends SIGINT `wait` seconds after it starts,
+    and returns the child's output lines."""
+    code = CHILD.format(setup=textwrap.dedent(setup), call=call, after=textwrap.dedent(after))
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready", child.stderr.read()
+        time.sleep(wait)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=600)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert "panicked" not in err and "RuntimeError" not in err, err
+    return out.split("\n")[0:-1]
+
+
+def stopped_early(lines: list[str]) -> None:
+    assert lines[0] == "interrupted", lines
+    _, stopped, full = lines[1].split()
+    # It stopped before the call would have finished.
+    assert float(stopped) < float(full), lines
+
+
+N = 400_000_000  # a call on this many items takes seconds
+SHUFFLED = 200_000_000  # uint8: seconds of shuffling, 0.4 GB of scratch memory
+
+PERMUTATION_CHECK = """
+counts = np.bincount(x, minlength=256)
+print("permutation" if (counts == want).all() else "damaged", flush=True)
+"""
+
+
+@pytest.mark.parametrize("wait", [0.2, 0.6])
+def test_a_long_shuffle_stops_and_leaves_a_permutation(wait):
+    # Early it stops while the labels are drawn or scattered, later while
+    # the buckets are shuffled.
+    lines = interrupt(
+        "g.shuffle(x)",
+        setup=f"x = np.resize(np.arange(251, dtype=np.uint8), {SHUFFLED})\nwant = np.bincount(x, minlength=256)",
+        after=PERMUTATION_CHECK,
+        wait=wait,
+    )
+    assert lines[1] == "permutation", lines
+    stopped_early([lines[0], lines[2]])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        f"g.integers(5, size={N}, dtype=np.uint8)",
+        f"g.random({N // 4}, dtype=np.float32)",
+        f"g.bytes({N})",
+        f"g.permutation({N // 8})",
+        f"g.permuted(np.zeros(({N // 1000}, 1000), np.uint8), axis=1)",
+    ],
+)
+def test_other_long_calls_stop(call):
+    stopped_early(interrupt(call))
+
+
+def test_a_signal_pending_when_the_first_array_is_made_is_a_keyboard_interrupt():
+    # A threaded permutation cannot stop midway: the signal stays pending
+    # until it ends, when its result becomes the process's first numpy
+    # array made by fairdeck. That used to load numpy's C API right then,
+    # and the pending signal broke the load: RuntimeError instead of
+    # KeyboardInterrupt.
+    lines = interrupt(f"g.permutation({N // 4}, threads=2)", after="stopped = 0.0\nsys.exit(0)")
+    assert lines == ["interrupted"], lines
+
+
+def test_a_call_in_another_thread_is_not_watched():
+    # Signals are handled by the main thread only: a call in another thread
+    # runs to its end (and the main thread gets the KeyboardInterrupt).
+    code = textwrap.dedent(f"""
+        import threading, time, numpy as np, fairdeck, sys
+        x = np.resize(np.arange(251, dtype=np.uint8), {N // 4})
+        want = np.bincount(x, minlength=256)
+        t = threading.Thread(target=fairdeck.Generator(1).shuffle, args=(x,))
+        t.start()
+        print("ready", flush=True)
+        try:
+            t.join()
+        except KeyboardInterrupt:
+            t.join()
+            print("main interrupted", flush=True)
+        print("permutation" if (np.bincount(x, minlength=256) == want).all() else "damaged")
+    """)
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.3)
+    os.kill(child.pid, signal.SIGINT)
+    out, _ = child.communicate(timeout=600)
+    assert out.split() == ["main", "interrupted", "permutation"], out
