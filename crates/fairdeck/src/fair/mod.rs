@@ -34,19 +34,26 @@
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
 
+mod lock;
 mod mismatch;
+mod recorded;
 mod session;
 mod stream;
 mod table;
 mod transcript;
 mod verdict;
+mod version;
+mod void;
 
 pub use mismatch::Mismatch;
+pub use recorded::{OwnSeed, Recorded, Unchecked, Verdict, verify_recorded};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
 pub use verdict::{Difference, Kind, Verification, compare_deal, verify_transcript};
+pub use version::TranscriptVersion;
+pub use void::{VoidPhase, VoidRecord, void_of};
 
 use core::fmt;
 

@@ -227,7 +227,7 @@ impl Manifest {
 }
 
 /// Appends `u64_be(len(x)) ‖ x`.
-fn lp(out: &mut Vec<u8>, x: &[u8]) {
+pub(super) fn lp(out: &mut Vec<u8>, x: &[u8]) {
     out.extend_from_slice(&(x.len() as u64).to_be_bytes());
     out.extend_from_slice(x);
 }

@@ -5,6 +5,8 @@
 use core::fmt::Write as _;
 
 use super::table::{Manifest, Table};
+use super::version::TranscriptVersion;
+use super::void::VoidRecord;
 use super::{Commitment, ServerSecret};
 use crate::Error;
 use crate::cards::{Card, Deal};
@@ -15,7 +17,9 @@ use crate::cards::{Card, Deal};
 pub struct SeatRecord {
     /// The seat's name, as in the manifest.
     pub name: String,
-    /// The seat's commitment to its seed, 64 hex digits.
+    /// The seat's commitment to its seed, 64 hex digits; empty when the
+    /// seat never committed (JSON `null`, in a void record).
+    #[cfg_attr(feature = "serde", serde(with = "empty_is_null"))]
     pub commitment: String,
     /// The revealed seed; `None` while (or if never) revealed.
     pub seed: Option<String>,
@@ -64,12 +68,12 @@ pub struct DealRecord {
     pub deck: Option<Vec<Card>>,
 }
 
-/// A version-2 transcript.
+/// A version-2 or 2.1 transcript, or a void table's record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transcript {
-    /// 2.
-    pub version: u64,
+    /// `2` or `"2.1"`.
+    pub version: TranscriptVersion,
     /// The table manifest.
     pub manifest: Manifest,
     /// The room's commitment as the transcript states it. A verifier
@@ -77,9 +81,32 @@ pub struct Transcript {
     pub commitment: String,
     /// Every seat in seat order.
     pub seats: Vec<SeatRecord>,
+    /// Version 2.1: the seat lock `L` as the room published it after the
+    /// last commitment and before any reveal (64 hex digits; `None` in
+    /// version 2 and in a void record of the commit phase). A verifier
+    /// compares the lock recomputed from the seats' commitments with the
+    /// one the player recorded, never trusts this one.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub lock: Option<String>,
     /// The room's secret, once revealed.
     pub server_secret: Option<String>,
-    /// Every deal of the manifest's range, in order.
+    /// Version 2.1: how many deals were played, `first`, `first + 1`, … in
+    /// that order; fewer than the range when the table stopped early.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub played: Option<u64>,
+    /// A void table: the phase it voided at and the seats that failed.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub void: Option<VoidRecord>,
+    /// Every deal of the manifest's range, in order (none at a void table).
     pub deals: Vec<DealRecord>,
 }
 
@@ -145,13 +172,54 @@ impl Transcript {
             })
             .collect::<Result<_, Error>>()?;
         Ok(Transcript {
-            version: 2,
+            version: TranscriptVersion::V2,
             manifest: manifest.clone(),
             commitment: table.room_commitment(secret).to_hex(),
             seats: seats.to_vec(),
+            lock: None,
             server_secret: Some(secret.to_hex()),
+            played: None,
+            void: None,
             deals,
         })
+    }
+
+    /// A version 2.1 transcript: [`Transcript::deal`], after checking that
+    /// `lock` (the seat lock the room published before the reveals) is the
+    /// lock of the seats' commitments, recording it and the number of deals
+    /// `played` (from `first`, in increasing order). O(deals · deck).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Transcript::deal`]; [`Error::InvalidTable`] when `lock`
+    /// is not the lock of these commitments (one was replaced after the
+    /// lock, or the lock is another table's) or `played` exceeds the range.
+    pub fn deal_locked(
+        manifest: &Manifest,
+        secret: &ServerSecret,
+        seats: &[SeatRecord],
+        lock: &Commitment,
+        played: u64,
+    ) -> Result<Transcript, Error> {
+        let table = manifest.check()?;
+        let range = manifest.last - manifest.first + 1;
+        if played > range {
+            return Err(Error::InvalidTable(format!(
+                "{played} deals played, the manifest has {range}"
+            )));
+        }
+        let mut t = Self::deal(manifest, secret, seats)?;
+        let computed = table.seat_lock(&table.room_commitment(secret), &commitments(seats)?)?;
+        if computed != *lock {
+            return Err(Error::InvalidTable(format!(
+                "the lock {lock} is not the lock of these commitments ({computed}): a \
+                 commitment was replaced after the lock, or the lock is another table's"
+            )));
+        }
+        t.version = TranscriptVersion::V2_1;
+        t.lock = Some(lock.to_hex());
+        t.played = Some(played);
+        Ok(t)
     }
 
     /// The canonical JSON layout: one line per manifest, seat, pile and
@@ -160,7 +228,11 @@ impl Transcript {
     pub fn to_json(&self) -> String {
         let mut o = String::new();
         let m = &self.manifest;
-        let _ = writeln!(o, "{{\"version\": {},", self.version);
+        let version = match self.version {
+            TranscriptVersion::V2 => "2".to_string(),
+            TranscriptVersion::V2_1 => quote("2.1"),
+        };
+        let _ = writeln!(o, "{{\"version\": {version},");
         let _ = writeln!(
             o,
             " \"manifest\": {{\"version\": {}, \"table\": {}, \"game\": {}, \"deck\": {}, \"seats\": [{}], \"first\": {}, \"last\": {}}},",
@@ -182,24 +254,56 @@ impl Transcript {
             .iter()
             .map(|s| {
                 let seed = s.seed.as_deref().map_or("null".into(), quote);
-                format!(
-                    "  {{\"name\": {}, \"commitment\": {}, \"seed\": {seed}}}",
-                    quote(&s.name),
+                let c = if s.commitment.is_empty() {
+                    "null".into()
+                } else {
                     quote(&s.commitment)
+                };
+                format!(
+                    "  {{\"name\": {}, \"commitment\": {c}, \"seed\": {seed}}}",
+                    quote(&s.name)
                 )
             })
             .collect();
         let _ = writeln!(o, " \"seats\": [\n{}],", seats.join(",\n"));
+        let v21 = self.version == TranscriptVersion::V2_1;
+        if v21 || self.lock.is_some() {
+            let lock = self.lock.as_deref().map_or("null".into(), quote);
+            let _ = writeln!(o, " \"lock\": {lock},");
+        }
         let secret = self.server_secret.as_deref().map_or("null".into(), quote);
         let _ = writeln!(o, " \"server_secret\": {secret},");
+        if let Some(p) = self.played {
+            let _ = writeln!(o, " \"played\": {p},");
+        }
+        if let Some(v) = &self.void {
+            let names: Vec<String> = v.seats.iter().map(|s| quote(s)).collect();
+            let _ = writeln!(
+                o,
+                " \"void\": {{\"phase\": {}, \"seats\": [{}]}},",
+                quote(v.phase.name()),
+                names.join(", ")
+            );
+        }
         let deals: Vec<String> = self.deals.iter().map(deal_json).collect();
         let _ = writeln!(o, " \"deals\": [\n{}]}}", deals.join(",\n"));
         o
     }
 }
 
+/// Every seat's commitment as bytes.
+pub(super) fn commitments(seats: &[SeatRecord]) -> Result<Vec<Commitment>, Error> {
+    seats
+        .iter()
+        .map(|s| {
+            Commitment::from_hex(&s.commitment)
+                .map_err(|_| Error::InvalidTable(format!("seat {:?} has no commitment", s.name)))
+        })
+        .collect()
+}
+
 /// Why seat `index` voids the table, if it does.
-fn refused(table: &Table, index: usize, seat: &SeatRecord) -> Option<String> {
+pub(super) fn refused(table: &Table, index: usize, seat: &SeatRecord) -> Option<String> {
     let Some(seed) = &seat.seed else {
         return Some(format!("seat {:?} did not reveal its seed", seat.name));
     };
@@ -262,4 +366,23 @@ pub(super) fn quote(text: &str) -> String {
     }
     o.push('"');
     o
+}
+
+/// A seat's commitment: an empty string is written and read as JSON `null`
+/// (a seat that never committed).
+#[cfg(feature = "serde")]
+mod empty_is_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &str, s: S) -> Result<S::Ok, S::Error> {
+        if c.is_empty() {
+            s.serialize_none()
+        } else {
+            s.serialize_str(c)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+    }
 }
