@@ -36,6 +36,7 @@
 
 mod lock;
 mod mismatch;
+mod record;
 mod recorded;
 mod session;
 mod stream;
@@ -46,7 +47,8 @@ mod version;
 mod void;
 
 pub use mismatch::Mismatch;
-pub use recorded::{OwnSeed, Recorded, Unchecked, Verdict, verify_recorded};
+pub use record::Record;
+pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};

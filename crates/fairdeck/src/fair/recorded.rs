@@ -7,8 +7,9 @@
 use core::fmt;
 
 use super::Commitment;
+use super::record::Record;
 use super::table::Table;
-use super::transcript::{Transcript, deal_record};
+use super::transcript::deal_record;
 use super::verdict::{
     Kind, Verification, check_commitment, check_deals, check_reveals, check_secret, check_table,
     diff,
@@ -19,7 +20,7 @@ use super::void::check_void;
 /// Everything a player recorded, each part optional: what is not given is
 /// not checked, and [`Verification::unchecked`] lists it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Recorded {
+pub struct Evidence {
     /// The room's commitment `C`, as published before play.
     pub commitment: Option<Commitment>,
     /// The seat lock `L`, as published before any seed was revealed.
@@ -151,8 +152,8 @@ impl Verification {
 /// O(deals · deck).
 ///
 /// ```
-/// use fairdeck::fair::{Manifest, OwnSeed, Recorded, SeatRecord, ServerSecret, Transcript,
-///     Verdict, verify_recorded};
+/// use fairdeck::fair::{Evidence, Manifest, OwnSeed, Record, SeatRecord, ServerSecret,
+///     Verdict, verify_record};
 ///
 /// let m = Manifest {
 ///     version: 2, table: "t1".into(), game: "holdem".into(), deck: "standard".into(),
@@ -165,26 +166,27 @@ impl Verification {
 /// let secret = ServerSecret::from_bytes([5; 32]);
 /// let room = table.room_commitment(&secret);
 /// let lock = table.seat_lock(&room, &[table.seat_commitment(0, "s1"), table.seat_commitment(1, "s2")])?;
-/// let t = Transcript::deal_locked(&m, &secret, &seats, &lock, 3)?;
-/// let mut recorded = Recorded { commitment: Some(room), lock: Some(lock), ..Recorded::default() };
-/// assert_eq!(verify_recorded(&t, &recorded).verdict(), Verdict::Partial);
+/// let t = Record::deal_locked(&m, &secret, &seats, &lock, 3)?;
+/// let mut recorded = Evidence { commitment: Some(room), lock: Some(lock), ..Evidence::default() };
+/// assert_eq!(verify_record(&t, &recorded).verdict(), Verdict::Partial);
 /// recorded.seat = Some(OwnSeed { seat: "ann".into(), seed: "s1".into() });
 /// recorded.played = Some(vec![0, 1, 2]);
-/// assert_eq!(verify_recorded(&t, &recorded).verdict(), Verdict::Valid);
+/// assert_eq!(verify_record(&t, &recorded).verdict(), Verdict::Valid);
 /// recorded.played = Some(vec![0, 2]);
-/// assert_eq!(verify_recorded(&t, &recorded).verdict(), Verdict::Invalid);
+/// assert_eq!(verify_record(&t, &recorded).verdict(), Verdict::Invalid);
 /// # Ok::<(), fairdeck::Error>(())
 /// ```
-pub fn verify_recorded(t: &Transcript, r: &Recorded) -> Verification {
+pub fn verify_record(record: &Record, r: &Evidence) -> Verification {
+    let t = &record.transcript;
     let mut v = Verification {
-        version: Some(t.version),
+        version: Some(record.version),
         ..Verification::default()
     };
     let Some(table) = check_table(t, &mut v) else {
         return v;
     };
-    if let Some(record) = &t.void {
-        check_void(t, &table, record, &mut v);
+    if let Some(void) = &record.void {
+        check_void(record, &table, void, &mut v);
         if let Some(secret) = check_secret(t, &mut v) {
             check_commitment(t, &table, &secret, r.commitment.as_ref(), &mut v);
         }
@@ -199,15 +201,16 @@ pub fn verify_recorded(t: &Transcript, r: &Recorded) -> Verification {
             Some(deal_record(&table, nonce, &deck, &laid))
         });
     }
-    check_lock(t, &table, r.lock.as_ref(), &mut v);
+    check_lock(record, &table, r.lock.as_ref(), &mut v);
     check_own_seed(t, &table, r.seat.as_ref(), &mut v);
-    check_played(t, &table, r.played.as_deref(), &mut v);
+    check_played(record, &table, r.played.as_deref(), &mut v);
     v
 }
 
 /// The lock the transcript's commitments give, against the transcript's
 /// own (`lock`) and against the one the player recorded (`published-lock`).
-fn check_lock(t: &Transcript, table: &Table, recorded: Option<&Commitment>, v: &mut Verification) {
+fn check_lock(r: &Record, table: &Table, recorded: Option<&Commitment>, v: &mut Verification) {
+    let t = &r.transcript;
     let all: Option<Vec<Commitment>> = t
         .seats
         .iter()
@@ -219,13 +222,13 @@ fn check_lock(t: &Transcript, table: &Table, recorded: Option<&Commitment>, v: &
         _ => None,
     };
     v.lock = computed;
-    let commit_phase_void = t
+    let commit_phase_void = r
         .void
         .as_ref()
-        .is_some_and(|r| r.phase == super::VoidPhase::Commit);
+        .is_some_and(|x| x.phase == super::VoidPhase::Commit);
     let shown =
         |c: Option<Commitment>| c.map_or("none (a commitment is missing)".into(), |c| c.to_hex());
-    match (&t.lock, t.version) {
+    match (&r.lock, r.version) {
         (Some(l), _) if Commitment::from_hex(l).ok() != computed || computed.is_none() => {
             let why = format!(
                 "the seats' commitments give the lock {}, the transcript states {l:?}",
@@ -256,7 +259,7 @@ fn check_lock(t: &Transcript, table: &Table, recorded: Option<&Commitment>, v: &
 /// The transcript's seed and commitment for the player's seat against the
 /// player's own seed.
 fn check_own_seed(
-    t: &Transcript,
+    t: &super::Transcript,
     table: &Table,
     own: Option<&super::OwnSeed>,
     v: &mut Verification,
@@ -286,10 +289,10 @@ fn check_own_seed(
 /// The transcript's count of deals played, and the deal numbers the
 /// player was shown: `first`, `first + 1`, … in that order, as many as the
 /// count (version 2.1).
-fn check_played(t: &Transcript, table: &Table, shown: Option<&[u64]>, v: &mut Verification) {
+fn check_played(r: &Record, table: &Table, shown: Option<&[u64]>, v: &mut Verification) {
     let (first, last) = (table.manifest.first, table.manifest.last);
     let range = last - first + 1;
-    match (t.played, t.version) {
+    match (r.played, r.version) {
         (Some(p), _) if p > range => {
             let why =
                 format!("the transcript says {p} deals were played, the manifest has {range}");
@@ -313,7 +316,7 @@ fn check_played(t: &Transcript, table: &Table, shown: Option<&[u64]>, v: &mut Ve
         );
         v.differences.push(diff(Kind::Played, why));
     }
-    if let Some(p) = t.played.filter(|&p| p != shown.len() as u64) {
+    if let Some(p) = r.played.filter(|&p| p != shown.len() as u64) {
         let why = format!(
             "you were shown {} deal(s), the transcript says {p} were played",
             shown.len()

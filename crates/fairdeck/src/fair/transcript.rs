@@ -5,8 +5,6 @@
 use core::fmt::Write as _;
 
 use super::table::{Manifest, Table};
-use super::version::TranscriptVersion;
-use super::void::VoidRecord;
 use super::{Commitment, ServerSecret};
 use crate::Error;
 use crate::cards::{Card, Deal};
@@ -68,12 +66,14 @@ pub struct DealRecord {
     pub deck: Option<Vec<Card>>,
 }
 
-/// A version-2 or 2.1 transcript, or a void table's record.
+/// A version-2 transcript: the body every published record shares (a
+/// version 2.1 record adds the seat lock and the deals played, a void
+/// record names the seats that failed: see [`Record`](super::Record)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transcript {
-    /// `2` or `"2.1"`.
-    pub version: TranscriptVersion,
+    /// 2 (also inside a version 2.1 [`Record`](super::Record)).
+    pub version: u64,
     /// The table manifest.
     pub manifest: Manifest,
     /// The room's commitment as the transcript states it. A verifier
@@ -81,31 +81,8 @@ pub struct Transcript {
     pub commitment: String,
     /// Every seat in seat order.
     pub seats: Vec<SeatRecord>,
-    /// Version 2.1: the seat lock `L` as the room published it after the
-    /// last commitment and before any reveal (64 hex digits; `None` in
-    /// version 2 and in a void record of the commit phase). A verifier
-    /// compares the lock recomputed from the seats' commitments with the
-    /// one the player recorded, never trusts this one.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub lock: Option<String>,
     /// The room's secret, once revealed.
     pub server_secret: Option<String>,
-    /// Version 2.1: how many deals were played, `first`, `first + 1`, … in
-    /// that order; fewer than the range when the table stopped early.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub played: Option<u64>,
-    /// A void table: the phase it voided at and the seats that failed.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub void: Option<VoidRecord>,
     /// Every deal of the manifest's range, in order (none at a void table).
     pub deals: Vec<DealRecord>,
 }
@@ -172,66 +149,28 @@ impl Transcript {
             })
             .collect::<Result<_, Error>>()?;
         Ok(Transcript {
-            version: TranscriptVersion::V2,
+            version: 2,
             manifest: manifest.clone(),
             commitment: table.room_commitment(secret).to_hex(),
             seats: seats.to_vec(),
-            lock: None,
             server_secret: Some(secret.to_hex()),
-            played: None,
-            void: None,
             deals,
         })
-    }
-
-    /// A version 2.1 transcript: [`Transcript::deal`], after checking that
-    /// `lock` (the seat lock the room published before the reveals) is the
-    /// lock of the seats' commitments, recording it and the number of deals
-    /// `played` (from `first`, in increasing order). O(deals · deck).
-    ///
-    /// # Errors
-    ///
-    /// Those of [`Transcript::deal`]; [`Error::InvalidTable`] when `lock`
-    /// is not the lock of these commitments (one was replaced after the
-    /// lock, or the lock is another table's) or `played` exceeds the range.
-    pub fn deal_locked(
-        manifest: &Manifest,
-        secret: &ServerSecret,
-        seats: &[SeatRecord],
-        lock: &Commitment,
-        played: u64,
-    ) -> Result<Transcript, Error> {
-        let table = manifest.check()?;
-        let range = manifest.last - manifest.first + 1;
-        if played > range {
-            return Err(Error::InvalidTable(format!(
-                "{played} deals played, the manifest has {range}"
-            )));
-        }
-        let mut t = Self::deal(manifest, secret, seats)?;
-        let computed = table.seat_lock(&table.room_commitment(secret), &commitments(seats)?)?;
-        if computed != *lock {
-            return Err(Error::InvalidTable(format!(
-                "the lock {lock} is not the lock of these commitments ({computed}): a \
-                 commitment was replaced after the lock, or the lock is another table's"
-            )));
-        }
-        t.version = TranscriptVersion::V2_1;
-        t.lock = Some(lock.to_hex());
-        t.played = Some(played);
-        Ok(t)
     }
 
     /// The canonical JSON layout: one line per manifest, seat, pile and
     /// stock, so that a transcript reads as a page and diffs line by line.
     /// Any JSON reader reads it. O(size).
     pub fn to_json(&self) -> String {
+        self.json(&self.version.to_string(), None, &[])
+    }
+
+    /// The layout of [`Transcript::to_json`] with another `version` value,
+    /// a `lock` line after the seats and `extra` lines after the secret
+    /// (version 2.1 and void records).
+    pub(super) fn json(&self, version: &str, lock: Option<&str>, extra: &[String]) -> String {
         let mut o = String::new();
         let m = &self.manifest;
-        let version = match self.version {
-            TranscriptVersion::V2 => "2".to_string(),
-            TranscriptVersion::V2_1 => quote("2.1"),
-        };
         let _ = writeln!(o, "{{\"version\": {version},");
         let _ = writeln!(
             o,
@@ -266,27 +205,20 @@ impl Transcript {
             })
             .collect();
         let _ = writeln!(o, " \"seats\": [\n{}],", seats.join(",\n"));
-        let v21 = self.version == TranscriptVersion::V2_1;
-        if v21 || self.lock.is_some() {
-            let lock = self.lock.as_deref().map_or("null".into(), quote);
+        if let Some(lock) = lock {
             let _ = writeln!(o, " \"lock\": {lock},");
         }
         let secret = self.server_secret.as_deref().map_or("null".into(), quote);
         let _ = writeln!(o, " \"server_secret\": {secret},");
-        if let Some(p) = self.played {
-            let _ = writeln!(o, " \"played\": {p},");
-        }
-        if let Some(v) = &self.void {
-            let names: Vec<String> = v.seats.iter().map(|s| quote(s)).collect();
-            let _ = writeln!(
-                o,
-                " \"void\": {{\"phase\": {}, \"seats\": [{}]}},",
-                quote(v.phase.name()),
-                names.join(", ")
-            );
+        for line in extra {
+            let _ = writeln!(o, " {line},");
         }
         let deals: Vec<String> = self.deals.iter().map(deal_json).collect();
-        let _ = writeln!(o, " \"deals\": [\n{}]}}", deals.join(",\n"));
+        if deals.is_empty() {
+            let _ = writeln!(o, " \"deals\": []}}");
+        } else {
+            let _ = writeln!(o, " \"deals\": [\n{}]}}", deals.join(",\n"));
+        }
         o
     }
 }

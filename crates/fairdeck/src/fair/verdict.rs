@@ -7,7 +7,8 @@
 use core::fmt;
 use std::collections::BTreeMap;
 
-use super::recorded::{Recorded, verify_recorded};
+use super::record::Record;
+use super::recorded::{Evidence, verify_record};
 use super::table::Table;
 use super::transcript::{DealRecord, Transcript};
 use super::version::TranscriptVersion;
@@ -192,17 +193,23 @@ pub(super) fn diff(kind: Kind, message: String) -> Difference {
 /// # Ok::<(), fairdeck::Error>(())
 /// ```
 pub fn verify_transcript(t: &Transcript, published: Option<&Commitment>) -> Verification {
-    let recorded = Recorded {
+    let evidence = Evidence {
         commitment: published.copied(),
-        ..Recorded::default()
+        ..Evidence::default()
     };
-    verify_recorded(t, &recorded)
+    verify_record(&Record::from(t.clone()), &evidence)
 }
 
 /// The manifest and the seat names; `None` (with the difference recorded)
 /// when nothing else can be checked.
 pub(super) fn check_table(t: &Transcript, v: &mut Verification) -> Option<Table> {
     let out = &mut v.differences;
+    if t.version != 2 {
+        out.push(diff(
+            Kind::Manifest,
+            format!("transcript version {} is not 2", t.version),
+        ));
+    }
     let table = match t.manifest.check() {
         Ok(table) => table,
         Err(e) => {

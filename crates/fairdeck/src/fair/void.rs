@@ -3,6 +3,7 @@
 //! nothing. The room publishes a *void record* naming the phase and the
 //! seats that failed, and a verifier checks that it names the right ones.
 
+use super::record::Record;
 use super::table::{Manifest, Table};
 use super::transcript::{SeatRecord, Transcript, commitments, refused};
 use super::verdict::{Difference, Kind, Verification};
@@ -77,7 +78,7 @@ pub fn void_of(table: &Table, seats: &[SeatRecord]) -> Option<VoidRecord> {
     })
 }
 
-impl Transcript {
+impl Record {
     /// The void record of a table (version 2.1): the room's secret
     /// revealed (it proves the commitment and deals nothing), every
     /// collected commitment, the lock at the reveal phase, the seeds
@@ -94,7 +95,7 @@ impl Transcript {
         secret: &ServerSecret,
         seats: &[SeatRecord],
         lock: Option<&Commitment>,
-    ) -> Result<Transcript, Error> {
+    ) -> Result<Record, Error> {
         let table = manifest.check()?;
         let names: Vec<&String> = seats.iter().map(|s| &s.name).collect();
         if names != manifest.seats.iter().collect::<Vec<_>>() {
@@ -123,16 +124,19 @@ impl Transcript {
                 Some(lock.to_hex())
             }
         };
-        Ok(Transcript {
+        Ok(Record {
             version: TranscriptVersion::V2_1,
-            manifest: manifest.clone(),
-            commitment: room.to_hex(),
-            seats: seats.to_vec(),
+            transcript: Transcript {
+                version: 2,
+                manifest: manifest.clone(),
+                commitment: room.to_hex(),
+                seats: seats.to_vec(),
+                server_secret: Some(secret.to_hex()),
+                deals: Vec::new(),
+            },
             lock,
-            server_secret: Some(secret.to_hex()),
             played: Some(0),
             void: Some(record),
-            deals: Vec::new(),
         })
     }
 }
@@ -144,7 +148,8 @@ fn diff(kind: Kind, message: String) -> Difference {
 /// Checks a void record: that it names exactly the seats that failed, at
 /// the phase they failed, and that nothing was dealt. The commitment, the
 /// lock and the secret are checked by the caller as for any transcript.
-pub(super) fn check_void(t: &Transcript, table: &Table, record: &VoidRecord, v: &mut Verification) {
+pub(super) fn check_void(r: &Record, table: &Table, record: &VoidRecord, v: &mut Verification) {
+    let t = &r.transcript;
     let out = &mut v.differences;
     let shown = void_of(table, &t.seats);
     let named = |r: &VoidRecord| format!("{} phase, seat(s) {:?}", r.phase.name(), r.seats);
@@ -172,11 +177,11 @@ pub(super) fn check_void(t: &Transcript, table: &Table, record: &VoidRecord, v: 
             out.push(diff(Kind::Void, why));
         }
     }
-    if !t.deals.is_empty() || t.played.is_some_and(|p| p > 0) {
+    if !t.deals.is_empty() || r.played.is_some_and(|p| p > 0) {
         let why = format!(
             "a void table deals nothing, the record lists {} deal(s) and {} played",
             t.deals.len(),
-            t.played.unwrap_or(0)
+            r.played.unwrap_or(0)
         );
         out.push(diff(Kind::Void, why));
     }
