@@ -249,6 +249,8 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
+mod collusion;
+#[cfg(test)]
 mod tamper;
 #[cfg(test)]
 mod vectors;
