@@ -11,10 +11,12 @@ Usage:
       prints board BOARD of a session (section 7): dealer, vulnerability, PBN deal;
   fair_verify.py --pbn FILE SECRET_HEX CLIENT_SEED [COMMITMENT_HEX]
       checks every board of a session's PBN file, lists each one that differs;
-  fair_verify.py --transcript FILE [COMMITMENT_HEX]
-      checks a version 2 transcript (sections 8-11): every seat's seed, the room's
-      commitment (against COMMITMENT_HEX, the one published before play, when given)
-      and every deal of the manifest, pile by pile; prints each difference by kind;
+  fair_verify.py --transcript FILE [COMMITMENT_HEX [LOCK_HEX]]
+      checks a version 2 or 2.1 transcript, or a void record (sections 8-11): every seat's
+      seed, the room's commitment (against COMMITMENT_HEX, the one published before play,
+      when given), the seat lock (against LOCK_HEX, the one recorded before the reveals,
+      when given), the count of deals played, and every deal of the manifest, pile by
+      pile; prints each difference by kind;
   fair_verify.py --check DOC.md
       recomputes every test vector of the specification (versions 1 and 2) and reports
       the counts (appended as "fair-verify-py PASSED FAILED 0" to the file $TEST_TALLY names).
@@ -214,6 +216,21 @@ def seat_commitment(m, index, seed):
     return hashlib.sha256(data).hexdigest()
 
 
+def seat_lock_message(m, commitment_hex, seat_commitments_hex):
+    """Section 8.6: the bytes L hashes (C and every c_i as 32 raw bytes)."""
+    return (domain(m, "lock") + bytes.fromhex(commitment_hex) + lp(manifest_bytes(m))
+            + struct.pack(">Q", len(seat_commitments_hex))
+            + b"".join(bytes.fromhex(c) for c in seat_commitments_hex))
+
+
+def seat_lock(m, commitment_hex, seat_commitments_hex):
+    """Section 8.6: L as hex, or None when a commitment is missing or not 64 hex digits."""
+    hexes = [commitment_hex] + list(seat_commitments_hex)
+    if not all(isinstance(c, str) and re.fullmatch(r"[0-9a-fA-F]{64}", c) for c in hexes):
+        return None
+    return hashlib.sha256(seat_lock_message(m, commitment_hex, seat_commitments_hex)).hexdigest()
+
+
 def deal_message(m, seeds, nonce):
     return (domain(m, "deal") + lp(manifest_bytes(m)) + struct.pack(">Q", len(seeds))
             + b"".join(lp(s.encode()) for s in seeds) + struct.pack(">Q", nonce))
@@ -298,14 +315,71 @@ def check_deal_range(m, deals, out):
         out.append(("missing-deal", "deals %s are missing" % missing[:20]))
 
 
-def verify_transcript(t, published=None):
+def void_of(m, seats):
+    """Section 8.7: (phase, failed seats) that the seats show, or None."""
+    uncommitted = [s["name"] for s in seats if s.get("commitment") is None]
+    if uncommitted:
+        return ("commit", uncommitted)
+    late = [s["name"] for i, s in enumerate(seats) if s.get("seed") is None
+            or seat_commitment(m, i, s["seed"]) != s["commitment"].lower()]
+    return ("reveal", late) if late else None
+
+
+def check_void(t, m, published, out):
+    """Section 8.7: the void record names the seats that failed and deals nothing."""
+    record = t["void"]
+    shown = void_of(m, t["seats"])
+    if shown != (record.get("phase"), record.get("seats")):
+        out.append(("void", "the record says %r, the seats show %r" % (record, shown)))
+    if record.get("phase") == "commit" and any(s.get("seed") is not None for s in t["seats"]):
+        out.append(("void", "a seed shown before every seat committed"))
+    if t.get("deals") or t.get("played"):
+        out.append(("void", "a void table deals nothing"))
+    check_room(t, m, published, out)
+
+
+def check_room(t, m, published, out):
+    """The secret against the transcript's commitment and the published one; the secret."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", t.get("server_secret") or ""):
+        out.append(("secret", "the server secret is missing or not 64 hex digits"))
+        return None
+    secret = bytes.fromhex(t["server_secret"])
+    computed = room_commitment(m, secret)
+    if computed != t["commitment"].lower():
+        out.append(("commitment", "S and the manifest give %s, the transcript states %s" % (computed, t["commitment"])))
+    if published is not None and computed != published.lower():
+        out.append(("published-commitment", "S and the manifest give %s, published: %s" % (computed, published)))
+    return secret
+
+
+def check_lock_and_played(t, m, lock, out):
+    """Sections 8.6 and 10: the transcript's lock and count of deals played."""
+    computed = seat_lock(m, t["commitment"], [s.get("commitment") for s in t["seats"]])
+    v21 = t.get("version") == "2.1"
+    commit_void = (t.get("void") or {}).get("phase") == "commit"
+    if t.get("lock") is not None and (computed is None or t["lock"].lower() != computed):
+        out.append(("lock", "the seats' commitments give the lock %s, the transcript states %s" % (computed, t["lock"])))
+    elif t.get("lock") is None and v21 and not commit_void:
+        out.append(("lock", "a version 2.1 transcript carries the seat lock; this one has none"))
+    if lock is not None and (computed is None or computed != lock.lower()):
+        out.append(("published-lock", "the seats' commitments give the lock %s, recorded: %s" % (computed, lock)))
+    played, count = t.get("played"), m["last"] - m["first"] + 1
+    if (played is None and v21) or (played is not None and not 0 <= played <= count):
+        out.append(("played", "deals played: %r of %d" % (played, count)))
+
+
+def verify_transcript(t, published=None, lock=None):
     """Section 11: a list of (kind, message); empty when everything matches."""
     out, m = [], t.get("manifest", {})
-    problem = manifest_problem(m) if t.get("version") == 2 else "not version 2"
+    problem = manifest_problem(m) if t.get("version") in (2, "2.1") else "not version 2 or 2.1"
     if problem:
         return [("manifest", problem)]
     if [s["name"] for s in t["seats"]] != m["seats"]:
         return [("seats", "the seats are not the manifest's")]
+    check_lock_and_played(t, m, lock, out)
+    if t.get("void") is not None:
+        check_void(t, m, published, out)
+        return out
     for i, seat in enumerate(t["seats"]):
         if seat.get("seed") is None:
             out.append(("missing-reveal", "seat %r did not reveal: the table is void" % seat["name"]))
@@ -313,32 +387,39 @@ def verify_transcript(t, published=None):
             out.append(("seat-commitment", "seat %r's seed does not match its commitment" % seat["name"]))
     if any(k == "missing-reveal" for k, _ in out):
         return out
-    if not re.fullmatch(r"[0-9a-fA-F]{64}", t.get("server_secret") or ""):
-        return out + [("secret", "the server secret is missing or not 64 hex digits")]
-    secret = bytes.fromhex(t["server_secret"])
-    computed = room_commitment(m, secret)
-    if computed != t["commitment"].lower():
-        out.append(("commitment", "S and the manifest give %s, the transcript states %s" % (computed, t["commitment"])))
-    if published is not None and computed != published.lower():
-        out.append(("published-commitment", "S and the manifest give %s, published: %s" % (computed, published)))
+    secret = check_room(t, m, published, out)
+    if secret is None:
+        return out
     seeds = [s["seed"] for s in t["seats"]]
     for d in list(check_deal_range(m, t["deals"], out)):
         compare_deal(m, secret, seeds, d, out)
     return out
 
 
-def check_transcript(path, published=None):
+def check_transcript(path, published=None, lock=None):
     t = json.load(sys.stdin if path == "-" else open(path, encoding="utf-8"))
-    found = verify_transcript(t, published)
+    found = verify_transcript(t, published, lock)
     for kind, message in found:
         print("%s: %s" % (kind, message))
+    version = t.get("version")
     if found:
         print("invalid: %d difference(s)" % len(found))
-    elif published:
-        print("valid: every deal matches and the commitment is the one published before play")
-    else:
+    elif t.get("void"):
+        print("void at the %s phase: seat(s) %s failed; nothing was dealt%s" % (
+            t["void"]["phase"], ", ".join(t["void"]["seats"]),
+            "" if published else "; the commitment was not compared with the published one"))
+    elif not published:
         print("self-consistent only: compare the commitment %s with the one published before play"
               % t["commitment"])
+    elif not lock:
+        print("partial (version %s): every deal matches and the commitment is the one published "
+              "before play; the seat lock was not checked (give LOCK_HEX)" % version)
+    else:
+        print("valid as far as this script checks (version %s): every deal, the commitment and the "
+              "seat lock; compare your own seed and the deal numbers you were shown yourself" % version)
+    played = t.get("played")
+    if played is not None and not t.get("void") and played < t["manifest"]["last"] - t["manifest"]["first"] + 1:
+        print("the table stopped after %d deal(s): visible, not preventable" % played)
     return len(found)
 
 
@@ -346,13 +427,21 @@ def check_v2_vector(v):
     """A version 2 vector (section 12): the intermediate values and the whole transcript."""
     t = v["transcript"]
     m, secret = t["manifest"], bytes.fromhex(t["server_secret"])
-    seeds = [s["seed"] for s in t["seats"]]
-    message = deal_message(m, seeds, m["first"])
-    key = hmac.new(secret, message, hashlib.sha256).digest()
-    got = {"manifest_bytes": manifest_bytes(m).hex(), "first_message": message.hex(),
-           "first_key": key.hex(), "first_word0": "%016x" % next(chacha20_words(key))}
+    got = {"manifest_bytes": manifest_bytes(m).hex()}
+    if "first_message" in v:
+        seeds = [s["seed"] for s in t["seats"]]
+        message = deal_message(m, seeds, m["first"])
+        key = hmac.new(secret, message, hashlib.sha256).digest()
+        got.update({"first_message": message.hex(), "first_key": key.hex(),
+                    "first_word0": "%016x" % next(chacha20_words(key))})
+    if "lock" in v:
+        commitments = [s["commitment"] for s in t["seats"]]
+        got["lock_message"] = seat_lock_message(m, t["commitment"], commitments).hex()
+        got["lock"] = seat_lock(m, t["commitment"], commitments)
     wrong = [k for k in got if v[k] != got[k]]
-    wrong += [kind for kind, _ in verify_transcript(t, t["commitment"])]
+    wrong += [kind for kind, _ in verify_transcript(t, t["commitment"], v.get("lock"))]
+    if t.get("version") == "2.1" and "lock" not in v and not t.get("void"):
+        wrong.append("no lock in a version 2.1 vector")
     return wrong
 
 
@@ -419,7 +508,7 @@ def main():
         print("dealer %s\nvulnerable %s\ndeal %s" % board(bytes.fromhex(args[1]), args[2], int(args[3])))
         return
     if args[:1] == ["--transcript"]:
-        sys.exit(1 if check_transcript(args[1], *args[2:3]) else 0)
+        sys.exit(1 if check_transcript(args[1], *args[2:4]) else 0)
     if args[:1] == ["--pbn"]:
         sys.exit(1 if check_pbn(args[1], bytes.fromhex(args[2]), args[3], *args[4:5]) else 0)
     secret, client, nonce = bytes.fromhex(args[0]), args[1], int(args[2])

@@ -76,6 +76,48 @@ export async function seatCommitment(m, index, seed) {
   return toHex(await sha256(concat(domain(m, 'seat'), lp(manifestBytes(m)), u64be(index), lp(enc(seed)))));
 }
 
+const hexBytes = (hex) => Uint8Array.from(hex.match(/../g), (b) => parseInt(b, 16));
+const isHex64 = (h) => typeof h === 'string' && /^[0-9a-fA-F]{64}$/.test(h);
+
+/** Section 8.6: the bytes the seat lock hashes (C and every c_i as 32 raw bytes). */
+export function lockMessage(m, commitment, seatCommitments) {
+  return concat(domain(m, 'lock'), hexBytes(commitment), lp(manifestBytes(m)), u64be(seatCommitments.length),
+    ...seatCommitments.map(hexBytes));
+}
+
+/** Section 8.6: L = SHA-256(lp(D_lock) ‖ C ‖ lp(M) ‖ u64_be(P) ‖ c_0 ‖ … ‖ c_{P−1}), as hex; null when a commitment is missing. */
+export async function seatLock(m, commitment, seatCommitments) {
+  if (![commitment, ...seatCommitments].every(isHex64)) return null;
+  return toHex(await sha256(lockMessage(m, commitment, seatCommitments)));
+}
+
+/** Section 8.7: {phase, seats} of the seats that failed, or null. */
+async function voidOf(m, seats) {
+  const uncommitted = seats.filter((s) => s.commitment === null || s.commitment === undefined || s.commitment === '').map((s) => s.name);
+  if (uncommitted.length) return { phase: 'commit', seats: uncommitted };
+  const late = [];
+  for (const [i, s] of seats.entries()) {
+    if (typeof s.seed !== 'string' || await seatCommitment(m, i, s.seed) !== String(s.commitment).toLowerCase()) late.push(s.name);
+  }
+  return late.length ? { phase: 'reveal', seats: late } : null;
+}
+
+/** Sections 8.6 and 10: the transcript's lock, the recorded lock and the count of deals played. */
+async function checkLockAndPlayed(t, m, lock, out, checked) {
+  const computed = await seatLock(m, t.commitment, t.seats.map((s) => s.commitment));
+  const v21 = t.version === '2.1';
+  const commitVoid = t.void && t.void.phase === 'commit';
+  if (t.lock != null && (computed === null || String(t.lock).toLowerCase() !== computed)) out.push({ kind: 'lock', message: `the seats' commitments give the lock ${computed}, the transcript states ${t.lock}` });
+  else if (t.lock == null && v21 && !commitVoid) out.push({ kind: 'lock', message: 'a version 2.1 transcript carries the seat lock; this one has none' });
+  if (lock) {
+    checked.push('the seat lock of the seats\' commitments against the one recorded before the reveals');
+    if (computed === null || computed !== String(lock).trim().toLowerCase()) out.push({ kind: 'published-lock', message: `the seats' commitments give the lock ${computed}, the one recorded before the reveals is ${lock}: a commitment was replaced after the lock` });
+  }
+  const count = Number(BigInt(m.last) - BigInt(m.first)) + 1;
+  if ((t.played == null && v21) || (t.played != null && !(Number.isInteger(t.played) && t.played >= 0 && t.played <= count))) out.push({ kind: 'played', message: `deals played: ${t.played} of ${count}` });
+  return computed;
+}
+
 /** Section 8.5: the HMAC message of deal n. */
 export function dealMessage(m, seeds, nonce) {
   return concat(domain(m, 'deal'), lp(manifestBytes(m)), u64be(seeds.length), ...seeds.map((s) => lp(enc(s))), u64be(nonce));
@@ -176,38 +218,46 @@ function dealRange(m, deals, out) {
 }
 
 /**
- * Section 11: checks a version 2 transcript (an object or JSON text). `published` is the
- * commitment published before play, given separately — never taken from the transcript.
- * Returns { verdict: 'valid' | 'self-consistent-only' | 'invalid', commitment, checked, differences }.
+ * Section 11: checks a version 2 or 2.1 transcript, or a void record (an object or JSON text).
+ * `published` is the commitment published before play and `lock` the seat lock recorded before
+ * the reveals, each given separately — never taken from the transcript.
+ * Returns { verdict: 'valid' | 'partial' | 'self-consistent-only' | 'void' | 'invalid', version,
+ * commitment, lock, checked, unchecked, differences }. 'valid' needs both the commitment and the
+ * lock (the player's own seed and the deal numbers it was shown are compared by the player);
+ * 'partial' names what was not checked.
  */
-export async function verifyTranscript(input, published) {
+export async function verifyTranscript(input, published, lock) {
   const t = typeof input === 'string' ? JSON.parse(input) : input;
   const out = [];
   const checked = [];
+  let computedLock = null;
   const done = (commitment = null) => {
     const pub = published ? String(published).trim().toLowerCase() : '';
-    let verdict = out.length ? 'invalid' : (pub ? 'valid' : 'self-consistent-only');
+    const unchecked = [];
+    if (!pub) unchecked.push('the commitment published before play');
+    if (!lock) unchecked.push('the seat lock recorded before the reveals');
+    let verdict = out.length ? 'invalid' : (!pub ? 'self-consistent-only' : (lock ? 'valid' : 'partial'));
     if (!out.length && pub && pub !== commitment) verdict = 'invalid';
-    return { verdict, commitment, checked, differences: out };
+    if (verdict !== 'invalid' && t && t.void) verdict = 'void';
+    return { verdict, version: t && t.version, commitment, lock: computedLock, checked, unchecked, differences: out };
   };
   const m = t && t.manifest;
-  const problem = t && t.version === 2 ? manifestProblem(m) : 'not a version 2 transcript';
+  const problem = t && (t.version === 2 || t.version === '2.1') ? manifestProblem(m) : 'not a version 2 or 2.1 transcript';
   if (problem) return out.push({ kind: 'manifest', message: problem }), done();
   checked.push(`the manifest: table ${JSON.stringify(m.table)}, ${m.game}, ${m.deck} deck, seats ${m.seats.join(', ')}, deals ${m.first}-${m.last}`);
   const seats = Array.isArray(t.seats) ? t.seats : [];
   if (seats.map((s) => s.name).join('\u0000') !== m.seats.join('\u0000')) return out.push({ kind: 'seats', message: "the seats are not the manifest's" }), done();
+  computedLock = await checkLockAndPlayed({ ...t, seats }, m, lock, out, checked);
+  if (t.void) return checkVoid(t, m, seats, published, out, checked, done);
   for (const [i, s] of seats.entries()) {
     if (typeof s.seed !== 'string') out.push({ kind: 'missing-reveal', message: `seat ${JSON.stringify(s.name)} did not reveal its seed: the table is void` });
     else if (await seatCommitment(m, i, s.seed) !== String(s.commitment).toLowerCase()) out.push({ kind: 'seat-commitment', message: `seat ${JSON.stringify(s.name)}'s seed does not match its commitment` });
   }
   checked.push(`${seats.length} seat seed(s) against their commitments`);
   if (out.some((d) => d.kind === 'missing-reveal')) return done();
-  if (!/^[0-9a-fA-F]{64}$/.test(t.server_secret ?? '')) return out.push({ kind: 'secret', message: 'the server secret is missing (not yet revealed) or not 64 hex digits' }), done();
-  const secret = Uint8Array.from(t.server_secret.match(/../g), (b) => parseInt(b, 16));
-  const computed = await roomCommitment(m, secret);
-  if (computed !== String(t.commitment).toLowerCase()) out.push({ kind: 'commitment', message: `the secret and the manifest give ${computed}, the transcript states ${t.commitment}` });
-  if (published && computed !== String(published).trim().toLowerCase()) out.push({ kind: 'published-commitment', message: `the secret and the manifest give ${computed}, the one published before play is ${published}` });
-  checked.push(published ? 'the room commitment against the secret, the manifest and the published commitment' : 'the room commitment against the secret and the manifest (not against a published one: none given)');
+  const room = await checkRoom(t, m, published, out, checked);
+  if (!room) return done();
+  const { secret, computed } = room;
   const seeds = seats.map((s) => s.seed);
   const deals = dealRange(m, t.deals, out);
   for (const d of deals) {
@@ -216,4 +266,28 @@ export async function verifyTranscript(input, published) {
   }
   checked.push(`${deals.length} deal(s): the whole range in order; every hand, community card, burn, kitty, the stock, the deck line, dealer and vulnerability`);
   return done(computed);
+}
+
+/** The secret against the transcript's commitment and the published one. */
+async function checkRoom(t, m, published, out, checked) {
+  if (!/^[0-9a-fA-F]{64}$/.test(t.server_secret ?? '')) return out.push({ kind: 'secret', message: 'the server secret is missing (not yet revealed) or not 64 hex digits' }), null;
+  const secret = hexBytes(t.server_secret);
+  const computed = await roomCommitment(m, secret);
+  if (computed !== String(t.commitment).toLowerCase()) out.push({ kind: 'commitment', message: `the secret and the manifest give ${computed}, the transcript states ${t.commitment}` });
+  if (published && computed !== String(published).trim().toLowerCase()) out.push({ kind: 'published-commitment', message: `the secret and the manifest give ${computed}, the one published before play is ${published}` });
+  checked.push(published ? 'the room commitment against the secret, the manifest and the published commitment' : 'the room commitment against the secret and the manifest (not against a published one: none given)');
+  return { secret, computed };
+}
+
+/** Section 8.7: a void record names the seats that failed and deals nothing. */
+async function checkVoid(t, m, seats, published, out, checked, done) {
+  const shown = await voidOf(m, seats);
+  const said = t.void;
+  const same = shown && shown.phase === said.phase && shown.seats.join('\u0000') === (said.seats || []).join('\u0000');
+  if (!same) out.push({ kind: 'void', message: `the void record says ${JSON.stringify(said)}, the seats show ${JSON.stringify(shown)}` });
+  if (said.phase === 'commit' && seats.some((s) => typeof s.seed === 'string')) out.push({ kind: 'void', message: 'a seed shown before every seat committed' });
+  if ((t.deals || []).length || t.played) out.push({ kind: 'void', message: 'a void table deals nothing' });
+  checked.push(`the void record: the ${said.phase} phase, seat(s) ${(said.seats || []).join(', ')}`);
+  const room = await checkRoom(t, m, published, out, checked);
+  return done(room && room.computed);
 }

@@ -34,19 +34,28 @@
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
 
+mod lock;
 mod mismatch;
+mod record;
+mod recorded;
 mod session;
 mod stream;
 mod table;
 mod transcript;
 mod verdict;
+mod version;
+mod void;
 
 pub use mismatch::Mismatch;
+pub use record::Record;
+pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
 pub use verdict::{Difference, Kind, Verification, compare_deal, verify_transcript};
+pub use version::TranscriptVersion;
+pub use void::{VoidPhase, VoidRecord, void_of};
 
 use core::fmt;
 
@@ -239,6 +248,8 @@ fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+#[cfg(test)]
+mod collusion;
 #[cfg(test)]
 mod tamper;
 #[cfg(test)]

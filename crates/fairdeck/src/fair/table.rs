@@ -44,7 +44,8 @@ impl TableGame {
         }
     }
 
-    fn from_name(name: &str) -> Option<TableGame> {
+    /// The game of a manifest's `game` field, if it is one.
+    pub fn from_name(name: &str) -> Option<TableGame> {
         if name == "shoe" {
             return Some(TableGame::Shoe);
         }
@@ -55,7 +56,7 @@ impl TableGame {
     }
 
     /// The allowed number of seats.
-    fn seats(self) -> core::ops::RangeInclusive<usize> {
+    pub fn seats(self) -> core::ops::RangeInclusive<usize> {
         match self {
             TableGame::Cards(g) => g.players().0,
             TableGame::Shoe => 1..=22,
@@ -227,13 +228,13 @@ impl Manifest {
 }
 
 /// Appends `u64_be(len(x)) ‖ x`.
-fn lp(out: &mut Vec<u8>, x: &[u8]) {
+pub(super) fn lp(out: &mut Vec<u8>, x: &[u8]) {
     out.extend_from_slice(&(x.len() as u64).to_be_bytes());
     out.extend_from_slice(x);
 }
 
 impl Table {
-    /// The domain string of one purpose (`room`, `seat` or `deal`):
+    /// The domain string of one purpose (`room`, `seat`, `lock` or `deal`):
     /// `fairdeck-fair-v2/GAME/DECK/PURPOSE`, so that no two games or deck
     /// kinds ever share a commitment or a keystream.
     pub fn domain(&self, purpose: &str) -> String {

@@ -15,7 +15,9 @@ use crate::cards::{Card, Deal};
 pub struct SeatRecord {
     /// The seat's name, as in the manifest.
     pub name: String,
-    /// The seat's commitment to its seed, 64 hex digits.
+    /// The seat's commitment to its seed, 64 hex digits; empty when the
+    /// seat never committed (JSON `null`, in a void record).
+    #[cfg_attr(feature = "serde", serde(with = "empty_is_null"))]
     pub commitment: String,
     /// The revealed seed; `None` while (or if never) revealed.
     pub seed: Option<String>,
@@ -64,11 +66,13 @@ pub struct DealRecord {
     pub deck: Option<Vec<Card>>,
 }
 
-/// A version-2 transcript.
+/// A version-2 transcript: the body every published record shares (a
+/// version 2.1 record adds the seat lock and the deals played, a void
+/// record names the seats that failed: see [`Record`](super::Record)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transcript {
-    /// 2.
+    /// 2 (also inside a version 2.1 [`Record`](super::Record)).
     pub version: u64,
     /// The table manifest.
     pub manifest: Manifest,
@@ -79,7 +83,7 @@ pub struct Transcript {
     pub seats: Vec<SeatRecord>,
     /// The room's secret, once revealed.
     pub server_secret: Option<String>,
-    /// Every deal of the manifest's range, in order.
+    /// Every deal of the manifest's range, in order (none at a void table).
     pub deals: Vec<DealRecord>,
 }
 
@@ -158,9 +162,16 @@ impl Transcript {
     /// stock, so that a transcript reads as a page and diffs line by line.
     /// Any JSON reader reads it. O(size).
     pub fn to_json(&self) -> String {
+        self.json(&self.version.to_string(), None, &[])
+    }
+
+    /// The layout of [`Transcript::to_json`] with another `version` value,
+    /// a `lock` line after the seats and `extra` lines after the secret
+    /// (version 2.1 and void records).
+    pub(super) fn json(&self, version: &str, lock: Option<&str>, extra: &[String]) -> String {
         let mut o = String::new();
         let m = &self.manifest;
-        let _ = writeln!(o, "{{\"version\": {},", self.version);
+        let _ = writeln!(o, "{{\"version\": {version},");
         let _ = writeln!(
             o,
             " \"manifest\": {{\"version\": {}, \"table\": {}, \"game\": {}, \"deck\": {}, \"seats\": [{}], \"first\": {}, \"last\": {}}},",
@@ -182,24 +193,49 @@ impl Transcript {
             .iter()
             .map(|s| {
                 let seed = s.seed.as_deref().map_or("null".into(), quote);
-                format!(
-                    "  {{\"name\": {}, \"commitment\": {}, \"seed\": {seed}}}",
-                    quote(&s.name),
+                let c = if s.commitment.is_empty() {
+                    "null".into()
+                } else {
                     quote(&s.commitment)
+                };
+                format!(
+                    "  {{\"name\": {}, \"commitment\": {c}, \"seed\": {seed}}}",
+                    quote(&s.name)
                 )
             })
             .collect();
         let _ = writeln!(o, " \"seats\": [\n{}],", seats.join(",\n"));
+        if let Some(lock) = lock {
+            let _ = writeln!(o, " \"lock\": {lock},");
+        }
         let secret = self.server_secret.as_deref().map_or("null".into(), quote);
         let _ = writeln!(o, " \"server_secret\": {secret},");
+        for line in extra {
+            let _ = writeln!(o, " {line},");
+        }
         let deals: Vec<String> = self.deals.iter().map(deal_json).collect();
-        let _ = writeln!(o, " \"deals\": [\n{}]}}", deals.join(",\n"));
+        if deals.is_empty() {
+            let _ = writeln!(o, " \"deals\": []}}");
+        } else {
+            let _ = writeln!(o, " \"deals\": [\n{}]}}", deals.join(",\n"));
+        }
         o
     }
 }
 
+/// Every seat's commitment as bytes.
+pub(super) fn commitments(seats: &[SeatRecord]) -> Result<Vec<Commitment>, Error> {
+    seats
+        .iter()
+        .map(|s| {
+            Commitment::from_hex(&s.commitment)
+                .map_err(|_| Error::InvalidTable(format!("seat {:?} has no commitment", s.name)))
+        })
+        .collect()
+}
+
 /// Why seat `index` voids the table, if it does.
-fn refused(table: &Table, index: usize, seat: &SeatRecord) -> Option<String> {
+pub(super) fn refused(table: &Table, index: usize, seat: &SeatRecord) -> Option<String> {
     let Some(seed) = &seat.seed else {
         return Some(format!("seat {:?} did not reveal its seed", seat.name));
     };
@@ -262,4 +298,23 @@ pub(super) fn quote(text: &str) -> String {
     }
     o.push('"');
     o
+}
+
+/// A seat's commitment: an empty string is written and read as JSON `null`
+/// (a seat that never committed).
+#[cfg(feature = "serde")]
+mod empty_is_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &str, s: S) -> Result<S::Ok, S::Error> {
+        if c.is_empty() {
+            s.serialize_none()
+        } else {
+            s.serialize_str(c)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+    }
 }

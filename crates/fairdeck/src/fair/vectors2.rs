@@ -18,6 +18,8 @@ pub(super) struct Inputs {
     pub seeds: &'static [&'static str],
     pub first: u64,
     pub last: u64,
+    /// Version 2.1: the deals played (`None`: a version 2 vector).
+    pub played: Option<u64>,
 }
 
 const COUNTING: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -34,6 +36,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["north's seed", "east's seed", "south's seed", "west's seed"],
         first: 1,
         last: 1,
+        played: None,
     },
     Inputs {
         name: "hold'em, 2 seats",
@@ -45,6 +48,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["a", "b"],
         first: 0,
         last: 0,
+        played: None,
     },
     Inputs {
         name: "hold'em, 9 seats",
@@ -56,6 +60,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["1", "2", "3", "4", "5", "6", "7", "8", "9 ♠"],
         first: 41,
         last: 41,
+        played: None,
     },
     Inputs {
         name: "skat",
@@ -67,6 +72,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["vorhand", "mittelhand", "hinterhand"],
         first: 0,
         last: 0,
+        played: None,
     },
     Inputs {
         name: "scopa, 4 seats",
@@ -78,6 +84,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["coppe", "denari", "bastoni", "spade"],
         first: 0,
         last: 0,
+        played: None,
     },
     Inputs {
         name: "five-card draw, 4 seats",
@@ -89,6 +96,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["w", "x", "y", "z"],
         first: 0,
         last: 0,
+        played: None,
     },
     Inputs {
         name: "a 6-deck shoe",
@@ -100,6 +108,7 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["first box", "second box"],
         first: 0,
         last: 0,
+        played: None,
     },
     Inputs {
         name: "a 32-board bridge session",
@@ -111,10 +120,146 @@ pub(super) const VECTORS: [Inputs; 8] = [
         seeds: &["n", "e", "s", "w"],
         first: 1,
         last: 32,
+        played: None,
     },
 ];
 
+/// The version 2.1 vectors: the seat lock and the count of deals played.
+pub(super) const VECTORS21: [Inputs; 2] = [
+    Inputs {
+        name: "hold'em, 2 seats, version 2.1",
+        secret: COUNTING,
+        table: "heads-up 8",
+        game: "holdem",
+        deck: "standard",
+        seats: &["ann", "bo"],
+        seeds: &["a", "b"],
+        first: 0,
+        last: 1,
+        played: Some(2),
+    },
+    Inputs {
+        name: "skat, version 2.1, stopped after 1 of 2 deals",
+        secret: ONES,
+        table: "Skatabend 13",
+        game: "skat",
+        deck: "piquet",
+        seats: &["Forehand", "Middlehand", "Rearhand"],
+        seeds: &["vorhand", "mittelhand", "hinterhand"],
+        first: 0,
+        last: 1,
+        played: Some(1),
+    },
+];
+
+/// A void vector: the inputs and which seats failed (`None` seed: did not
+/// reveal; in `uncommitted`: did not commit).
+pub(super) struct VoidInputs {
+    pub base: Inputs,
+    pub uncommitted: &'static [usize],
+    pub unrevealed: &'static [usize],
+}
+
+pub(super) const VOIDS: [VoidInputs; 2] = [
+    VoidInputs {
+        base: Inputs {
+            name: "void at the commit phase",
+            secret: COUNTING,
+            table: "ring game 4",
+            game: "holdem",
+            deck: "standard",
+            seats: &["ann", "bo", "cy"],
+            seeds: &["a", "b", "c"],
+            first: 0,
+            last: 9,
+            played: Some(0),
+        },
+        uncommitted: &[2],
+        unrevealed: &[0, 1, 2],
+    },
+    VoidInputs {
+        base: Inputs {
+            name: "void at the reveal phase",
+            secret: COUNTING,
+            table: "ring game 5",
+            game: "holdem",
+            deck: "standard",
+            seats: &["ann", "bo", "cy"],
+            seeds: &["a", "b", "c"],
+            first: 0,
+            last: 9,
+            played: Some(0),
+        },
+        uncommitted: &[],
+        unrevealed: &[1],
+    },
+];
+
+impl VoidInputs {
+    /// The seats as the room collected them.
+    pub fn seats(&self) -> Vec<SeatRecord> {
+        let mut seats = self.base.seats();
+        for &i in self.uncommitted {
+            seats[i].commitment.clear();
+        }
+        for &i in self.unrevealed {
+            seats[i].seed = None;
+        }
+        seats
+    }
+
+    /// The lock, at the reveal phase.
+    pub fn lock(&self) -> Option<Commitment> {
+        self.uncommitted.is_empty().then(|| self.base.lock())
+    }
+
+    pub fn record(&self) -> Record {
+        let b = &self.base;
+        Record::void(
+            &b.manifest(),
+            &b.secret(),
+            &self.seats(),
+            self.lock().as_ref(),
+        )
+        .unwrap()
+    }
+
+    pub fn render(&self) -> String {
+        let b = &self.base;
+        let table = b.manifest().check().unwrap();
+        let lock = match self.lock() {
+            Some(l) => format!(
+                " \"lock_message\": \"{}\",\n \"lock\": \"{l}\",\n",
+                to_hex(&table.lock_message(&table.room_commitment(&b.secret()), &b.commitments()))
+            ),
+            None => String::new(),
+        };
+        format!(
+            "{{\"vector\": {},\n \"manifest_bytes\": \"{}\",\n{lock} \"transcript\":\n{}}}\n",
+            quote(b.name),
+            to_hex(&b.manifest().to_bytes()),
+            self.record().to_json().trim_end()
+        )
+    }
+}
+
 impl Inputs {
+    /// Every seat's commitment.
+    pub fn commitments(&self) -> Vec<Commitment> {
+        let table = self.manifest().check().unwrap();
+        (0..self.seeds.len())
+            .map(|i| table.seat_commitment(i, self.seeds[i]))
+            .collect()
+    }
+
+    /// The seat lock of the honest commitments.
+    pub fn lock(&self) -> Commitment {
+        let table = self.manifest().check().unwrap();
+        table
+            .seat_lock(&table.room_commitment(&self.secret()), &self.commitments())
+            .unwrap()
+    }
+
     pub fn manifest(&self) -> Manifest {
         Manifest {
             version: 2,
@@ -150,6 +295,15 @@ impl Inputs {
         Transcript::deal(&self.manifest(), &self.secret(), &self.seats()).unwrap()
     }
 
+    /// The published record: version 2, or 2.1 with the lock when `played` is set.
+    pub fn record(&self) -> Record {
+        let (m, secret, seats) = (self.manifest(), self.secret(), self.seats());
+        match self.played {
+            None => Record::from(self.transcript()),
+            Some(p) => Record::deal_locked(&m, &secret, &seats, &self.lock(), p).unwrap(),
+        }
+    }
+
     /// The document's block: the intermediate values of the first deal, then
     /// the whole transcript.
     pub fn render(&self) -> String {
@@ -157,15 +311,26 @@ impl Inputs {
         let table = m.check().unwrap();
         let message = table.deal_message(self.seeds, self.first);
         let key = table.deal_key(&self.secret(), self.seeds, self.first);
+        let lock = match self.played {
+            None => String::new(),
+            Some(_) => format!(
+                " \"lock_message\": \"{}\",\n \"lock\": \"{}\",\n",
+                to_hex(
+                    &table
+                        .lock_message(&table.room_commitment(&self.secret()), &self.commitments())
+                ),
+                self.lock()
+            ),
+        };
         format!(
             "{{\"vector\": {},\n \"manifest_bytes\": \"{}\",\n \"first_message\": \"{}\",\n \
-             \"first_key\": \"{}\",\n \"first_word0\": \"{:016x}\",\n \"transcript\":\n{}}}\n",
+             \"first_key\": \"{}\",\n \"first_word0\": \"{:016x}\",\n{lock} \"transcript\":\n{}}}\n",
             quote(self.name),
             to_hex(&m.to_bytes()),
             to_hex(&message),
             to_hex(&key),
             KeyStream::new(key).next_word(),
-            self.transcript().to_json().trim_end()
+            self.record().to_json().trim_end()
         )
     }
 }
@@ -173,8 +338,11 @@ impl Inputs {
 #[test]
 #[ignore = "prints the vectors for the docs"]
 fn print_vectors() {
-    for v in &VECTORS {
+    for v in VECTORS.iter().chain(&VECTORS21) {
         println!("#### {}\n\n```json\n{}```\n", v.name, v.render());
+    }
+    for v in &VOIDS {
+        println!("#### {}\n\n```json\n{}```\n", v.base.name, v.render());
     }
 }
 
@@ -183,12 +351,14 @@ fn the_docs_show_exactly_these_vectors() {
     // A failure here means the derivation or the layout changed (a
     // reproducibility-breaking change) or the document was edited.
     let doc = include_str!("../../../../docs/fair-dealing.md");
-    for v in &VECTORS {
-        let block = format!("```json\n{}```\n", v.render());
+    let blocks = VECTORS
+        .iter()
+        .chain(&VECTORS21)
+        .map(|v| (v.name, v.render()));
+    for (name, block) in blocks.chain(VOIDS.iter().map(|v| (v.base.name, v.render()))) {
         assert!(
-            doc.contains(&block),
-            "docs/fair-dealing.md lacks the vector {:?}",
-            v.name
+            doc.contains(&format!("```json\n{block}```\n")),
+            "docs/fair-dealing.md lacks the vector {name:?}"
         );
     }
 }
@@ -201,6 +371,48 @@ fn every_vector_verifies_against_its_commitment() {
         let result = verify_transcript(&t, Some(&published));
         assert!(result.is_valid(), "{}: {:?}", v.name, result.differences);
         assert_eq!(result.deals_checked as u64, v.last - v.first + 1);
+    }
+}
+
+#[test]
+fn every_version_2_1_vector_is_valid_with_what_a_seat_recorded() {
+    for v in &VECTORS21 {
+        let t = v.record();
+        assert_eq!(t.version, TranscriptVersion::V2_1);
+        let played = v.played.unwrap();
+        let recorded = Evidence {
+            commitment: Some(Commitment::from_hex(&t.transcript.commitment).unwrap()),
+            lock: Some(v.lock()),
+            seat: Some(OwnSeed {
+                seat: v.seats[1].into(),
+                seed: v.seeds[1].into(),
+            }),
+            played: Some((v.first..v.first + played).collect()),
+        };
+        let result = verify_record(&t, &recorded);
+        assert_eq!(
+            result.verdict(),
+            Verdict::Valid,
+            "{}: {:?}",
+            v.name,
+            result.differences
+        );
+        assert_eq!(result.played, Some((played, v.last - v.first + 1)));
+    }
+    for v in &VOIDS {
+        let t = v.record();
+        let evidence = Evidence {
+            commitment: Some(Commitment::from_hex(&t.transcript.commitment).unwrap()),
+            ..Evidence::default()
+        };
+        let result = verify_record(&t, &evidence);
+        assert_eq!(
+            result.verdict(),
+            Verdict::Void,
+            "{}: {:?}",
+            v.base.name,
+            result.differences
+        );
     }
 }
 

@@ -7,8 +7,12 @@
 use core::fmt;
 use std::collections::BTreeMap;
 
+use super::record::Record;
+use super::recorded::{Evidence, verify_record};
 use super::table::Table;
-use super::transcript::{DealRecord, Transcript, deal_record};
+use super::transcript::{DealRecord, Transcript};
+use super::version::TranscriptVersion;
+use super::void::VoidRecord;
 use super::{Commitment, ServerSecret};
 use crate::cards::Card;
 
@@ -57,6 +61,22 @@ pub enum Kind {
     Dealer,
     /// A bridge board's vulnerability differs.
     Vulnerable,
+    /// Version 2.1: the transcript's own seat lock is missing or is not
+    /// the lock of its seats' commitments.
+    Lock,
+    /// The seats' commitments do not give the lock the player recorded
+    /// before the reveals (given separately): a commitment was replaced
+    /// after the lock — a seat's seed chosen after the other seats' reveals.
+    PublishedLock,
+    /// The transcript's seed (or commitment) for the player's own seat is
+    /// not the player's (given separately).
+    OwnSeed,
+    /// The deals played: the transcript's count is impossible, or the deal
+    /// numbers the player was shown (given separately) are not `first`,
+    /// `first + 1`, … up to the count.
+    Played,
+    /// A void record names the wrong phase or seats, or lists deals.
+    Void,
 }
 
 impl Kind {
@@ -83,6 +103,11 @@ impl Kind {
             Kind::Deck => "deck",
             Kind::Dealer => "dealer",
             Kind::Vulnerable => "vulnerable",
+            Kind::Lock => "lock",
+            Kind::PublishedLock => "published-lock",
+            Kind::OwnSeed => "own-seed",
+            Kind::Played => "played",
+            Kind::Void => "void",
         }
     }
 }
@@ -102,27 +127,44 @@ impl fmt::Display for Difference {
     }
 }
 
-/// The result of checking a transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The result of checking a transcript; [`Verification::verdict`] says
+/// what it amounts to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Verification {
+    /// The transcript's version (`None` for a version 1 deal).
+    pub version: Option<TranscriptVersion>,
     /// Every difference found (empty: everything checked matches).
     pub differences: Vec<Difference>,
     /// The room commitment the secret and manifest give, if they could be read.
     pub computed: Option<Commitment>,
     /// Whether a separately published commitment was compared.
     pub published_checked: bool,
+    /// The seat lock the transcript's commitments give, if they could be read.
+    pub lock: Option<Commitment>,
+    /// Whether the lock the player recorded before the reveals was compared.
+    pub lock_checked: bool,
+    /// Whether the player's own seed was compared with its seat's.
+    pub seed_checked: bool,
+    /// Whether the deal numbers the player was shown were compared.
+    pub played_checked: bool,
+    /// Version 2.1: (deals played, deals in the range).
+    pub played: Option<(u64, u64)>,
+    /// A void record, as checked.
+    pub void: Option<VoidRecord>,
     /// Deals recomputed and compared.
     pub deals_checked: usize,
 }
 
 impl Verification {
-    /// No difference and the published commitment was given and matches.
+    /// No difference, not void, and the published commitment was given and
+    /// matches. Says nothing about the seat lock, the player's own seed or
+    /// the deals played: [`Verification::verdict`] does.
     pub fn is_valid(&self) -> bool {
-        self.differences.is_empty() && self.published_checked
+        self.differences.is_empty() && self.published_checked && self.void.is_none()
     }
 }
 
-fn diff(kind: Kind, message: String) -> Difference {
+pub(super) fn diff(kind: Kind, message: String) -> Difference {
     Difference { kind, message }
 }
 
@@ -151,30 +193,16 @@ fn diff(kind: Kind, message: String) -> Difference {
 /// # Ok::<(), fairdeck::Error>(())
 /// ```
 pub fn verify_transcript(t: &Transcript, published: Option<&Commitment>) -> Verification {
-    let mut v = Verification {
-        differences: Vec::new(),
-        computed: None,
-        published_checked: false,
-        deals_checked: 0,
+    let evidence = Evidence {
+        commitment: published.copied(),
+        ..Evidence::default()
     };
-    if let Some((table, secret, seeds)) = check_parties(t, &mut v) {
-        let seeds: Vec<&str> = seeds.iter().map(String::as_str).collect();
-        check_commitment(t, &table, &secret, published, &mut v);
-        check_deals(t, &table, &mut v, |nonce| {
-            let deck = table.shuffled_deck(&secret, &seeds, nonce);
-            let laid = table.lay_out(&deck).ok()?;
-            Some(deal_record(&table, nonce, &deck, &laid))
-        });
-    }
-    v
+    verify_record(&Record::from(t.clone()), &evidence)
 }
 
-/// The manifest, the seats and the secret; `None` (with the differences
-/// recorded) when no deal can be recomputed.
-fn check_parties(
-    t: &Transcript,
-    v: &mut Verification,
-) -> Option<(Table, ServerSecret, Vec<String>)> {
+/// The manifest and the seat names; `None` (with the difference recorded)
+/// when nothing else can be checked.
+pub(super) fn check_table(t: &Transcript, v: &mut Verification) -> Option<Table> {
     let out = &mut v.differences;
     if t.version != 2 {
         out.push(diff(
@@ -200,16 +228,28 @@ fn check_parties(
         ));
         return None;
     }
+    Some(table)
+}
+
+/// Every seat's reveal against its commitment; the seeds when all revealed.
+pub(super) fn check_reveals(
+    t: &Transcript,
+    table: &Table,
+    v: &mut Verification,
+) -> Option<Vec<String>> {
+    let out = &mut v.differences;
     let mut seeds = Vec::new();
     for (i, seat) in t.seats.iter().enumerate() {
         let Some(seed) = &seat.seed else {
-            out.push(diff(
-                Kind::MissingReveal,
+            let why = if seat.commitment.is_empty() {
+                format!("seat {:?} never committed: the table is void", seat.name)
+            } else {
                 format!(
                     "seat {:?} did not reveal its seed: the table is void",
                     seat.name
-                ),
-            ));
+                )
+            };
+            out.push(diff(Kind::MissingReveal, why));
             continue;
         };
         let computed = table.seat_commitment(i, seed);
@@ -224,22 +264,27 @@ fn check_parties(
         }
         seeds.push(seed.clone());
     }
-    let secret = match t.server_secret.as_deref().map(ServerSecret::from_hex) {
-        Some(Ok(s)) => s,
+    (seeds.len() == t.seats.len()).then_some(seeds)
+}
+
+/// The room's secret; `None` (with the difference recorded) when it is
+/// missing or malformed.
+pub(super) fn check_secret(t: &Transcript, v: &mut Verification) -> Option<ServerSecret> {
+    match t.server_secret.as_deref().map(ServerSecret::from_hex) {
+        Some(Ok(s)) => Some(s),
         Some(Err(e)) => {
-            out.push(diff(Kind::Secret, e.to_string()));
-            return None;
+            v.differences.push(diff(Kind::Secret, e.to_string()));
+            None
         }
         None => {
             let why = "the room has not revealed its secret: no deal can be checked yet";
-            out.push(diff(Kind::Secret, why.into()));
-            return None;
+            v.differences.push(diff(Kind::Secret, why.into()));
+            None
         }
-    };
-    (seeds.len() == t.seats.len()).then_some((table, secret, seeds))
+    }
 }
 
-fn check_commitment(
+pub(super) fn check_commitment(
     t: &Transcript,
     table: &Table,
     secret: &ServerSecret,

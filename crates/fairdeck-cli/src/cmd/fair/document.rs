@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use fairdeck::cards::Card;
-use fairdeck::fair::Transcript;
+use fairdeck::fair::Record;
 
 use crate::failure::usage;
 
@@ -35,9 +35,10 @@ pub(crate) fn read_json_text(path: &Path) -> anyhow::Result<String> {
 }
 
 /// The text rendering of a transcript (the JSON is what `verify` reads).
-pub fn print_transcript(w: &mut impl Write, t: &Transcript) -> std::io::Result<()> {
+pub fn print_transcript(w: &mut impl Write, r: &Record) -> std::io::Result<()> {
+    let t = &r.transcript;
     let m = &t.manifest;
-    writeln!(w, "fair dealing transcript, version {}", t.version)?;
+    writeln!(w, "fair dealing transcript, version {}", r.version)?;
     writeln!(
         w,
         "table {:?}: {}, {} deck, deals {}-{}",
@@ -49,10 +50,30 @@ pub fn print_transcript(w: &mut impl Write, t: &Transcript) -> std::io::Result<(
             .seed
             .as_deref()
             .map_or("not revealed".into(), super::quoted);
+        let c = if s.commitment.is_empty() {
+            "none (never committed)"
+        } else {
+            &s.commitment
+        };
+        writeln!(w, "seat {:?}: commitment {c}, seed {seed}", s.name)?;
+    }
+    if let Some(lock) = &r.lock {
+        writeln!(w, "seat lock: {lock}")?;
+    }
+    if let Some(v) = &r.void {
         writeln!(
             w,
-            "seat {:?}: commitment {}, seed {seed}",
-            s.name, s.commitment
+            "VOID at the {} phase: seat(s) {} failed; nothing was dealt",
+            v.phase.name(),
+            v.seats.join(", ")
+        )?;
+    }
+    if let Some(p) = r.played.filter(|_| r.void.is_none()) {
+        writeln!(
+            w,
+            "played: {p} of {} deal(s), from deal {} in order",
+            m.last - m.first + 1,
+            m.first
         )?;
     }
     let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
@@ -74,6 +95,8 @@ pub fn print_transcript(w: &mut impl Write, t: &Transcript) -> std::io::Result<(
     }
     writeln!(
         w,
-        "verify with: fairdeck fair verify TRANSCRIPT.json --commitment <the commitment published before play>"
+        "verify with: fairdeck fair verify TRANSCRIPT.json --commitment C --lock L --seat NAME \
+         --seed T --played LIST (what you recorded: C before play, L before revealing, your seed, \
+         the deal numbers you were shown)"
     )
 }

@@ -8,6 +8,7 @@ mod document;
 mod seed;
 mod session;
 mod table;
+mod verdict_text;
 mod verify;
 
 use std::io::Write;
@@ -128,6 +129,24 @@ pub struct VerifyArgs {
     /// "self-consistent only".
     #[arg(long, value_name = "HEX")]
     pub commitment: Option<String>,
+
+    /// Version 2.1: the seat lock you recorded before revealing your seed
+    /// (64 hex digits). Without it the lock is not checked, and the verdict says so.
+    #[arg(long, value_name = "HEX", requires = "transcript")]
+    pub lock: Option<String>,
+
+    /// Your seat's name, to check your own seed (with --seed).
+    #[arg(long, value_name = "NAME", requires = "seed")]
+    pub seat: Option<String>,
+
+    /// Your own seed, as you committed and revealed it (with --seat).
+    #[arg(long, value_name = "TEXT", requires = "seat")]
+    pub seed: Option<String>,
+
+    /// The deal numbers you were shown as they were played, in that order:
+    /// e.g. 0,1,2 or 0-2 (an empty string: none was played).
+    #[arg(long, value_name = "LIST", requires = "transcript")]
+    pub played: Option<String>,
 
     #[command(flatten)]
     pub inputs: DealInputs,

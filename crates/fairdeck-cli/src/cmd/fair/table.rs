@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::{DeckKind, Game};
-use fairdeck::fair::{Manifest, SeatRecord, ServerSecret, Transcript};
+use fairdeck::fair::{
+    Commitment, Manifest, Record, SeatRecord, ServerSecret, TableGame, Transcript,
+};
 use serde::{Deserialize, Serialize};
 
 use super::{DealArgs, write_private};
@@ -22,6 +24,49 @@ pub enum TableAction {
     /// Fix a table's manifest, draw the room's secret (saved 0600) and print
     /// the table document (manifest + commitment) to publish before play.
     New(NewArgs),
+    /// Compute the seat lock L from the table and every seat's commitment:
+    /// publish it before any seat reveals (version 2.1; anyone can recompute it).
+    Lock(LockArgs),
+    /// Write the void record of a table at which a seat did not commit or
+    /// did not reveal (the room's secret is revealed in it; nothing is dealt).
+    Void(VoidArgs),
+}
+
+/// Flags of `fairdeck fair table lock`.
+#[derive(Debug, clap::Args)]
+pub struct LockArgs {
+    /// The table document (`fair table new`).
+    #[arg(long, value_name = "FILE")]
+    pub table: PathBuf,
+
+    /// Every seat's commitment (`fair seed commit --format json`); one file
+    /// per seat or a list.
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub commitments: Vec<PathBuf>,
+}
+
+/// Flags of `fairdeck fair table void`.
+#[derive(Debug, clap::Args)]
+pub struct VoidArgs {
+    /// The table document (`fair table new`).
+    #[arg(long, value_name = "FILE")]
+    pub table: PathBuf,
+
+    /// The room's secret (as `fair table new --secret-out` saved it).
+    #[arg(long, value_name = "FILE")]
+    pub secret_file: PathBuf,
+
+    /// The commitments collected (a seat without one did not commit).
+    #[arg(long, value_name = "FILE", num_args = 0..)]
+    pub commitments: Vec<PathBuf>,
+
+    /// The reveals received (a seat without one did not reveal).
+    #[arg(long, value_name = "FILE", num_args = 0..)]
+    pub reveals: Vec<PathBuf>,
+
+    /// The seat lock published before the reveals (needed when every seat committed).
+    #[arg(long, value_name = "HEX")]
+    pub lock: Option<String>,
 }
 
 /// Flags of `fairdeck fair table new`.
@@ -76,6 +121,26 @@ pub struct TableDealArgs {
     /// Version 2: the seats' reveals (`fair seed reveal --format json`).
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "table")]
     pub reveals: Vec<PathBuf>,
+
+    /// Version 2.1: the seat lock published after every commitment and
+    /// before any reveal (`fair table lock`). Required unless --unlocked.
+    #[arg(
+        long,
+        value_name = "HEX",
+        requires = "table",
+        conflicts_with = "unlocked"
+    )]
+    pub lock: Option<String>,
+
+    /// Version 2.1: how many deals were played, from the first in order
+    /// (default: the whole range; fewer when the table stopped early).
+    #[arg(long, value_name = "K", requires = "lock")]
+    pub played: Option<u64>,
+
+    /// Write a version 2 transcript without the seat lock (for tables
+    /// started before version 2.1; it verifies as "the lock was not checked").
+    #[arg(long, requires = "table")]
+    pub unlocked: bool,
 }
 
 /// The document a room publishes before play.
@@ -99,6 +164,8 @@ pub(crate) struct SeatDoc {
 pub fn run(action: &TableAction, out: &mut Output) -> anyhow::Result<ExitCode> {
     match action {
         TableAction::New(a) => new(a, out),
+        TableAction::Lock(a) => lock(a, out),
+        TableAction::Void(a) => void(a, out),
     }
 }
 
@@ -157,6 +224,17 @@ fn default_seats(game: &str, players: Option<usize>) -> anyhow::Result<Vec<Strin
         (None, "shoe") => 1,
         (None, g) => g.parse::<Game>()?.players().1,
     };
+    // Checked before the list is built: a huge P would allocate without end.
+    let allowed = TableGame::from_name(game)
+        .ok_or_else(|| usage(format!("unknown game {game:?}")))?
+        .seats();
+    if !allowed.contains(&p) {
+        return Err(usage(format!(
+            "{game} is played by {} to {} seats, --players gives {p}",
+            allowed.start(),
+            allowed.end()
+        )));
+    }
     Ok((1..=p).map(|i| format!("Seat {i}")).collect())
 }
 
@@ -231,6 +309,29 @@ fn seat_records(
     commits: &[SeatDoc],
     reveals: &[SeatDoc],
 ) -> anyhow::Result<Vec<SeatRecord>> {
+    let seats = collected(m, commits, reveals)?;
+    let uncommitted: Vec<String> = seats
+        .iter()
+        .filter(|s| s.commitment.is_empty())
+        .map(|s| format!("{:?}", s.name))
+        .collect();
+    if !uncommitted.is_empty() {
+        return Err(usage(format!(
+            "no commitment from seat(s) {}: every seat commits before any seat reveals \
+             (fair table void writes the void record)",
+            uncommitted.join(", ")
+        )));
+    }
+    Ok(seats)
+}
+
+/// The seats of the manifest with what was collected; a seat without a
+/// commitment has an empty one.
+fn collected(
+    m: &Manifest,
+    commits: &[SeatDoc],
+    reveals: &[SeatDoc],
+) -> anyhow::Result<Vec<SeatRecord>> {
     for doc in commits.iter().chain(reveals) {
         if !m.seats.contains(&doc.seat) {
             return Err(usage(format!(
@@ -249,26 +350,21 @@ fn seat_records(
         Ok(first)
     };
     let mut seats = Vec::new();
-    let mut uncommitted = Vec::new();
     for name in &m.seats {
-        let Some(commit) = one(commits, name, "commitments")? else {
-            uncommitted.push(format!("{name:?}"));
-            continue;
-        };
+        let commitment = one(commits, name, "commitments")?.map(|c| c.commitment);
         // The reveal's own commitment is never trusted: the one collected
         // before the reveals is what its seed must match.
         let seed = one(reveals, name, "reveals")?.and_then(|r| r.seed);
+        if commitment.is_none() && seed.is_some() {
+            return Err(usage(format!(
+                "seat {name:?} revealed without a collected commitment"
+            )));
+        }
         seats.push(SeatRecord {
             name: name.clone(),
-            commitment: commit.commitment,
+            commitment: commitment.unwrap_or_default(),
             seed,
         });
-    }
-    if !uncommitted.is_empty() {
-        return Err(usage(format!(
-            "no commitment from seat(s) {}: every seat commits before any seat reveals",
-            uncommitted.join(", ")
-        )));
     }
     Ok(seats)
 }
@@ -286,13 +382,88 @@ pub fn deal(args: &DealArgs, path: &Path, out: &mut Output) -> anyhow::Result<Ex
     let commits = read_seat_docs(&args.table.commitments)?;
     let reveals = read_seat_docs(&args.table.reveals)?;
     let seats = seat_records(&doc.manifest, &commits, &reveals)?;
-    let transcript = Transcript::deal(&doc.manifest, &secret, &seats)?;
+    let m = &doc.manifest;
+    let transcript = match (&args.table.lock, args.table.unlocked) {
+        (Some(hex), _) => {
+            let lock = Commitment::from_hex(hex).map_err(|e| usage(e.to_string()))?;
+            let played = args.table.played.unwrap_or(m.last - m.first + 1);
+            Record::deal_locked(m, &secret, &seats, &lock, played)?
+        }
+        (None, true) => Record::from(Transcript::deal(m, &secret, &seats)?),
+        (None, false) => {
+            return Err(usage(
+                "give --lock L, the seat lock published before the reveals (fair table lock), \
+                 or --unlocked for a version 2 transcript without it",
+            ));
+        }
+    };
     crate::failure::note(
         "note: the transcript holds the server secret: publish it only after play",
     );
     match out.format() {
         Format::Json => out.stdout().write_all(transcript.to_json().as_bytes())?,
         Format::Text => super::document::print_transcript(out.stdout(), &transcript)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_lock(hex: &str) -> anyhow::Result<Commitment> {
+    Commitment::from_hex(hex).map_err(|e| usage(format!("--lock: {e}")))
+}
+
+/// Runs `fair table lock`: L from the table's commitment and every seat's.
+fn lock(args: &LockArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let doc = read_table(&args.table)?;
+    let table = doc.manifest.check()?;
+    let room = Commitment::from_hex(&doc.commitment).map_err(|e| usage(e.to_string()))?;
+    let seats = seat_records(&doc.manifest, &read_seat_docs(&args.commitments)?, &[])?;
+    let commitments = seats
+        .iter()
+        .map(|s| {
+            Commitment::from_hex(&s.commitment)
+                .map_err(|e| usage(format!("seat {:?}: {e}", s.name)))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let lock = table.seat_lock(&room, &commitments)?;
+    match out.format() {
+        Format::Json => out.json(&serde_json::json!({
+            "table": doc.manifest.table,
+            "commitment": doc.commitment,
+            "seats": seats.iter().map(|s| serde_json::json!({"seat": s.name, "commitment": s.commitment})).collect::<Vec<_>>(),
+            "lock": lock.to_hex(),
+        }))?,
+        Format::Text => {
+            let w = out.stdout();
+            writeln!(w, "lock: {lock}")?;
+            writeln!(
+                w,
+                "publish the lock now; every seat records it before revealing its seed \
+                 (fair verify --lock)"
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `fair table void`: the void record, naming the seats that failed.
+fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let doc = read_table(&args.table)?;
+    let secret = ServerSecret::from_hex(&super::read_secret_file(&args.secret_file)?)
+        .map_err(|e| usage(e.to_string()))?;
+    let table = doc.manifest.check()?;
+    if table.room_commitment(&secret).to_hex() != doc.commitment.to_ascii_lowercase() {
+        return Err(usage(
+            "the server secret does not give the table's commitment: wrong secret or table file",
+        ));
+    }
+    let commits = read_seat_docs(&args.commitments)?;
+    let reveals = read_seat_docs(&args.reveals)?;
+    let seats = collected(&doc.manifest, &commits, &reveals)?;
+    let lock = args.lock.as_deref().map(parse_lock).transpose()?;
+    let record = Record::void(&doc.manifest, &secret, &seats, lock.as_ref())?;
+    match out.format() {
+        Format::Json => out.stdout().write_all(record.to_json().as_bytes())?,
+        Format::Text => super::document::print_transcript(out.stdout(), &record)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use fairdeck::cards::{Card, DeckKind, Game};
 use fairdeck::fair::{
-    self, Commitment, DealRecord, Difference, Kind, Mismatch, PileRecord, Transcript, Verification,
-    compare_deal, verify_transcript,
+    self, Commitment, DealRecord, Difference, Evidence, Kind, MAX_DEALS, Mismatch, OwnSeed,
+    PileRecord, Record, Verdict, Verification, compare_deal, verify_record,
 };
 use serde::{Deserialize, Serialize};
 
@@ -19,12 +19,21 @@ use crate::output::{Format, Output};
 /// What `fair verify --format json` prints for a transcript.
 #[derive(Serialize)]
 struct Report {
-    version: u64,
-    /// `valid`, `self-consistent-only` or `invalid`.
+    /// `1`, `2` or `2.1`.
+    version: String,
+    /// `valid`, `partial`, `self-consistent-only`, `void` or `invalid`.
     verdict: &'static str,
     commitment: Option<String>,
     published_commitment: Option<String>,
+    /// The seat lock the transcript's commitments give.
+    lock: Option<String>,
+    /// The lock given with --lock.
+    recorded_lock: Option<String>,
     checked: Vec<String>,
+    /// What was not given and so not checked.
+    unchecked: Vec<&'static str>,
+    /// Version 2.1: deals played and deals in the range.
+    played: Option<[u64; 2]>,
     differences: Vec<DifferenceDoc>,
     message: String,
 }
@@ -48,7 +57,8 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "give a TRANSCRIPT file (- for stdin), --deal CARDS or --pbn FILE",
         ));
     };
-    let published = published(args)?;
+    let recorded = recorded(args)?;
+    let published = recorded.commitment;
     let text = read_json_text(path)?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         usage(format!(
@@ -64,103 +74,106 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         )));
     }
     let (version, verification, checked) = if value.get("manifest").is_some() {
-        let t: Transcript = serde_json::from_value(value).map_err(|e| {
+        let t: Record = serde_json::from_value(value).map_err(|e| {
             usage(format!(
-                "{}: not a version 2 transcript: {e}",
+                "{}: not a version 2 or 2.1 transcript: {e}",
                 path.display()
             ))
         })?;
-        let v = verify_transcript(&t, published.as_ref());
-        let checked = checked_v2(&t, &v);
-        (2, v, checked)
+        let v = verify_record(&t, &recorded);
+        let checked = super::verdict_text::checked_v2(&t, &v);
+        (t.version.name(), v, checked)
     } else if value.get("client_seed").is_some() {
+        if recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some() {
+            return Err(usage(
+                "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
+            ));
+        }
         let doc: V1Deal = serde_json::from_value(value)
             .map_err(|e| usage(format!("{}: not a version 1 deal: {e}", path.display())))?;
         let (v, checked) = verify_v1(args, &doc, published.as_ref())?;
-        (1, v, checked)
+        ("1", v, checked)
     } else {
         return Err(usage(format!(
             "{}: neither a version 2 transcript (no \"manifest\") nor a version 1 deal (no \"client_seed\")",
             path.display()
         )));
     };
-    report(out, version, &verification, checked, published)
+    report(out, version, &verification, checked, &recorded)
 }
 
-fn published(args: &VerifyArgs) -> anyhow::Result<Option<Commitment>> {
-    args.commitment
-        .as_deref()
-        .map(|hex| Commitment::from_hex(hex).map_err(|e| usage(e.to_string())))
-        .transpose()
+/// What the player recorded, from the flags.
+fn recorded(args: &VerifyArgs) -> anyhow::Result<Evidence> {
+    let hex = |flag: &str, text: &Option<String>| {
+        text.as_deref()
+            .map(|h| Commitment::from_hex(h).map_err(|e| usage(format!("--{flag}: {e}"))))
+            .transpose()
+    };
+    Ok(Evidence {
+        commitment: hex("commitment", &args.commitment)?,
+        lock: hex("lock", &args.lock)?,
+        seat: args
+            .seat
+            .clone()
+            .zip(args.seed.clone())
+            .map(|(seat, seed)| OwnSeed { seat, seed }),
+        played: args.played.as_deref().map(parse_played).transpose()?,
+    })
 }
 
-fn checked_v2(t: &Transcript, v: &Verification) -> Vec<String> {
-    let m = &t.manifest;
-    let mut checked = vec![
-        format!(
-            "the manifest: table {:?}, {}, {} deck, seats {}, deals {}-{}",
-            m.table,
-            m.game,
-            m.deck,
-            m.seats.join(", "),
-            m.first,
-            m.last
-        ),
-        format!("{} seat seed(s) against their commitments", t.seats.len()),
-    ];
-    if v.computed.is_some() {
-        checked
-            .push("the room commitment against the revealed secret and the manifest".to_string());
+/// Deal numbers: `0,1,2`, `0-2` or a mix, at most MAX_DEALS of them.
+fn parse_played(text: &str) -> anyhow::Result<Vec<u64>> {
+    let bad = || {
+        usage(format!(
+            "--played {text:?}: write deal numbers as 0,1,2 or 0-2"
+        ))
+    };
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let num = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => (num(part)?, num(part)?),
+        };
+        if a > b || b - a >= MAX_DEALS || out.len() as u64 + (b - a + 1) > MAX_DEALS {
+            return Err(usage(format!(
+                "--played {text:?}: at most {MAX_DEALS} deal numbers, ranges as A-B with A <= B"
+            )));
+        }
+        out.extend(a..=b);
     }
-    if v.deals_checked > 0 {
-        checked.push(format!(
-            "{} deal(s): the manifest's whole range in order, and in each every hand, the \
-             community cards, burns and kitty, the stock, the deck line, and a bridge board's \
-             dealer and vulnerability",
-            v.deals_checked
-        ));
-    }
-    checked
+    Ok(out)
 }
 
 fn report(
     out: &mut Output,
-    version: u64,
+    version: &str,
     v: &Verification,
     checked: Vec<String>,
-    published: Option<Commitment>,
+    recorded: &Evidence,
 ) -> anyhow::Result<ExitCode> {
     let computed = v.computed.map(|c| c.to_hex());
-    let (verdict, message) = match (v.differences.len(), &published) {
-        (0, Some(p)) => (
-            "valid",
-            format!(
-                "valid: everything listed matches, and the commitment is the one published before play ({p})"
-            ),
-        ),
-        (0, None) => (
-            "self-consistent-only",
-            format!(
-                "self-consistent only: compare the commitment {} with the one published before \
-                 play (give it with --commitment)",
-                computed.as_deref().unwrap_or("?")
-            ),
-        ),
-        (n, _) => {
-            let mut kinds: Vec<&str> = v.differences.iter().map(|d| d.kind.name()).collect();
-            kinds.dedup();
-            (
-                "invalid",
-                format!("invalid: {n} difference(s): {}", kinds.join(", ")),
-            )
-        }
+    let verdict = if version == "1" {
+        v1_verdict(v)
+    } else {
+        v.verdict()
+    };
+    let message = super::verdict_text::message(version, v, verdict, computed.as_deref());
+    let unchecked = if version == "1" {
+        Vec::new()
+    } else {
+        v.unchecked().iter().map(|u| u.describe()).collect()
     };
     let doc = Report {
-        version,
-        verdict,
+        version: version.to_string(),
+        verdict: verdict.name(),
         commitment: computed,
-        published_commitment: published.map(|c| c.to_hex()),
+        published_commitment: recorded.commitment.map(|c| c.to_hex()),
+        lock: v.lock.map(|c| c.to_hex()),
+        recorded_lock: recorded.lock.map(|c| c.to_hex()),
         checked,
+        unchecked,
+        played: v.played.map(|(p, n)| [p, n]),
         differences: v
             .differences
             .iter()
@@ -190,6 +203,15 @@ fn report(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Version 1 has no lock, seats or deal order: valid with the commitment.
+fn v1_verdict(v: &Verification) -> Verdict {
+    match (v.differences.is_empty(), v.published_checked) {
+        (false, _) => Verdict::Invalid,
+        (true, true) => Verdict::Valid,
+        (true, false) => Verdict::SelfConsistentOnly,
+    }
 }
 
 /// A version 1 deal as `fair deal --format json` printed it.
@@ -263,10 +285,10 @@ fn verify_v1(
     let claimed = record(claimed_piles, &doc.stock, &doc.cards);
     let computed = secret.commitment();
     let mut v = Verification {
-        differences: Vec::new(),
         computed: Some(computed),
         published_checked: published.is_some(),
         deals_checked: 1,
+        ..Verification::default()
     };
     let bad = |kind, message| Difference { kind, message };
     if Commitment::from_hex(&doc.commitment).ok() != Some(computed) {
