@@ -14,6 +14,9 @@ pub const MAX_TESTS: usize = 7;
 pub(crate) enum Plan {
     /// Against its exact law.
     Exact(ExactLaw),
+    /// Against its exact law, summed for each p-value (too large to keep):
+    /// the bin probabilities.
+    ExactSum(Vec<f64>),
     /// Against the chi-square law, the tail multiplied by the factor.
     ChiSquare(f64),
     /// Not run, and why.
@@ -67,7 +70,7 @@ impl Histogram {
         legacy: bool,
     ) -> Self {
         let enough = tails::least_expected(tail, 1.0);
-        let mut fewest = 5.0;
+        let mut fewest: f64 = 5.0;
         let (starts, probs, plan) = loop {
             let (starts, probs) = pool(law, trials, fewest);
             let plan = match () {
@@ -96,7 +99,13 @@ impl Histogram {
     }
 
     fn exact(probs: &[f64], trials: u64) -> Option<Plan> {
-        ExactLaw::multinomial(probs, trials, |c| tails::pearson(c, probs, trials)).map(Plan::Exact)
+        if let Some(law) =
+            ExactLaw::multinomial(probs, trials, |c| tails::pearson(c, probs, trials))
+        {
+            return Some(Plan::Exact(law));
+        }
+        (compositions(trials, probs.len()) <= tails::MAX_SUMMED)
+            .then(|| Plan::ExactSum(probs.to_vec()))
     }
 
     /// The observed counts pooled into this test's bins.
@@ -113,7 +122,7 @@ impl Histogram {
     pub fn run(&self, observed: &[u64], trials: u64) -> Result<TestResult, String> {
         let statistic = tails::pearson(&self.pooled(observed), &self.probs, trials);
         let dof = (self.probs.len() - 1) as f64;
-        read(&self.plan, self.name, statistic, dof, &self.law)
+        read(&self.plan, (self.name, &self.law), statistic, dof, trials)
     }
 }
 
@@ -134,13 +143,22 @@ fn describe_bins(what: &str, starts: &[usize], len: usize) -> String {
 /// The p-value of `statistic` under `plan`.
 fn read(
     plan: &Plan,
-    name: &'static str,
+    (name, law): (&'static str, &str),
     statistic: f64,
     dof: f64,
-    law: &str,
+    trials: u64,
 ) -> Result<TestResult, String> {
     let (p_value, method) = match plan {
         Plan::Exact(l) => (l.p_value(statistic), Method::Exact),
+        Plan::ExactSum(probs) => {
+            let summed = tails::multinomial_tail(
+                probs,
+                trials,
+                |c| tails::pearson(c, probs, trials),
+                statistic,
+            );
+            (summed.unwrap_or(1.0), Method::Exact)
+        }
         Plan::ChiSquare(f) => (
             (f * super::power::chi_square_sf(statistic, dof)).min(1.0),
             Method::ChiSquare,
@@ -266,7 +284,8 @@ fn chi_square_or_skip(expected: f64, tail: f64, dof: f64, cells: usize) -> Plan 
 pub(crate) fn run_positions(plan: &Plan, t: &Tally) -> Result<TestResult, String> {
     let statistic = positions_statistic(t.n, &t.positions, t.trials);
     let dof = ((t.n - 1) * (t.n - 1)) as f64;
-    read(plan, "positions", statistic, dof, "card x position counts")
+    let what = ("positions", "card x position counts");
+    read(plan, what, statistic, dof, t.trials)
 }
 
 /// Runs the all-orders test.
@@ -276,7 +295,13 @@ pub(crate) fn run_permutations(plan: &Plan, t: &Tally) -> Result<TestResult, Str
     };
     let statistic = equal_cells_statistic(table, t.trials);
     let dof = (table.len() - 1) as f64;
-    read(plan, "permutations", statistic, dof, "all n! orders")
+    read(
+        plan,
+        ("permutations", "all n! orders"),
+        statistic,
+        dof,
+        t.trials,
+    )
 }
 
 fn factorial(n: usize) -> usize {

@@ -145,7 +145,7 @@ pub fn check_alpha(alpha: f64) -> Result<(), crate::Error> {
     }
     if alpha < SMALLEST_ALPHA {
         return Err(crate::Error::OutOfRange(format!(
-            "alpha {alpha:e} is too small: each test's share would underflow;              the smallest taken is {SMALLEST_ALPHA:.3e}"
+            "alpha {alpha:e} is too small: each test's share would underflow; the smallest taken is {SMALLEST_ALPHA:.3e}"
         )));
     }
     Ok(())

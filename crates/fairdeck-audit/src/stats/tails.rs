@@ -23,6 +23,10 @@ use super::power::{chi_square_critical, chi_square_sf};
 /// Most outcomes an exact law is built from (16 bytes each).
 pub const MAX_OUTCOMES: f64 = 2e6;
 
+/// Most outcomes summed for one p-value when the law is too large to keep
+/// ([`multinomial_tail`]).
+pub const MAX_SUMMED: f64 = 2e7;
+
 /// Most steps of the equal-cells recursion ([`ExactLaw::equal_cells`]).
 const MAX_STEPS: f64 = 1e9;
 
@@ -73,12 +77,12 @@ impl ExactLaw {
     /// likely cells, through the integer `S = Σ o²` (`X² = cells·S/T − T`):
     /// the counts are independent Poisson(T/cells) conditioned on their sum,
     /// and the recursion over cells keeps the joint law of (Σ o, Σ o²). `None`
-    /// when it would take more than 10⁹ steps. O(cells · T⁴/12) time,
+    /// when it would take more than 10⁹ steps or T > 160. O(cells · T⁴/12) time,
     /// O(T³) memory.
     pub fn equal_cells(cells: usize, trials: u64) -> Option<Self> {
         let t = trials as usize;
         let steps = cells as f64 * (trials as f64).powi(4) / 12.0;
-        if cells == 0 || steps > MAX_STEPS || t > 400 {
+        if cells == 0 || steps > MAX_STEPS || t > 160 {
             return None;
         }
         let lambda = trials as f64 / cells as f64;
@@ -146,6 +150,37 @@ impl ExactLaw {
         let first = self.values.partition_point(|&v| v < floor);
         self.upper.get(first).copied().unwrap_or(0.0)
     }
+}
+
+/// `P(statistic ≥ x)` for counts of `trials` draws into categories with
+/// probabilities `probs`, summed over every composition without keeping the
+/// law (values within a relative 10⁻⁹ below `x` count, as in
+/// [`ExactLaw::p_value`]). `None` over [`MAX_SUMMED`] outcomes. O(outcomes · k).
+pub fn multinomial_tail(
+    probs: &[f64],
+    trials: u64,
+    statistic: impl Fn(&[u64]) -> f64,
+    x: f64,
+) -> Option<f64> {
+    if probs.is_empty() || compositions(trials, probs.len()) > MAX_SUMMED {
+        return None;
+    }
+    let floor = x - 1e-9 * x.abs().max(1.0);
+    let ln_fact: Vec<f64> = (0..=trials).map(|k| ln_gamma(k as f64 + 1.0)).collect();
+    let ln_p: Vec<f64> = probs.iter().map(|p| p.ln()).collect();
+    let mut tail = 0.0;
+    let mut counts = vec![0u64; probs.len()];
+    each_composition(&mut counts, 0, trials, &mut |c: &[u64]| {
+        if statistic(c) >= floor {
+            let ln_pmf: f64 = c
+                .iter()
+                .zip(&ln_p)
+                .map(|(&o, &lp)| if o == 0 { 0.0 } else { o as f64 * lp } - ln_fact[o as usize])
+                .sum();
+            tail += (ln_fact[trials as usize] + ln_pmf).exp();
+        }
+    });
+    Some(tail.min(1.0))
 }
 
 /// The number of ways `trials` draws fall into `k` categories, C(T+k−1, k−1),
@@ -221,6 +256,17 @@ mod tests {
                     "{cells} cells, {trials}: {x}: {a} vs {b}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn summed_tails_match_the_kept_law() {
+        let probs = [0.5, 0.3, 0.2];
+        let stat = |c: &[u64]| pearson(c, &probs, 40);
+        let law = ExactLaw::multinomial(&probs, 40, stat).unwrap();
+        for x in [0.0, 1.3, 7.7, 20.0] {
+            let summed = multinomial_tail(&probs, 40, stat, x).unwrap();
+            assert!((summed - law.p_value(x)).abs() < 1e-12, "{x}");
         }
     }
 
