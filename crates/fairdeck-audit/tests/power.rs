@@ -51,22 +51,19 @@ fn naive_swap_true_bias(n: usize) -> f64 {
 }
 
 #[test]
-fn naive_swap_at_300_is_no_bias_detected_and_says_it_was_too_blunt() {
+fn naive_swap_at_300_is_no_bias_detected_and_claims_nothing_of_positions() {
+    // At 300 shuffles the card × position test is not run at all: no exact
+    // law for 8 cards, and 37 expected per cell are too few for its
+    // chi-square tail at α/7 (the skip says how many are needed). So the
+    // verdict offers no card × position figure to be misread.
     let t = run(Algorithm::NaiveSwap, 8, 300, "tester");
-    let f = judge(&evaluate(&t, ALPHA), &t, Ask::default());
+    let a = evaluate(&t, ALPHA);
+    let skip = a.skipped.iter().find(|s| s.0 == "positions").unwrap();
+    assert!(skip.1.contains("at least"), "{skip:?}");
+    let f = judge(&a, &t, Ask::default());
     assert_eq!(f.verdict, Verdict::NoBiasDetected);
-    let positions = f.detectable.iter().find(|d| d.test == "positions").unwrap();
-    let truth = naive_swap_true_bias(8);
-    eprintln!(
-        "naive-swap n = 8: true bias {truth}, detectable at 300: {}",
-        positions.size
-    );
-    assert!(truth > 0.02, "naive-swap is biased at 8: {truth}");
-    assert!(
-        positions.size > truth,
-        "300 shuffles cannot promise to catch {truth}, yet claim {}",
-        positions.size
-    );
+    assert!(naive_swap_true_bias(8) > 0.02, "naive-swap is biased at 8");
+    assert!(f.detectable.iter().all(|d| d.test != "positions"));
 }
 
 #[test]

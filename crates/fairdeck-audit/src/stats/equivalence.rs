@@ -40,8 +40,9 @@ pub struct Equivalence {
     /// `true` when every interval lies inside `1/n ± ε`.
     pub within: bool,
     /// When not `within`: the permutations a run of this shuffle would need,
-    /// estimated from this run's counts (`None` when some estimate is already
-    /// ε or more from 1/n, so more trials would not help unless it moves).
+    /// estimated from this run's counts (`None` when some cell's whole
+    /// interval lies outside 1/n ± ε: with the stated confidence that cell is
+    /// off by more than ε, and more trials will not bring it in).
     pub trials_needed: Option<u64>,
 }
 
@@ -99,19 +100,23 @@ pub fn check(
     let uniform = 1.0 / n as f64;
     let mut cache: HashMap<u64, (f64, f64)> = HashMap::new();
     let (mut lowest, mut highest) = (1.0_f64, 0.0_f64);
+    let mut shown_outside = false;
     for &k in positions {
         let (lo, hi) = *cache
             .entry(k)
             .or_insert_with(|| clopper_pearson(k, trials, miss));
         lowest = lowest.min(lo);
         highest = highest.max(hi);
+        shown_outside |= lo > uniform + tolerance || hi < uniform - tolerance;
     }
     let worst = (uniform - lowest).max(highest - uniform);
     let within = worst <= tolerance;
-    let trials_needed = if within {
-        None
-    } else {
-        trials_to_fit(n, positions, trials, tolerance, miss)
+    let trials_needed = match (within, shown_outside) {
+        (false, false) => Some(
+            trials_to_fit(n, positions, trials, tolerance, miss)
+                .unwrap_or_else(|| planned_trials(n, tolerance, confidence).max(2 * trials)),
+        ),
+        _ => None,
     };
     Equivalence {
         tolerance,
@@ -126,7 +131,9 @@ pub fn check(
 
 /// Permutations needed for every interval to fit in `1/n ± tolerance` if the
 /// estimates stayed where they are: the normal approximation of each
-/// interval's half-width, `z · √(p(1−p)/T)`, solved for T at the worst cell.
+/// interval's half-width, `z · √(p(1−p)/T)`, solved for T at the worst cell
+/// (`None` when an estimate is ε or more from 1/n; the caller then quotes
+/// the planning figure of a uniform shuffle).
 fn trials_to_fit(
     n: usize,
     positions: &[u64],
@@ -164,9 +171,58 @@ pub fn planned_trials(n: usize, tolerance: f64, confidence: f64) -> u64 {
     ((z + z_max).powi(2) * p * (1.0 - p) / (tolerance * tolerance)).ceil() as u64
 }
 
+/// Checks that a tolerance says something about `n` cards: every shuffle
+/// has all card × position probabilities within `1 − 1/n` of 1/n, so an ε
+/// at or above it is met by any shuffle at all.
+///
+/// # Errors
+///
+/// [`crate::Error::OutOfRange`] for such an ε (or one outside (0, 1)).
+pub fn check_tolerance(n: usize, tolerance: f64) -> Result<(), crate::Error> {
+    let reach = 1.0 - 1.0 / n.max(1) as f64;
+    if !(tolerance > 0.0 && tolerance < reach) {
+        return Err(crate::Error::OutOfRange(format!(
+            "tolerance {tolerance} is met by every shuffle of {n} cards: it must be above 0 \
+             and below 1 - 1/n = {reach}"
+        )));
+    }
+    Ok(())
+}
+
+/// `true` when ε lets a card never reach some position (ε ≥ 1/n): a
+/// "uniform within ε" verdict then holds even for shuffles that leave
+/// orders out entirely (Sattolo's, at 1/n).
+pub fn allows_unreachable_cells(n: usize, tolerance: f64) -> bool {
+    tolerance >= 1.0 / n.max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vacuous_tolerances_are_refused_and_loose_ones_flagged() {
+        assert!(check_tolerance(52, 0.999).is_err());
+        assert!(check_tolerance(4, 0.75).is_err());
+        assert!(check_tolerance(4, 0.74).is_ok());
+        assert!(allows_unreachable_cells(4, 0.74) && !allows_unreachable_cells(4, 0.2));
+    }
+
+    /// Issue 34: at 2000 shuffles of 52 an estimate is 0.001 from 1/n by
+    /// noise alone; "more shuffles will not show it" must wait for an
+    /// interval wholly outside.
+    #[test]
+    fn noise_outside_the_tolerance_is_not_called_final() {
+        // 52 cards, 2000 trials: one cell at 50 (1/n·T ≈ 38.5), the rest even-ish.
+        let mut positions = vec![38u64; 52 * 52];
+        positions[0] = 50;
+        let e = check(52, &positions, 2000, 0.001, 0.999);
+        assert!(!e.within && e.trials_needed.is_some(), "{e:?}");
+        // Negative control: a cell hit every time is shown far outside.
+        positions[0] = 2000;
+        let e = check(52, &positions, 2000, 0.001, 0.999);
+        assert!(e.trials_needed.is_none(), "{e:?}");
+    }
 
     #[test]
     fn clopper_pearson_matches_a_published_interval() {

@@ -5,32 +5,40 @@
 //! against the exact laws of a uniform permutation, and a verdict at a
 //! family-wise false-alarm rate `alpha` (Bonferroni: each of the m tests run
 //! is held to `alpha / m`, so a uniform shuffle is called biased with
-//! probability at most `alpha`, up to the chi-square approximation).
+//! probability at most `alpha`). Each p-value is exact — from every outcome
+//! of the statistic's multinomial law — or, where the cells expect enough,
+//! twice the chi-square tail, which bounds the exact one ([`tails`]); a test
+//! with neither is skipped, with the reason ([`Evaluator`]).
 //!
 //! The tests:
 //! * `positions` — card × position counts (the experiment of
 //!   “洗牌算法_最简单的洗牌方法” (2023) done for every card). For a uniform permutation the n² indicators
 //!   have covariance P/(n−1), P the projection on doubly-centred matrices, so
 //!   Pearson's X² is (n/(n−1))·χ²((n−1)²); we report X²·(n−1)/n with
-//!   (n−1)² degrees of freedom. Needs T/n ≥ 5.
+//!   (n−1)² degrees of freedom. Needs T/n ≥ 5; exact only for n ≤ 3 and few
+//!   trials, so at small n it may be skipped until T/n is large.
 //! * `permutations` — all n! orders (n ≤ 8, T/n! ≥ 5), n! − 1 dof.
 //! * `fixed-points`, `cycles`, `rising-sequences`, `successions` — histograms
-//!   against their exact laws ([`laws`]), tails pooled so each bin expects ≥ 5.
+//!   against their exact laws ([`laws`]), tails pooled so each bin expects ≥ 5
+//!   (more where the exact law of that many bins is too large to enumerate;
+//!   [`TestResult::law`] names the bins).
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
 
 pub mod equivalence;
+pub mod gof;
 pub mod input;
 pub mod laws;
 pub mod memory;
 pub mod power;
 pub mod run;
+pub mod tails;
 mod tally;
 pub mod verdict;
 
 pub use tally::{MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, count_cycles, rank};
 
-use statrs::distribution::{ChiSquared, ContinuousCDF};
+use gof::{Histogram, MAX_TESTS, Plan};
 
 /// Default family-wise false-alarm rate.
 pub const DEFAULT_ALPHA: f64 = 1e-6;
@@ -43,6 +51,30 @@ pub const MAX_N: usize = 10_000;
 /// 160 MB at this limit).
 pub const MAX_TRIALS: u64 = 10_000_000;
 
+/// How a test's p-value was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Method {
+    /// From the statistic's exact law under uniform shuffling.
+    Exact,
+    /// Twice the chi-square tail, where the cells expect enough for that to
+    /// bound the exact tail ([`tails`]).
+    ChiSquare,
+    /// The Poisson tail of the number of duplicate decks.
+    Poisson,
+}
+
+impl Method {
+    /// The method's name in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::ChiSquare => "chi-square x2",
+            Method::Poisson => "poisson",
+        }
+    }
+}
+
 /// One test's outcome.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestResult {
@@ -54,6 +86,10 @@ pub struct TestResult {
     pub dof: Option<f64>,
     /// Probability under uniform shuffling of a statistic at least this extreme.
     pub p_value: f64,
+    /// How `p_value` was computed.
+    pub method: Method,
+    /// The law the test compares, as run ("fixed points in bins 0 | 1 | 2+").
+    pub law: String,
 }
 
 /// The verdict on a stream of permutations.
@@ -90,7 +126,123 @@ impl Audit {
     }
 }
 
-/// Runs every applicable test on the counts. O(n² + n! + T log T) time.
+/// The smallest family-wise false-alarm rate an audit takes: every test's
+/// share, down to `alpha / (7 · 2^40)` in a run spent over rounds, stays a
+/// normal float (p-values below 10⁻³⁰⁸ cannot be told apart from 0).
+pub const SMALLEST_ALPHA: f64 = f64::MIN_POSITIVE * (MAX_TESTS as f64) * 1_099_511_627_776.0;
+
+/// Checks that `alpha` is in (0, 1) and that its per-test shares are
+/// representable ([`SMALLEST_ALPHA`]).
+///
+/// # Errors
+///
+/// [`crate::Error::OutOfRange`] naming the bound.
+pub fn check_alpha(alpha: f64) -> Result<(), crate::Error> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(crate::Error::OutOfRange(
+            "alpha must be between 0 and 1".into(),
+        ));
+    }
+    if alpha < SMALLEST_ALPHA {
+        return Err(crate::Error::OutOfRange(format!(
+            "alpha {alpha:e} is too small: each test's share would underflow; the smallest taken is {SMALLEST_ALPHA:.3e}"
+        )));
+    }
+    Ok(())
+}
+
+/// The tests of an audit planned for `n` items, `trials` permutations and a
+/// family-wise rate `alpha`: which law each statistic is read against. Build
+/// once, run on many tallies of that size ([`Evaluator::evaluate`]).
+#[derive(Debug, Clone)]
+pub struct Evaluator {
+    n: usize,
+    trials: u64,
+    positions: Plan,
+    permutations: Plan,
+    histograms: Vec<Histogram>,
+}
+
+impl Evaluator {
+    /// Plans the tests: exact laws where they can be enumerated, chi-square
+    /// where it carries the tail `alpha / 7`, the rest skipped. O(2·10⁶
+    /// outcomes) time per exact law at most.
+    pub fn new(n: usize, trials: u64, alpha: f64) -> Self {
+        Self::planned(n, trials, alpha, false)
+    }
+
+    /// The tests as they were before exact tails: bins pooled to 5 expected
+    /// and every statistic read against the bare chi-square tail. Its
+    /// false-alarm rate exceeds alpha on small samples; kept to show that.
+    pub fn chi_square_only(n: usize, trials: u64) -> Self {
+        Self::planned(n, trials, 0.5, true)
+    }
+
+    fn planned(n: usize, trials: u64, alpha: f64, legacy: bool) -> Self {
+        let tail = alpha / MAX_TESTS as f64;
+        let histograms = gof::histogram_laws(n)
+            .iter()
+            .map(|(name, what, law)| Histogram::plan(name, what, law, trials, tail, legacy))
+            .collect();
+        Self {
+            n,
+            trials,
+            positions: gof::plan_positions(n, trials, tail, legacy),
+            permutations: gof::plan_permutations(n, trials, tail, legacy),
+            histograms,
+        }
+    }
+
+    /// The exact law the all-orders test reads, if it has one.
+    pub fn permutations_law(&self) -> Option<&tails::ExactLaw> {
+        match &self.permutations {
+            Plan::Exact(law) => Some(law),
+            _ => None,
+        }
+    }
+
+    /// Runs every applicable test on `t` (which must be of this evaluator's
+    /// n and trials) at family-wise rate `alpha`.
+    ///
+    /// # Panics
+    ///
+    /// When `t` is of another size than planned.
+    pub fn evaluate(&self, t: &Tally, alpha: f64) -> Audit {
+        assert_eq!(
+            (t.n, t.trials),
+            (self.n, self.trials),
+            "tally of another size"
+        );
+        let mut audit = Audit {
+            n: t.n,
+            trials: t.trials,
+            alpha,
+            tests: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let mut record = |name, result: Result<TestResult, String>| match result {
+            Ok(r) => audit.tests.push(r),
+            Err(why) => audit.skipped.push((name, why)),
+        };
+        record("positions", gof::run_positions(&self.positions, t));
+        record("permutations", gof::run_permutations(&self.permutations, t));
+        let observed = [
+            &t.fixed_points,
+            &t.cycles,
+            &t.rising_sequences,
+            &t.successions,
+        ];
+        for (h, o) in self.histograms.iter().zip(observed) {
+            record(h.name, h.run(o, t.trials));
+        }
+        record("birthday", birthday(t));
+        audit
+    }
+}
+
+/// Runs every applicable test on the counts ([`Evaluator`] planned for
+/// them). O(n² + n! + T log T) time, plus the exact laws (at most 2·10⁶
+/// outcomes each).
 ///
 /// ```
 /// use fairdeck_audit::stats::{evaluate, Tally};
@@ -104,119 +256,7 @@ impl Audit {
 /// # Ok::<(), fairdeck_audit::Error>(())
 /// ```
 pub fn evaluate(t: &Tally, alpha: f64) -> Audit {
-    let mut audit = Audit {
-        n: t.n,
-        trials: t.trials,
-        alpha,
-        tests: Vec::new(),
-        skipped: Vec::new(),
-    };
-    let mut record = |name, result: Result<TestResult, String>| match result {
-        Ok(r) => audit.tests.push(r),
-        Err(why) => audit.skipped.push((name, why)),
-    };
-    record("positions", positions(t));
-    record("permutations", permutations(t));
-    let histograms: [(&'static str, &[u64], Vec<f64>); 4] = [
-        ("fixed-points", &t.fixed_points, laws::fixed_points(t.n)),
-        ("cycles", &t.cycles, laws::cycles(t.n)),
-        (
-            "rising-sequences",
-            &t.rising_sequences,
-            laws::rising_sequences(t.n),
-        ),
-        ("successions", &t.successions, laws::successions(t.n)),
-    ];
-    for (name, observed, law) in histograms {
-        record(name, pooled_chi_square(name, observed, &law, t.trials));
-    }
-    record("birthday", birthday(t));
-    audit
-}
-
-fn chi_square_p(statistic: f64, dof: f64) -> f64 {
-    ChiSquared::new(dof).map_or(f64::NAN, |d| d.sf(statistic))
-}
-
-fn positions(t: &Tally) -> Result<TestResult, String> {
-    let n = t.n as f64;
-    let expected = t.trials as f64 / n;
-    if t.n < 2 || expected < 5.0 {
-        return Err(format!("needs at least {} trials", 5 * t.n.max(2)));
-    }
-    let pearson: f64 = t
-        .positions
-        .iter()
-        .map(|&o| (o as f64 - expected).powi(2) / expected)
-        .sum();
-    let dof = (n - 1.0).powi(2);
-    let statistic = pearson * (n - 1.0) / n;
-    Ok(TestResult {
-        name: "positions",
-        statistic,
-        dof: Some(dof),
-        p_value: chi_square_p(statistic, dof),
-    })
-}
-
-fn permutations(t: &Tally) -> Result<TestResult, String> {
-    let Some(table) = &t.permutations else {
-        return Err(format!("only for n <= {MAX_N_FOR_PERMUTATION_TABLE}"));
-    };
-    let cells = table.len() as f64;
-    let expected = t.trials as f64 / cells;
-    if t.n < 2 || expected < 5.0 {
-        return Err(format!("needs at least {} trials", 5 * table.len().max(2)));
-    }
-    let statistic: f64 = table
-        .iter()
-        .map(|&o| (o as f64 - expected).powi(2) / expected)
-        .sum();
-    Ok(TestResult {
-        name: "permutations",
-        statistic,
-        dof: Some(cells - 1.0),
-        p_value: chi_square_p(statistic, cells - 1.0),
-    })
-}
-
-/// Chi-square goodness of fit with bins merged left to right until each
-/// expects at least 5 (a short last bin joins the one before it).
-fn pooled_chi_square(
-    name: &'static str,
-    observed: &[u64],
-    law: &[f64],
-    trials: u64,
-) -> Result<TestResult, String> {
-    let total = trials as f64;
-    let mut bins: Vec<(f64, f64)> = Vec::new(); // (observed, expected)
-    let mut open = (0.0, 0.0);
-    for (k, &p) in law.iter().enumerate() {
-        open.0 += observed.get(k).copied().unwrap_or(0) as f64;
-        open.1 += p * total;
-        if open.1 >= 5.0 {
-            bins.push(open);
-            open = (0.0, 0.0);
-        }
-    }
-    match bins.last_mut() {
-        Some(last) => {
-            last.0 += open.0;
-            last.1 += open.1;
-        }
-        None => return Err("too few trials for one bin of 5 expected".into()),
-    }
-    if bins.len() < 2 {
-        return Err("too few trials for two bins of 5 expected".into());
-    }
-    let statistic: f64 = bins.iter().map(|&(o, e)| (o - e).powi(2) / e).sum();
-    let dof = (bins.len() - 1) as f64;
-    Ok(TestResult {
-        name,
-        statistic,
-        dof: Some(dof),
-        p_value: chi_square_p(statistic, dof),
-    })
+    Evaluator::new(t.n, t.trials, alpha).evaluate(t, alpha)
 }
 
 fn birthday(t: &Tally) -> Result<TestResult, String> {
@@ -245,6 +285,8 @@ fn birthday(t: &Tally) -> Result<TestResult, String> {
         statistic: pairs as f64,
         dof: None,
         p_value: poisson_tail(log_lambda, pairs),
+        method: Method::Poisson,
+        law: "duplicate decks".into(),
     })
 }
 

@@ -130,6 +130,15 @@ impl Effect {
         }
     }
 
+    /// The description of the measure on the law a test ran on (its
+    /// [`super::TestResult::law`]).
+    pub fn describe_on(self, law: &str) -> String {
+        match self {
+            Effect::CardPosition => self.describe().to_string(),
+            Effect::TotalVariation => format!("total variation of {law}"),
+        }
+    }
+
     /// The smallest bias of this kind that a test with `dof` degrees of
     /// freedom on `trials` permutations of `n` items catches with probability
     /// ≥ [`POWER`] at false-alarm rate `tail`.

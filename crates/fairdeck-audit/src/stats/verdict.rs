@@ -24,7 +24,8 @@ use serde::Serialize;
 
 use super::equivalence::{self, Equivalence, INTERVALS};
 use super::power::{Effect, POWER};
-use super::{Audit, Tally};
+use super::tails::CHI_SQUARE_FACTOR;
+use super::{Audit, Method, Tally};
 
 /// The verdict on a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +68,9 @@ pub struct Detectable {
     pub test: &'static str,
     /// What the size measures.
     pub effect: Effect,
+    /// The law it is measured on, as the test ran it (for a histogram test,
+    /// its pooled bins: a bias the pooling hides is not covered).
+    pub law: String,
     /// Every bias of at least this size is caught with probability ≥ [`POWER`].
     pub size: f64,
     /// `true` when `size` is at or above the largest bias of its kind: the
@@ -124,16 +128,17 @@ pub struct Findings {
 /// # Ok::<(), fairdeck_audit::Error>(())
 /// ```
 pub fn judge(audit: &Audit, tally: &Tally, ask: Ask) -> Findings {
-    let tail = audit.threshold();
     let detectable = audit
         .tests
         .iter()
         .filter_map(|t| {
             let effect = Effect::of_test(t.name);
+            let tail = chi_square_level(audit.threshold(), t.method);
             let size = effect.detectable(audit.n, audit.trials, t.dof?, tail);
             Some(Detectable {
                 test: t.name,
                 effect,
+                law: t.law.clone(),
                 size,
                 too_few: size >= largest_possible(effect, audit.n),
             })
@@ -166,11 +171,24 @@ pub fn judge(audit: &Audit, tally: &Tally, ask: Ask) -> Findings {
 fn needed(audit: &Audit, size: f64) -> Needed {
     let n = audit.n;
     let dof = ((n - 1) * (n - 1)) as f64;
-    let by_power = Effect::CardPosition.trials_needed(n, size, dof, audit.threshold());
+    // Runs that large read the card × position test against the doubled
+    // chi-square tail.
+    let tail = chi_square_level(audit.threshold(), Method::ChiSquare);
+    let by_power = Effect::CardPosition.trials_needed(n, size, dof, tail);
     // The test itself needs 5 expected per cell.
     Needed {
         size,
         trials: by_power.max(5 * n as u64),
+    }
+}
+
+/// The chi-square tail a test at per-test level `threshold` rejects beyond:
+/// the level itself, halved where the p-value is twice the chi-square tail.
+/// (For exact tests the chi-square law is the power's approximation.)
+fn chi_square_level(threshold: f64, method: Method) -> f64 {
+    match method {
+        Method::ChiSquare => threshold / CHI_SQUARE_FACTOR,
+        _ => threshold,
     }
 }
 
@@ -198,8 +216,9 @@ pub use equivalence::planned_trials;
 pub struct DetectableRow {
     /// The test.
     pub test: &'static str,
-    /// What `size` measures.
-    pub measure: &'static str,
+    /// What `size` measures, on which law ("total variation of fixed
+    /// points in bins 0 | 1 | 2+").
+    pub measure: String,
     /// The smallest bias caught with probability ≥ `power`.
     pub size: f64,
     /// The detection probability.
@@ -271,7 +290,7 @@ impl Summary {
                 .iter()
                 .map(|d| DetectableRow {
                     test: d.test,
-                    measure: d.effect.describe(),
+                    measure: d.effect.describe_on(&d.law),
                     size: d.size,
                     power: POWER,
                     too_few: d.too_few,

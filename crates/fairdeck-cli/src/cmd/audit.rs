@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use fairdeck_audit::stats::{self, Tally};
+use fairdeck_audit::stats::{self, Tally, equivalence};
 use fairdeck_report::audit::{self, Report, Request};
 
 use super::audit_verdict::{VerdictArgs, WriteSummary};
@@ -80,6 +80,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let request = args.request();
     request.validate_verdict()?;
+    stats::check_alpha(args.alpha).map_err(|e| usage(format!("--alpha: {e}")))?;
     if args.verdict.until_decided && args.input.is_some() {
         return Err(usage(
             "--until-decided draws more shuffles: give an algorithm, not --input",
@@ -92,23 +93,44 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             if tally.trials == 0 || tally.n < 2 {
                 return Err(usage("no permutations of at least 2 items to audit"));
             }
+            check_tolerance(tally.n, args.verdict.tolerance)?;
             let source = format!("input {}", path.display());
             (audit::judge(&request, source, None, &tally), tally)
         }
         None => {
             request.validate()?;
+            check_tolerance(args.n, args.verdict.tolerance)?;
             let random = request.random.randomness()?;
             let bar = progress_bar(request.trials);
             let tick = |done: u64| bar.inc(done);
-            let audited = audit::run(&request, &random, &tick)?;
+            let (mut report, tally) = audit::run(&request, &random, &tick)?;
             bar.finish_and_clear();
-            audited
+            holds_over_rounds(&mut report, args.verdict.confidence);
+            (report, tally)
         }
     };
     if let Some(file) = plot_file {
         plot(file, &tally, &report.source)?;
     }
     print(&report, out)
+}
+
+/// Refuses a tolerance every shuffle of `n` cards meets.
+fn check_tolerance(n: usize, tolerance: Option<f64>) -> anyhow::Result<()> {
+    match tolerance {
+        Some(eps) => {
+            equivalence::check_tolerance(n, eps).map_err(|e| usage(format!("--tolerance: {e}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// A run spent over rounds: its intervals hold together, over all rounds,
+/// at the requested confidence (each round's own level is in `rounds`).
+fn holds_over_rounds(report: &mut Report, confidence: f64) {
+    if let (false, Some(e)) = (report.rounds.is_empty(), &mut report.verdict.equivalence) {
+        e.confidence = confidence;
+    }
 }
 
 impl Args {
@@ -219,6 +241,17 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     );
     r.verdict.write(w, &family)?;
+    if let Some(e) = &r.verdict.equivalence
+        && equivalence::allows_unreachable_cells(r.n, e.tolerance)
+    {
+        writeln!(
+            w,
+            "note: a tolerance of {} is at least 1/n = {:.4}: it lets a card never reach a \
+             position, so it is met by shuffles that never produce many orders",
+            e.tolerance,
+            1.0 / r.n as f64
+        )?;
+    }
     if !r.failed.is_empty() {
         writeln!(w, "failed: {}", r.failed.join(", "))?;
     }

@@ -51,9 +51,9 @@ impl WriteSummary for Summary {
         match (self.verdict, &self.equivalence) {
             ("uniform within tolerance", Some(e)) => writeln!(
                 w,
-                "verdict: UNIFORM WITHIN {} (every P(card at position) in 1/n +- {} at \
-                 simultaneous confidence {}; {INTERVALS}; card x position probabilities only; \
-                 no test rejected at {family})",
+                "verdict: UNIFORM WITHIN {} IN CARD x POSITION PROBABILITIES, not over the n! \
+                 orders (every P(card at position) in 1/n +- {} at simultaneous confidence {}; \
+                 {INTERVALS}; no test rejected at {family})",
                 e.tolerance, e.tolerance, e.confidence
             ),
             (label, _) => writeln!(w, "verdict: {} ({family})", label.to_uppercase()),
@@ -99,14 +99,15 @@ fn write_detectable(s: &Summary, w: &mut dyn Write) -> std::io::Result<()> {
 fn write_undecided(w: &mut dyn Write, e: &EquivalenceRow) -> std::io::Result<()> {
     write!(
         w,
-        "within {}? the {} intervals reach {:.4} from 1/n; ",
+        "card x position probabilities within {}? the {} intervals reach {:.4} from 1/n; ",
         e.tolerance, e.confidence, e.worst
     )?;
     match e.trials_needed {
         Some(t) => writeln!(w, "about {t} shuffles in all would settle it"),
         None => writeln!(
             w,
-            "some estimate is already {} or more from 1/n: more shuffles will not show it",
+            "some cell's whole interval lies more than {} from 1/n: more shuffles will not \
+             show it",
             e.tolerance
         ),
     }

@@ -1,0 +1,199 @@
+//! The audit's false-alarm rate, by enumeration: every outcome of a fair
+//! shuffle (or of each test's statistic) with its exact probability, run
+//! through the audit as implemented. No randomness, so nothing can flake:
+//! each assertion is a computed probability against α.
+//!
+//! Negative control: the chi-square-only tests of earlier releases
+//! ([`Evaluator::chi_square_only`]) run through the same enumeration exceed
+//! α at these sizes, so the enumeration can see a miscalibrated audit.
+
+use fairdeck_audit::stats::gof::{orders, positions_of};
+use fairdeck_audit::stats::{DEFAULT_ALPHA, Evaluator, Tally, laws};
+use statrs::function::gamma::ln_gamma;
+
+/// Calls `visit` with every composition of `total` into `k` parts.
+fn each_composition(k: usize, total: u64, visit: &mut impl FnMut(&[u64])) {
+    fn go(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
+        if at + 1 == c.len() {
+            c[at] = left;
+            return visit(c);
+        }
+        for o in 0..=left {
+            c[at] = o;
+            go(c, at + 1, left - o, visit);
+        }
+    }
+    go(&mut vec![0; k], 0, total, visit);
+}
+
+/// The multinomial probability of `counts` with cell probabilities `probs`.
+fn multinomial(counts: &[u64], probs: &[f64]) -> f64 {
+    let t: u64 = counts.iter().sum();
+    let mut ln = ln_gamma(t as f64 + 1.0);
+    for (&c, &p) in counts.iter().zip(probs) {
+        ln += c as f64 * p.ln() - ln_gamma(c as f64 + 1.0);
+    }
+    ln.exp()
+}
+
+/// The tally of `counts[r]` shuffles giving the order of rank r, from the
+/// tallies of one shuffle of each order.
+fn tally_of(n: usize, all: &[Vec<usize>], singles: &[Tally], counts: &[u64]) -> Tally {
+    let mut t = Tally::new(n);
+    t.trials = counts.iter().sum();
+    t.positions = positions_of(n, all, counts);
+    for (one, &c) in singles.iter().zip(counts) {
+        let scaled = |into: &mut Vec<u64>, from: &[u64]| {
+            for (x, y) in into.iter_mut().zip(from) {
+                *x += c * y;
+            }
+        };
+        scaled(&mut t.fixed_points, &one.fixed_points);
+        scaled(&mut t.cycles, &one.cycles);
+        scaled(&mut t.rising_sequences, &one.rising_sequences);
+        scaled(&mut t.successions, &one.successions);
+    }
+    t.permutations = Some(counts.to_vec());
+    t
+}
+
+/// P(the audit rejects) for 3 cards and `trials` fair shuffles, summed over
+/// all C(T+5, 5) outcomes of the six orders' counts.
+fn family_wise_at_three(trials: u64, evaluator: &Evaluator, alpha: f64) -> (f64, usize) {
+    let all = orders(3);
+    let singles: Vec<Tally> = all
+        .iter()
+        .map(|p| {
+            let mut one = Tally::new(3);
+            one.add(p).unwrap();
+            one
+        })
+        .collect();
+    let probs = vec![1.0 / 6.0; 6];
+    let (mut rate, mut tests) = (0.0, 0);
+    each_composition(6, trials, &mut |c| {
+        let audit = evaluator.evaluate(&tally_of(3, &all, &singles, c), alpha);
+        tests = audit.tests.len();
+        if !audit.no_test_rejected() {
+            rate += multinomial(c, &probs);
+        }
+    });
+    (rate, tests)
+}
+
+#[test]
+fn three_cards_family_wise_false_alarms_stay_below_alpha() {
+    let alpha = DEFAULT_ALPHA;
+    for trials in [24, 30, 36] {
+        let (rate, tests) = family_wise_at_three(trials, &Evaluator::new(3, trials, alpha), alpha);
+        eprintln!("n = 3, T = {trials}: {tests} tests, family-wise false alarms {rate:.3e}");
+        assert!(tests >= 4, "T = {trials}: only {tests} tests ran");
+        assert!(rate <= alpha, "T = {trials}: {rate:e} > {alpha:e}");
+    }
+    // Negative control: the bare chi-square tails (the issue measured
+    // 2.65e-6 at T = 30).
+    let (old, _) = family_wise_at_three(30, &Evaluator::chi_square_only(3, 30), alpha);
+    eprintln!("n = 3, T = 30, chi-square only: {old:.3e}");
+    assert!(old > alpha, "{old:e}");
+}
+
+/// The raw histogram law of test `name` at n = 4.
+fn law_of(name: &str) -> Vec<f64> {
+    match name {
+        "fixed-points" => laws::fixed_points(4),
+        "cycles" => laws::cycles(4),
+        "rising-sequences" => laws::rising_sequences(4),
+        _ => laws::successions(4),
+    }
+}
+
+/// P(histogram test `name` rejects at `threshold`) for 4 cards and `trials`
+/// fair shuffles: every outcome of its histogram, with the histogram alone
+/// filled in a tally (the other tests' results are not read).
+fn histogram_rate(name: &str, trials: u64, evaluator: &Evaluator, alpha: f64) -> f64 {
+    let law = law_of(name);
+    let support: Vec<usize> = (0..law.len()).filter(|&k| law[k] > 0.0).collect();
+    let probs: Vec<f64> = support.iter().map(|&k| law[k]).collect();
+    let mut rate = 0.0;
+    each_composition(support.len(), trials, &mut |c| {
+        let mut t = Tally::new(4);
+        t.trials = trials;
+        let field = match name {
+            "fixed-points" => &mut t.fixed_points,
+            "cycles" => &mut t.cycles,
+            "rising-sequences" => &mut t.rising_sequences,
+            _ => &mut t.successions,
+        };
+        for (&k, &o) in support.iter().zip(c) {
+            field[k] = o;
+        }
+        let audit = evaluator.evaluate(&t, alpha);
+        let test = audit.tests.iter().find(|r| r.name == name).unwrap();
+        if test.p_value < audit.threshold() {
+            rate += multinomial(c, &probs);
+        }
+    });
+    rate
+}
+
+const HISTOGRAMS: [&str; 4] = ["fixed-points", "cycles", "rising-sequences", "successions"];
+
+/// At n = 4 the six-test audit cannot be enumerated whole (24 orders), so
+/// each test's false-alarm probability is computed alone and the family-wise
+/// rate bounded by their sum (Bonferroni), which must stay ≤ α; each test
+/// alone must stay ≤ its share α/m.
+#[test]
+fn four_cards_each_test_stays_within_its_share() {
+    let alpha = DEFAULT_ALPHA;
+    for trials in [96, 120, 144] {
+        let evaluator = Evaluator::new(4, trials, alpha);
+        let mut t = Tally::new(4);
+        t.trials = trials;
+        let audit = evaluator.evaluate(&t, alpha);
+        let share = audit.threshold();
+        let mut total = 0.0;
+        for name in HISTOGRAMS {
+            let rate = histogram_rate(name, trials, &evaluator, alpha);
+            eprintln!("n = 4, T = {trials}, {name}: {rate:.3e} (share {share:.3e})");
+            assert!(
+                rate <= share,
+                "{name} at T = {trials}: {rate:e} > {share:e}"
+            );
+            total += rate;
+        }
+        if let Some(law) = evaluator.permutations_law() {
+            let rate: f64 = law
+                .outcomes()
+                .filter(|&(x, _)| law.p_value(x) < share)
+                .map(|(_, p)| p)
+                .sum();
+            eprintln!("n = 4, T = {trials}, permutations: {rate:.3e}");
+            assert!(rate <= share, "permutations at T = {trials}: {rate:e}");
+            total += rate;
+        }
+        let ran: Vec<&str> = audit.tests.iter().map(|r| r.name).collect();
+        assert!(
+            !ran.contains(&"positions"),
+            "positions has no exact law here"
+        );
+        assert_eq!(ran.len(), 4 + usize::from(trials >= 120), "{ran:?}");
+        eprintln!("n = 4, T = {trials}: family-wise at most {total:.3e}");
+        assert!(total <= alpha);
+    }
+}
+
+/// Negative control at n = 4, T = 120: with the bare chi-square tails each
+/// histogram test alone rejects a fair shuffle far above its share (the
+/// issue measured 3.8–7.6e-6 against 1.7e-7).
+#[test]
+fn four_cards_chi_square_only_exceeds_its_share() {
+    let alpha = DEFAULT_ALPHA;
+    let evaluator = Evaluator::chi_square_only(4, 120);
+    let share = alpha / 6.0;
+    let worst = HISTOGRAMS
+        .iter()
+        .map(|name| histogram_rate(name, 120, &evaluator, alpha))
+        .fold(0.0, f64::max);
+    eprintln!("n = 4, T = 120, chi-square only: worst histogram test {worst:.3e}");
+    assert!(worst > 10.0 * share, "{worst:e}");
+}
