@@ -113,13 +113,10 @@ impl Room {
 
     /// `fair verify NAME` with `extra` flags: (exit code, JSON report).
     fn verify(&self, name: &str, extra: &[&str]) -> (i32, Value) {
-        let mut args = vec!["fair", "verify", &format!("@{name}")]
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = self.run(&refs);
+        let file = format!("@{name}");
+        let mut args = vec!["fair", "verify", file.as_str()];
+        args.extend(extra);
+        let out = self.run(&args);
         (out.status.code().unwrap(), parse(&out))
     }
 }
