@@ -3,6 +3,9 @@
 //! deal order and the player's own seed are checked, void records name the
 //! seat that failed, and `fair table new --players` checks P first. Each
 //! failure kind has its negative control.
+//!
+//! Over 400 lines (as rustfmt lays out the JSON fixtures): one scenario per
+//! test, all sharing the `Room` helper.
 
 mod common;
 
