@@ -173,3 +173,20 @@ fn importing_for_play_stays_lenient_but_says_what_it_skipped() {
         "{out}"
     );
 }
+
+#[test]
+fn a_file_whose_own_commitment_contradicts_the_secret_is_flagged() {
+    // Issue 35, item 15: the file's `% commitment:` line is never trusted,
+    // but when it contradicts the secret the verdict says so.
+    let text = session();
+    let forged = text.replace(COMMITMENT, &"0".repeat(64));
+    let (code, out) = verify(&forged, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("self-consistent only:"), "{out}");
+    assert!(
+        out.contains("warning: the file's own \"% commitment: 0000"),
+        "{out}"
+    );
+    // Negative control: the file as written says nothing of the kind.
+    assert!(!verify(&text, None).1.contains("warning"));
+}

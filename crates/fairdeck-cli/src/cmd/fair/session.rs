@@ -114,6 +114,9 @@ struct SessionVerdict<'a> {
     /// line is never used).
     published_commitment: Option<String>,
     commitment_matches: Option<bool>,
+    /// The file's own `% commitment:` line when it is not the secret's
+    /// commitment (it is never trusted, but a contradiction is worth a word).
+    file_commitment_contradicts: Option<String>,
     boards: Vec<BoardVerdict<'a>>,
     /// Boards of the range missing from the file, or extra, repeated, out of order.
     range_differences: Vec<String>,
@@ -194,7 +197,7 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
         None if clean => "self-consistent-only",
         _ => "invalid",
     };
-    let message = summary(
+    let mut message = summary(
         &checks,
         bad.len(),
         &ranges,
@@ -203,6 +206,13 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
         &range,
         args.boards.is_some(),
     );
+    let contradicting = file_commitment(&text).filter(|c| *c != computed.to_hex());
+    if let Some(c) = &contradicting {
+        message.push_str(&format!(
+            "; warning: the file's own \"% commitment: {c}\" line contradicts the secret (its \
+             commitment is {computed}): the file was written with another secret or edited"
+        ));
+    }
     let verdict = SessionVerdict {
         verdict,
         commitment: computed.to_hex(),
@@ -217,6 +227,7 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
             })
             .collect(),
         range_differences: ranges.clone(),
+        file_commitment_contradicts: contradicting,
         message,
     };
     match out.format() {
@@ -286,4 +297,13 @@ fn summary(
         ),
         None => format!("invalid: {boards}"),
     }
+}
+
+/// The hex of the file's own `% commitment:` note, if it has one.
+fn file_commitment(text: &str) -> Option<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('%'))
+        .filter_map(|l| l.trim().strip_prefix("commitment:"))
+        .map(|c| c.trim().to_ascii_lowercase())
+        .next()
 }

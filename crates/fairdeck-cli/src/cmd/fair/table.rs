@@ -26,47 +26,10 @@ pub enum TableAction {
     New(NewArgs),
     /// Compute the seat lock L from the table and every seat's commitment:
     /// publish it before any seat reveals (version 2.1; anyone can recompute it).
-    Lock(LockArgs),
+    Lock(super::lock::LockArgs),
     /// Write the void record of a table at which a seat did not commit or
     /// did not reveal (the room's secret is revealed in it; nothing is dealt).
-    Void(VoidArgs),
-}
-
-/// Flags of `fairdeck fair table lock`.
-#[derive(Debug, clap::Args)]
-pub struct LockArgs {
-    /// The table document (`fair table new`).
-    #[arg(long, value_name = "FILE")]
-    pub table: PathBuf,
-
-    /// Every seat's commitment (`fair seed commit --format json`); one file
-    /// per seat or a list.
-    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
-    pub commitments: Vec<PathBuf>,
-}
-
-/// Flags of `fairdeck fair table void`.
-#[derive(Debug, clap::Args)]
-pub struct VoidArgs {
-    /// The table document (`fair table new`).
-    #[arg(long, value_name = "FILE")]
-    pub table: PathBuf,
-
-    /// The room's secret (as `fair table new --secret-out` saved it).
-    #[arg(long, value_name = "FILE")]
-    pub secret_file: PathBuf,
-
-    /// The commitments collected (a seat without one did not commit).
-    #[arg(long, value_name = "FILE", num_args = 0..)]
-    pub commitments: Vec<PathBuf>,
-
-    /// The reveals received (a seat without one did not reveal).
-    #[arg(long, value_name = "FILE", num_args = 0..)]
-    pub reveals: Vec<PathBuf>,
-
-    /// The seat lock published before the reveals (needed when every seat committed).
-    #[arg(long, value_name = "HEX")]
-    pub lock: Option<String>,
+    Void(super::lock::VoidArgs),
 }
 
 /// Flags of `fairdeck fair table new`.
@@ -164,8 +127,8 @@ pub(crate) struct SeatDoc {
 pub fn run(action: &TableAction, out: &mut Output) -> anyhow::Result<ExitCode> {
     match action {
         TableAction::New(a) => new(a, out),
-        TableAction::Lock(a) => lock(a, out),
-        TableAction::Void(a) => void(a, out),
+        TableAction::Lock(a) => super::lock::lock(a, out),
+        TableAction::Void(a) => super::lock::void(a, out),
     }
 }
 
@@ -283,7 +246,7 @@ pub(crate) fn read_table(path: &Path) -> anyhow::Result<TableDoc> {
 }
 
 /// Every seat document in the files (each holds one document or a list).
-fn read_seat_docs(paths: &[PathBuf]) -> anyhow::Result<Vec<SeatDoc>> {
+pub(super) fn read_seat_docs(paths: &[PathBuf]) -> anyhow::Result<Vec<SeatDoc>> {
     let mut docs = Vec::new();
     for path in paths {
         let text = super::document::read_json_text(path)?;
@@ -304,7 +267,7 @@ fn read_seat_docs(paths: &[PathBuf]) -> anyhow::Result<Vec<SeatDoc>> {
 }
 
 /// The seats of the manifest with their collected commitments and reveals.
-fn seat_records(
+pub(super) fn seat_records(
     m: &Manifest,
     commits: &[SeatDoc],
     reveals: &[SeatDoc],
@@ -327,7 +290,7 @@ fn seat_records(
 
 /// The seats of the manifest with what was collected; a seat without a
 /// commitment has an empty one.
-fn collected(
+pub(super) fn collected(
     m: &Manifest,
     commits: &[SeatDoc],
     reveals: &[SeatDoc],
@@ -403,67 +366,6 @@ pub fn deal(args: &DealArgs, path: &Path, out: &mut Output) -> anyhow::Result<Ex
     match out.format() {
         Format::Json => out.stdout().write_all(transcript.to_json().as_bytes())?,
         Format::Text => super::document::print_transcript(out.stdout(), &transcript)?,
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn parse_lock(hex: &str) -> anyhow::Result<Commitment> {
-    Commitment::from_hex(hex).map_err(|e| usage(format!("--lock: {e}")))
-}
-
-/// Runs `fair table lock`: L from the table's commitment and every seat's.
-fn lock(args: &LockArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let doc = read_table(&args.table)?;
-    let table = doc.manifest.check()?;
-    let room = Commitment::from_hex(&doc.commitment).map_err(|e| usage(e.to_string()))?;
-    let seats = seat_records(&doc.manifest, &read_seat_docs(&args.commitments)?, &[])?;
-    let commitments = seats
-        .iter()
-        .map(|s| {
-            Commitment::from_hex(&s.commitment)
-                .map_err(|e| usage(format!("seat {:?}: {e}", s.name)))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let lock = table.seat_lock(&room, &commitments)?;
-    match out.format() {
-        Format::Json => out.json(&serde_json::json!({
-            "table": doc.manifest.table,
-            "commitment": doc.commitment,
-            "seats": seats.iter().map(|s| serde_json::json!({"seat": s.name, "commitment": s.commitment})).collect::<Vec<_>>(),
-            "lock": lock.to_hex(),
-        }))?,
-        Format::Text => {
-            let w = out.stdout();
-            writeln!(w, "lock: {lock}")?;
-            writeln!(
-                w,
-                "publish the lock now; every seat records it before revealing its seed \
-                 (fair verify --lock)"
-            )?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Runs `fair table void`: the void record, naming the seats that failed.
-fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let doc = read_table(&args.table)?;
-    let secret = ServerSecret::from_hex(&super::read_secret_file(&args.secret_file)?)
-        .map_err(|e| usage(e.to_string()))?;
-    let table = doc.manifest.check()?;
-    if table.room_commitment(&secret).to_hex() != doc.commitment.to_ascii_lowercase() {
-        return Err(usage(
-            "the server secret does not give the table's commitment: wrong secret or table file",
-        ));
-    }
-    let commits = read_seat_docs(&args.commitments)?;
-    let reveals = read_seat_docs(&args.reveals)?;
-    let seats = collected(&doc.manifest, &commits, &reveals)?;
-    let lock = args.lock.as_deref().map(parse_lock).transpose()?;
-    let record = Record::void(&doc.manifest, &secret, &seats, lock.as_ref())?;
-    match out.format() {
-        Format::Json => out.stdout().write_all(record.to_json().as_bytes())?,
-        Format::Text => super::document::print_transcript(out.stdout(), &record)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -19,8 +19,8 @@ use crate::output::{Format, Output};
 /// What `fair verify --format json` prints for a transcript.
 #[derive(Serialize)]
 struct Report {
-    /// `1`, `2` or `2.1`.
-    version: String,
+    /// `1`, `2` or `"2.1"` (as the documents write them).
+    version: serde_json::Value,
     /// `valid`, `partial`, `self-consistent-only`, `void` or `invalid`.
     verdict: &'static str,
     commitment: Option<String>,
@@ -165,7 +165,10 @@ fn report(
         v.unchecked().iter().map(|u| u.describe()).collect()
     };
     let doc = Report {
-        version: version.to_string(),
+        version: match version.parse::<u64>() {
+            Ok(n) => n.into(),
+            Err(_) => version.into(),
+        },
         verdict: verdict.name(),
         commitment: computed,
         published_commitment: recorded.commitment.map(|c| c.to_hex()),

@@ -25,6 +25,8 @@ function el(tag, attrs = {}, ...children) {
 
 const HEADINGS = {
   valid: ['verify-valid', '✔ Valid: everything listed below matches, and the commitment is the one you saw published'],
+  partial: ['verify-warn', '⚠ Partial: everything listed below matches the commitment you saw, but the seat lock you recorded before the reveals was not compared (this page does not ask for it yet): a seat colluding with the room may have chosen its seed after the others\' reveals — check it with fairdeck fair verify --lock'],
+  void: ['verify-warn', '⚠ Void table: the record names the seat(s) that failed, and nothing was dealt'],
   'self-consistent-only': ['verify-warn', '⚠ Self-consistent only: the transcript agrees with itself, but no published commitment was compared — type the one you saw before play'],
   invalid: ['verify-invalid', '✘ Not valid'],
 };
