@@ -60,6 +60,28 @@ pub enum Command {
 }
 
 impl Command {
+    /// What a reader that hangs up means, decided here for every subcommand
+    /// (`crate::failure::Hangup`): GNU's SIGPIPE by default; the normal end
+    /// of `rng`'s endless stream; a said failure (exit 1) where the output
+    /// cannot be made again — `fair commit`'s fresh secret, the room's
+    /// commitment of `fair table new` (its only action), a seat's
+    /// commitment or reveal of `fair seed`.
+    fn choose_hangup(&self, out: &mut Output) {
+        use cmd::fair::Action;
+        match self {
+            Command::Rng(args) if args.bytes.is_none() => out.endless(),
+            Command::Fair(args)
+                if matches!(
+                    args.action,
+                    Action::Commit(_) | Action::Table(_) | Action::Seed(_)
+                ) =>
+            {
+                out.must_deliver();
+            }
+            _ => {}
+        }
+    }
+
     /// Runs the chosen subcommand.
     pub fn run(&self, out: &mut Output) -> anyhow::Result<ExitCode> {
         let command = self;
@@ -75,6 +97,7 @@ impl Command {
             // shuf reports a closed stdout itself, the GNU way.
             out.check_open()?;
         }
+        command.choose_hangup(out);
         match command {
             Command::Deal(args) => cmd::deal::run(args, out),
             Command::Sample(args) => cmd::sample::run(args, out),

@@ -26,6 +26,8 @@ fn main() -> ExitCode {
     }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
+        // --help, --version, `help`: text for stdout, whose write may fail.
+        Err(e) if !e.use_stderr() => return help_or_version(&e),
         Err(e) => return failure::clap_error(e),
     };
     let mut out = output::Output::new(cli.format);
@@ -36,5 +38,15 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => failure::report(&e),
+    }
+}
+
+/// Prints clap's help or version text through the output layer: a full
+/// disk or a closed stdout is a write error (exit 1), as for any output.
+fn help_or_version(text: &clap::Error) -> ExitCode {
+    let mut out = output::Output::new(output::FormatChoice::Text);
+    match out.clap_text(text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => failure::report(&e.into()),
     }
 }

@@ -1,16 +1,19 @@
 //! Where results go: text or one JSON document on stdout, notes on stderr.
 //!
-//! A failed write to stdout is reported as `write error: …` (exit 1), and a
-//! stdout that was closed when the process started (`fairdeck deal >&-`) is
-//! reported before anything runs: Rust's runtime reopens a closed fd 1 on
+//! A failed write to stdout is reported as `write error: …` (exit 1); a
+//! reader that hangs up is met as [`crate::failure::Hangup`] says (as GNU's
+//! tools: death by SIGPIPE). Help and version text goes through here too
+//! ([`Output::clap_text`]). A stdout that was closed when the process
+//! started (`fairdeck deal >&-`) is reported before anything runs: Rust's runtime reopens a closed fd 1 on
 //! /dev/null before `main`, so without [`stdout_was_closed`] every write
 //! would "succeed" and the output vanish with exit 0.
 
-use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
+
+use crate::failure::{Hangup, WriteError};
 
 /// Set before `main` when fd 1 was closed at exec.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
@@ -39,56 +42,24 @@ pub fn stdout_was_closed() -> bool {
     STDOUT_CLOSED.load(Ordering::Relaxed)
 }
 
-/// A failed write to stdout, shown as `write error: CAUSE`; the cause's
-/// kind is kept (so a closed pipe is still recognised as one).
-#[derive(Debug)]
-struct WriteError(io::Error);
-
-impl fmt::Display for WriteError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "write error: {}", self.0)
-    }
-}
-
-impl std::error::Error for WriteError {}
-
-fn write_error(e: io::Error) -> io::Error {
-    io::Error::new(e.kind(), WriteError(e))
-}
-
-/// A write that must reach its reader: a closed pipe is then an error like
-/// any other (exit 1), not the quiet end of a stream — its kind is changed
-/// so that [`crate::failure`] does not take it for a reader that hung up.
-fn undelivered(e: io::Error) -> io::Error {
-    match e.kind() {
-        io::ErrorKind::BrokenPipe => io::Error::other(WriteError(e)),
-        _ => write_error(e),
-    }
-}
-
 /// Stdout whose errors say they are write errors.
 struct Stdout {
     inner: io::Stdout,
-    /// Set by [`Output::must_deliver`].
-    must_deliver: bool,
-}
-
-impl Stdout {
-    fn error(&self, e: io::Error) -> io::Error {
-        match self.must_deliver {
-            true => undelivered(e),
-            false => write_error(e),
-        }
-    }
+    /// What a reader that hangs up means (see [`Output::must_deliver`]).
+    hangup: Hangup,
 }
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf).map_err(|e| self.error(e))
+        let hangup = self.hangup;
+        self.inner
+            .write(buf)
+            .map_err(|e| WriteError::wrap(e, hangup))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush().map_err(|e| self.error(e))
+        let hangup = self.hangup;
+        self.inner.flush().map_err(|e| WriteError::wrap(e, hangup))
     }
 }
 
@@ -136,7 +107,7 @@ impl Output {
             color: !no_color && io::stdout().is_terminal(),
             stdout: BufWriter::new(Stdout {
                 inner: io::stdout(),
-                must_deliver: false,
+                hangup: Hangup::Signal,
             }),
         }
     }
@@ -146,7 +117,10 @@ impl Output {
     /// nothing is computed for output that would be lost.
     pub fn check_open(&self) -> io::Result<()> {
         match stdout_was_closed() {
-            true => Err(write_error(io::Error::from_raw_os_error(9))), // EBADF
+            true => Err(WriteError::wrap(
+                io::Error::from_raw_os_error(9), // EBADF
+                Hangup::Signal,
+            )),
             false => Ok(()),
         }
     }
@@ -155,7 +129,26 @@ impl Output {
     /// pipe`) instead of the quiet end of the output: for output that cannot
     /// be made again, such as `fair commit`'s fresh secret.
     pub fn must_deliver(&mut self) {
-        self.stdout.get_mut().must_deliver = true;
+        self.stdout.get_mut().hangup = Hangup::Undelivered;
+    }
+
+    /// Makes a reader that hangs up the normal end of the output (exit 0,
+    /// nothing said): for an endless stream, whose only end that is.
+    pub fn endless(&mut self) {
+        self.stdout.get_mut().hangup = Hangup::EndOfStream;
+    }
+
+    /// Writes clap's help or version text (`fairdeck --help`, `help`,
+    /// `table --help`, `--version`) and flushes it, so that a failed write
+    /// is an error like any other output's. Styled only where text may be.
+    pub fn clap_text(&mut self, message: &clap::Error) -> io::Result<()> {
+        self.check_open()?;
+        let text = message.render();
+        match self.color {
+            true => write!(self.stdout, "{}", text.ansi())?,
+            false => write!(self.stdout, "{text}")?,
+        }
+        self.stdout.flush()
     }
 
     /// The chosen format.
@@ -175,7 +168,9 @@ impl Output {
 
     /// Writes one JSON document (pretty-printed) and a newline.
     pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> anyhow::Result<()> {
-        serde_json::to_writer_pretty(&mut self.stdout, value)?;
+        // A failed write inside serde_json is handed back as the `io::Error`
+        // it was, so that its kind (a closed pipe) is seen.
+        serde_json::to_writer_pretty(&mut self.stdout, value).map_err(io::Error::from)?;
         writeln!(self.stdout)?;
         Ok(())
     }

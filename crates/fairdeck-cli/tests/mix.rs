@@ -142,3 +142,89 @@ fn simulated_points_carry_their_band_and_noise_floor() {
         assert!(drawn.contains(series), "{series}");
     }
 }
+
+/// Runs `fairdeck mix ARGS` with stderr off a terminal and progress lines
+/// every `interval` seconds (the hidden `FAIRDECK_PROGRESS_SECONDS`).
+fn mix_with_progress(args: &[&str], interval: Option<&str>) -> std::process::Output {
+    let mut cmd = common::fairdeck();
+    cmd.arg("mix").args(args);
+    match interval {
+        Some(seconds) => cmd.env("FAIRDECK_PROGRESS_SECONDS", seconds),
+        None => cmd.env_remove("FAIRDECK_PROGRESS_SECONDS"),
+    };
+    cmd.output().unwrap()
+}
+
+/// Issue 35, item 16: `mix overhand --step 1 --mean-packet 2` ran 80 s
+/// with nothing on stderr off a terminal. Now a line says it is alive, with
+/// the estimated work and the budget it was checked against. 2.1·10⁸
+/// steps (about a second) against lines every 0.1 s.
+#[test]
+fn a_long_run_says_it_is_alive_off_a_terminal() {
+    let args = [
+        "overhand",
+        "--max-shuffles",
+        "200",
+        "--step",
+        "50",
+        "--seed",
+        "alive",
+        "--format",
+        "json",
+    ];
+    let out = mix_with_progress(&args, Some("0.1"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // (4000 + 1) trials × (1 + 50 + 100 + 150 + 200) shuffles × 52 cards × 2.
+    let line = "; estimated 2.1e8 steps, within the budget of 1.0e10 (about a minute)";
+    assert!(
+        err.lines().count() >= 1
+            && err
+                .lines()
+                .all(|l| l.starts_with("fairdeck: mix: working for ") && l.ends_with(line)),
+        "{err}"
+    );
+    // stdout holds the whole report, untouched by the progress lines.
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 5);
+}
+
+/// A run shorter than the interval (default 5 s) says nothing.
+#[test]
+fn a_short_run_says_nothing() {
+    let out = mix_with_progress(&["riffle", "-n", "52"], None);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The budget is kept up front: a run over it (3.6·10¹⁰ steps) is refused
+/// at once, before any work or progress line, saying what would fit.
+#[test]
+fn a_run_over_the_budget_is_refused_before_it_starts() {
+    let start = std::time::Instant::now();
+    let out = mix_with_progress(
+        &[
+            "overhand",
+            "--step",
+            "1",
+            "--mean-packet",
+            "2",
+            "--max-shuffles",
+            "416",
+        ],
+        Some("0.01"),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("fairdeck: the run needs about 3.6e10 steps, over the budget of 1.0e10 (about a minute): ")
+            && err.ends_with("or add --allow-long to run it anyway\n")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -1,8 +1,10 @@
 //! Issue 26 B: `shuf F -o F` with F hard-linked elsewhere must never lose
 //! the only complete copy. A run killed while copying its output into F
 //! leaves `.fairdeck-shuf-kept.PID.INODE.*`; a later run removes it only
-//! when F holds exactly its bytes, and otherwise keeps it and says how to
-//! restore F.
+//! when F holds exactly its bytes, and otherwise keeps it. Issue 35, item
+//! 13: a run on F (input or output) is then refused, leaving F and the
+//! copy untouched, with how to restore F or discard the copy; a run that
+//! only shares the directory warns.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -48,41 +50,117 @@ fn kept_files(dir: &Path) -> Vec<std::path::PathBuf> {
         .collect()
 }
 
-#[test]
-fn a_kept_complete_copy_survives_the_next_run() {
-    // The state a SIGKILL during the copy leaves: F half written, the
-    // complete output kept under the dead process's id and F's inode.
-    let dir = tempfile::tempdir().unwrap();
-    let (file, link) = (dir.path().join("F"), dir.path().join("G"));
+/// Runs `fairdeck shuf ARGS` (`LC_ALL=C`).
+fn shuf(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(cargo_bin("fairdeck"))
+        .arg("shuf")
+        .args(args)
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap()
+}
+
+/// The state a SIGKILL during the copy leaves, built as the run names it:
+/// F (hard-linked as G) half written, the complete output kept under a
+/// dead process's id and F's inode. Returns F, G, the kept copy, and the
+/// complete output.
+fn torn(
+    dir: &Path,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    Vec<u8>,
+) {
+    let (file, link) = (dir.join("F"), dir.join("G"));
     let full = lines(1000);
     fs::write(&file, &full[..3000]).unwrap();
     fs::hard_link(&file, &link).unwrap();
     let inode = fs::metadata(&file).unwrap().ino();
-    let kept = dir
-        .path()
-        .join(format!(".fairdeck-shuf-kept.99999999.{inode}.AbCdEf"));
+    let kept = dir.join(format!(".fairdeck-shuf-kept.99999999.{inode}.AbCdEf"));
     fs::write(&kept, &full).unwrap();
-    let out = shuf_in_place(&file);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        fs::read(&kept).unwrap(),
-        full,
-        "the only complete copy was lost"
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
+    (file, link, kept, full)
+}
+
+/// `shuf F -o F` on a torn F only warned and shuffled the torn part into
+/// F; now every run that reads or writes F (through any of its names, or
+/// standard input) is refused, and F, G and the copy are left as they were.
+#[test]
+fn a_run_on_a_file_with_a_kept_complete_copy_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link, kept, full) = torn(dir.path());
+    let other = dir.path().join("other");
+    let (f, g, o) = (file.as_os_str(), link.as_os_str(), other.as_os_str());
+    // Each run and the name it is refused under (its output, else its input).
+    let runs: [(&[&std::ffi::OsStr], &Path); 4] = [
+        (&["-o".as_ref(), f, f], &file),
+        (&["-o".as_ref(), g, "-e".as_ref(), "x".as_ref()], &link),
+        (&[f], &file),
+        (&["-o".as_ref(), o, g], &link),
+    ];
     let k = kept.display();
+    for (args, name) in runs {
+        let out = shuf(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let name = name.display();
+        assert!(
+            err.starts_with(&format!(
+                "fairdeck shuf: {name}: may be incomplete: process 99999999 "
+            )) && err.contains(&format!("kept in {k}; "))
+                && err.contains(&format!("(cat {k} > {name} && rm {k}, "))
+                && err.ends_with(&format!("discarded (rm {k})\n")),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+        assert_eq!(
+            fs::read(&file).unwrap(),
+            &full[..3000],
+            "{args:?}: F touched"
+        );
+        assert_eq!(fs::read(&kept).unwrap(), full, "{args:?}: the copy touched");
+        assert_eq!(
+            fs::metadata(&link).unwrap().ino(),
+            fs::metadata(&file).unwrap().ino()
+        );
+        assert!(!other.exists(), "{args:?}: the output was made");
+    }
+    // Standard input that is F.
+    let out = Command::new(cargo_bin("fairdeck"))
+        .arg("shuf")
+        .stdin(fs::File::open(&file).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        // F or G: either name of the inode.
-        err.contains(&format!("cat {k} > {}", dir.path().display()))
-            && err.starts_with("fairdeck shuf: warning: "),
+        err.contains(&format!("{}: may be incomplete", file.display())),
         "{err}"
     );
-    // Restored as the message says, the next run finds F complete and removes the copy.
-    fs::write(&file, &full).unwrap();
+    // Another file of the directory runs, and is told of the copy.
+    fs::write(&other, "a\nb\n").unwrap();
+    let out = shuf(&["-o".as_ref(), o, o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.starts_with("fairdeck shuf: warning: "), "{err}");
+    assert!(kept.exists());
+}
+
+/// Restored as the message says, the next run finds F complete, removes
+/// the copy and shuffles all of F (in place, G still its other name).
+#[test]
+fn restored_from_its_kept_copy_a_file_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link, kept, full) = torn(dir.path());
+    assert!(!shuf_in_place(&file).status.success());
+    let restore = Command::new("sh")
+        .args(["-c", r#"cat "$0" > "$1" && rm "$0""#])
+        .arg(&kept)
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(restore.success());
     let out = shuf_in_place(&file);
     assert!(
         out.status.success() && out.stderr.is_empty(),
@@ -92,6 +170,19 @@ fn a_kept_complete_copy_survives_the_next_run() {
     assert!(kept_files(dir.path()).is_empty());
     assert_eq!(fs::read(&link).unwrap(), fs::read(&file).unwrap());
     assert_eq!(sorted(&fs::read(&file).unwrap()), sorted(&full));
+}
+
+/// Discarded as the message says, the copy is no longer in the way.
+#[test]
+fn with_its_kept_copy_discarded_a_file_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link, kept, full) = torn(dir.path());
+    assert!(!shuf_in_place(&file).status.success());
+    fs::remove_file(&kept).unwrap();
+    let out = shuf_in_place(&file);
+    assert!(out.status.success() && out.stderr.is_empty());
+    assert_eq!(fs::read(&link).unwrap(), fs::read(&file).unwrap());
+    assert_eq!(sorted(&fs::read(&file).unwrap()), sorted(&full[..3000]));
 }
 
 #[test]
@@ -160,10 +251,13 @@ fn sigkill_at_any_moment_keeps_a_complete_copy_of_a_linked_file() {
             assert_eq!(kept.len(), 1, "F torn and no complete copy kept");
             assert_eq!(sorted(&fs::read(&kept[0]).unwrap()), sorted(&input));
             kept_count += 1;
-            // The next run keeps the copy, and says so.
+            // The next run is refused, and leaves F and the copy as they are.
+            let torn = fs::read(&file).unwrap();
             let out = shuf_in_place(&file);
-            assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
-            assert!(kept[0].exists());
+            assert_eq!(out.status.code(), Some(1));
+            assert!(String::from_utf8_lossy(&out.stderr).contains("may be incomplete"));
+            assert_eq!(fs::read(&file).unwrap(), torn);
+            assert_eq!(sorted(&fs::read(&kept[0]).unwrap()), sorted(&input));
             fs::remove_file(&kept[0]).unwrap();
         }
         assert_eq!(

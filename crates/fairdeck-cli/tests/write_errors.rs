@@ -2,17 +2,33 @@
 //! a reader that hung up with one line on stderr and a chosen exit code,
 //! never a panic (exit 101); and `fair commit`, whose fresh secret cannot
 //! be made again, fails when its reader hung up instead of exiting 0.
+//!
+//! Issue 35, item 14: help and version text too, and a reader that hangs
+//! up is met as GNU's tools meet it — death by SIGPIPE, or `write error:
+//! Broken pipe` and exit 1 when SIGPIPE was ignored at start — instead of
+//! exit 0; only `rng`'s endless stream ends quietly there.
 
 mod common;
 
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Command as Process, Output, Stdio};
 
 /// A full 256-bit key, so that no run warns about a short seed.
 const KEY: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 /// One small, fast run of every subcommand that writes to stdout
-/// (`serve` prints its address and then serves; `shuf` has its own tests).
+/// (`serve` prints its address and then serves; `shuf` has its own tests;
+/// `fair table new` needs a fresh secret file each run: [`table_new`]), and
+/// clap's help and version text.
 const RUNS: &[&[&str]] = &[
+    &["--help"],
+    &["-h"],
+    &["--version"],
+    &["help"],
+    &["help", "deal"],
+    &["table", "--help"],
+    &["fair", "table", "new", "--help"],
+    &["mix", "--version"],
     &["deal", "--seed", KEY],
     &["--format", "json", "deal", "--seed", KEY],
     &["--format", "pbn", "deal", "--seed", KEY],
@@ -55,12 +71,52 @@ fn run_into(args: &[&str], stdout: Stdio) -> Output {
         .unwrap()
 }
 
-/// Stdout on a pipe whose read end is closed before the run starts, so
-/// that every write fails with EPIPE (no race with a reader).
-fn hung_up(args: &[&str]) -> Output {
+/// A pipe whose read end is closed before the run starts, so that every
+/// write fails with EPIPE (no race with a reader).
+fn closed_pipe() -> Stdio {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    run_into(args, Stdio::from(writer))
+    Stdio::from(writer)
+}
+
+/// Stdout on a [`closed_pipe`]; SIGPIPE as the test harness leaves it for
+/// its children (the default action).
+fn hung_up(args: &[&str]) -> Output {
+    run_into(args, closed_pipe())
+}
+
+/// As [`hung_up`], started with SIGPIPE ignored (`trap '' PIPE`, which
+/// `exec` keeps), as `nohup` or a Python parent may.
+fn hung_up_ignoring_sigpipe(args: &[&str]) -> Output {
+    Process::new("sh")
+        .args(["-c", r#"trap '' PIPE; exec "$0" "$@""#])
+        .arg(assert_cmd::cargo::cargo_bin("fairdeck"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(closed_pipe())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `fair table new` with a fresh secret file in `dir` (the run refuses to
+/// overwrite one).
+fn table_new(dir: &std::path::Path, name: &str) -> Vec<String> {
+    let secret = dir.join(name).display().to_string();
+    [
+        "fair", "table", "new", "--id", "t", "-g", "bridge", "--deals", "1",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain(["--secret-out".to_string(), secret])
+    .collect()
+}
+
+/// Whether `args` writes output that cannot be made again (a fresh secret
+/// or commitment): then a reader that hangs up is always a said failure.
+fn must_deliver(args: &[&str]) -> bool {
+    args.starts_with(&["fair", "commit"]) || args.starts_with(&["fair", "table", "new", "--id"])
 }
 
 fn stderr(out: &Output) -> String {
@@ -90,14 +146,19 @@ fn a_full_disk_is_one_line_and_exit_1_for_every_subcommand() {
     }
 }
 
-/// A reader that hangs up ends the output quietly (exit 0), as `| head`
-/// expects — except for `fair commit`, below.
+/// A reader that hangs up: every subcommand, help and version text died
+/// with exit 0 and the output lost; now, as GNU's tools, the process dies
+/// of SIGPIPE (status 141 in a shell) and says nothing.
 #[test]
-fn a_reader_that_hangs_up_ends_the_output_quietly() {
-    for args in RUNS.iter().filter(|a| !a.starts_with(&["fair", "commit"])) {
+fn a_reader_that_hangs_up_is_a_sigpipe_death_as_in_gnu() {
+    for args in RUNS.iter().filter(|a| !must_deliver(a)) {
         let out = hung_up(args);
         let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(
+            (out.status.code(), out.status.signal()),
+            (None, Some(libc::SIGPIPE)),
+            "{args:?}: {err}"
+        );
         assert!(
             !err.contains("error") && !err.contains("panicked"),
             "{args:?}: {err}"
@@ -105,17 +166,97 @@ fn a_reader_that_hangs_up_ends_the_output_quietly() {
     }
 }
 
-/// `fair commit` into a reader that hung up exited 0: the fresh secret was
-/// printed to nobody and lost without a word. Now it is a write error.
+/// Started with SIGPIPE ignored, GNU's tools say `write error: Broken
+/// pipe` and exit 1; so does every subcommand.
 #[test]
-fn fair_commit_into_a_reader_that_hung_up_fails() {
-    for format in ["text", "json"] {
-        let out = hung_up(&["--format", format, "fair", "commit"]);
-        assert_eq!(out.status.code(), Some(1), "{format}: {}", stderr(&out));
+fn an_ignored_sigpipe_makes_a_hang_up_a_write_error() {
+    for args in RUNS {
+        let out = hung_up_ignoring_sigpipe(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert_eq!(
-            stderr(&out),
-            "fairdeck: write error: Broken pipe (os error 32)\n",
-            "{format}"
+            err.lines().last().unwrap_or_default(),
+            "fairdeck: write error: Broken pipe (os error 32)",
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `rng` without `--bytes` is an endless stream: its reader leaving is its
+/// only end, so that ends it quietly with exit 0 (documented), whatever
+/// SIGPIPE was; with `--bytes` it is output like any other.
+#[test]
+fn the_endless_rng_stream_ends_quietly_and_only_it() {
+    let endless = ["rng", "--seed", KEY];
+    for out in [hung_up(&endless), hung_up_ignoring_sigpipe(&endless)] {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("error"), "{}", stderr(&out));
+    }
+    let bounded = ["rng", "--bytes", "10", "--seed", KEY];
+    assert_eq!(hung_up(&bounded).status.signal(), Some(libc::SIGPIPE));
+}
+
+/// `fair commit` into a reader that hung up exited 0: the fresh secret was
+/// printed to nobody and lost without a word. Now it is a write error
+/// (not a silent SIGPIPE death), and so is `fair table new`'s document.
+#[test]
+fn fresh_secrets_into_a_reader_that_hung_up_fail_with_a_word() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["text", "json"] {
+        let table = table_new(dir.path(), &format!("secret-{format}"));
+        let mut table: Vec<&str> = table.iter().map(String::as_str).collect();
+        table.splice(0..0, ["--format", format]);
+        for args in [&["--format", format, "fair", "commit"][..], &table] {
+            let out = hung_up(args);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+            assert_eq!(
+                stderr(&out),
+                "fairdeck: write error: Broken pipe (os error 32)\n",
+                "{args:?}"
+            );
+        }
+    }
+}
+
+/// `fair table new` into a full disk: its document is not lost silently.
+#[test]
+fn fair_table_new_into_a_full_disk_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = table_new(dir.path(), "secret");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = run_into(&args, Stdio::from(full));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "fairdeck: write error: No space left on device (os error 28)\n"
+    );
+}
+
+/// A stdout closed at start (`fairdeck --help >&-`) is a write error too.
+#[test]
+fn help_and_version_into_a_closed_stdout_fail() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["help"],
+        &["table", "--help"],
+    ] {
+        let closed = Process::new("sh")
+            .args(["-c", r#""$0" "$@" >&-"#])
+            .arg(assert_cmd::cargo::cargo_bin("fairdeck"))
+            .args(args)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(closed.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&closed),
+            "fairdeck: write error: Bad file descriptor (os error 9)\n",
+            "{args:?}"
         );
     }
 }

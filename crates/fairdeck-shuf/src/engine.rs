@@ -11,7 +11,7 @@ use crate::buckets::{Plan, shuffle_out_of_core};
 use crate::dice::{ByteDice, ShufDice};
 use crate::error::reserve;
 use crate::error::{Error, IoContext};
-use crate::leftover::{sweep_for_output, sweep_scratch};
+use crate::leftover::{refuse_torn, sweep_for_output, sweep_scratch};
 use crate::lines::{Job, deal, read_all, repeat, reservoir, run_job};
 use crate::options::Input;
 use crate::range::{self, Range};
@@ -29,14 +29,17 @@ const RESERVOIR_MIN_INPUT: u64 = 8192 * 1024;
 /// Runs `options` to the end.
 pub(crate) fn run(options: &Options) -> Result<Stats, Error> {
     refuse_random_source_as_output(options)?;
-    if let Some(output) = &options.output {
-        sweep_for_output(output, options.quotes, &options.warnings);
-    }
     // `-o` naming the input file is detected through `/dev/stdin` too (`-o F < F`).
     let input_path = match &options.input {
         Input::File(path) => Some(path.clone().unwrap_or_else(|| "/dev/stdin".into())),
         _ => None,
     };
+    for file in [&options.output, &input_path].into_iter().flatten() {
+        refuse_torn(file, options.quotes)?;
+    }
+    if let Some(output) = &options.output {
+        sweep_for_output(output, options.quotes, &options.warnings);
+    }
     let mut sink =
         Sink::new(options.output.clone(), input_path, &options.cancel).with_quotes(options.quotes);
     let method = if options.head_count == Some(0) {

@@ -16,8 +16,11 @@
 //!   hard links (or another owner), whose contents may therefore be partly
 //!   written. It is removed only when a file of that inode in the same
 //!   directory holds exactly its bytes (the copy had finished); otherwise it
-//!   is kept and a [`Warnings`] line names it with the way to recover:
-//!   `cat KEPT > FILE && rm KEPT`.
+//!   is kept. A run on that file (its input or its output) is refused
+//!   ([`refuse_torn`]) until the copy is put back (`cat KEPT > FILE && rm
+//!   KEPT`, which keeps the file's other hard links) or discarded (`rm
+//!   KEPT`); a run that only shares the directory gets a [`Warnings`] line
+//!   naming it with the same way to recover.
 //!
 //! The sweep runs at the start of every run: of the temporary directory when
 //! the run reads lines (a file or standard input), and of the directory of
@@ -29,6 +32,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::error::Error;
 use crate::quote::Quotes;
 
 /// The name every temporary bucket directory starts with (then `PID.`).
@@ -76,6 +80,49 @@ pub fn sweep_for_output(path: &Path, quotes: Quotes, warnings: &Warnings) {
     if let Some(dir) = dir.filter(|d| d.is_dir()) {
         sweep_outputs(&dir, quotes, warnings);
     }
+}
+
+/// Refuses a run on `file` (its input or output) while a run killed
+/// copying its output into `file` left the complete output kept beside it
+/// and `file` does not hold exactly those bytes: `file` may be torn, and a
+/// run on it would shuffle (or overwrite) a part as if it were the whole.
+/// A kept copy whose bytes `file` holds is not in the way (the sweep
+/// removes it). Nothing is written.
+///
+/// O(entries of the directory of `file`), plus reading a kept copy of it.
+///
+/// # Errors
+///
+/// [`Error::Invalid`] naming the kept copy, how to restore `file` from it,
+/// and how to discard it.
+pub fn refuse_torn(file: &Path, quotes: Quotes) -> Result<(), Error> {
+    let Ok(meta) = fs::metadata(file) else {
+        return Ok(()); // not made yet: nothing of it can be torn
+    };
+    let real = fs::canonicalize(file).ok();
+    let dir = real.as_deref().and_then(Path::parent);
+    let (Some(real), Some(dir)) = (real.as_deref(), dir.filter(|_| meta.is_file())) else {
+        return Ok(());
+    };
+    // `shuf < F` reads `/dev/stdin`: the message names F.
+    let shown = if file.starts_with("/dev") { real } else { file };
+    for (kept, pid, tail) in dead(dir, KEPT_PREFIX) {
+        let inode = tail.split('.').next().and_then(|i| i.parse::<u64>().ok());
+        let same_file =
+            fs::metadata(&kept).is_ok_and(|k| inode == Some(meta.ino()) && k.dev() == meta.dev());
+        if same_file && !same_bytes(&kept, file).unwrap_or(false) {
+            return Err(Error::Invalid(torn_message(shown, &kept, pid, quotes)));
+        }
+    }
+    Ok(())
+}
+
+fn torn_message(file: &Path, kept: &Path, pid: u32, quotes: Quotes) -> String {
+    let f = quotes.name(file.as_os_str().as_encoded_bytes());
+    let k = quotes.name(kept.as_os_str().as_encoded_bytes());
+    format!(
+        "{f}: may be incomplete: process {pid} was killed while copying its complete output into it, kept in {k}; not run on it until that copy is restored (cat {k} > {f} && rm {k}, which keeps {f}'s other hard links) or discarded (rm {k})"
+    )
 }
 
 /// Removes the bucket directories of dead runs from the temporary directory `dir`.
@@ -240,6 +287,41 @@ mod tests {
         fs::write(dead.join("bucket-1"), b"x").unwrap();
         sweep_scratch(dir.path());
         assert!(!dead.exists() && live.exists() && other.exists());
+    }
+
+    #[test]
+    fn a_file_with_a_differing_kept_copy_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (target, other) = (dir.path().join("data"), dir.path().join("other"));
+        fs::write(&target, b"a\n").unwrap();
+        fs::write(&other, b"a\n").unwrap();
+        let inode = fs::metadata(&target).unwrap().ino();
+        let kept = dir.path().join(format!("{KEPT_PREFIX}99999999.{inode}.Xy"));
+        fs::write(&kept, b"b\na\n").unwrap();
+        let said = refuse_torn(&target, Quotes::Ascii).unwrap_err().to_string();
+        let k = kept.display();
+        let t = target.display();
+        assert!(
+            said.starts_with(&format!("{t}: may be incomplete: process 99999999 "))
+                && said.contains(&format!("(cat {k} > {t} && rm {k}, "))
+                && said.ends_with(&format!("discarded (rm {k})")),
+            "{said}"
+        );
+        assert_eq!(fs::read(&kept).unwrap(), b"b\na\n");
+        // Another file of the directory, a missing file: not in the way.
+        refuse_torn(&other, Quotes::Ascii).unwrap();
+        refuse_torn(&dir.path().join("new"), Quotes::Ascii).unwrap();
+        // Its copy finished (the file holds the kept bytes): not in the way.
+        fs::write(&target, b"b\na\n").unwrap();
+        refuse_torn(&target, Quotes::Ascii).unwrap();
+        // A live process's copy (this one's) is still being written: not
+        // a leftover.
+        fs::write(&target, b"a\n").unwrap();
+        let live = dir
+            .path()
+            .join(format!("{KEPT_PREFIX}{}.{inode}.Zz", std::process::id()));
+        fs::rename(&kept, &live).unwrap();
+        refuse_torn(&target, Quotes::Ascii).unwrap();
     }
 
     #[test]

@@ -1,7 +1,17 @@
 //! `fairdeck mix MODEL -n N`: how many hand shuffles make a deck random.
+//!
+//! The work is bounded up front: the report layer refuses a run whose
+//! estimated steps (`fairdeck_audit::budget::mix_steps`) are over the
+//! budget of 10^10 (about a minute) unless `--allow-long` is given. A run
+//! that takes a while shows on stderr that it is alive ([`heartbeat`]): a
+//! spinner on a terminal, otherwise a plain line every few seconds.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use fairdeck_audit::budget::{DEFAULT_STEPS, mix_steps};
 
 use fairdeck_report::mix::{
     self, DEFAULT_MEAN_PACKET, DEFAULT_N, DEFAULT_TRIALS, Report, Request, Row,
@@ -62,7 +72,10 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let random = args.random.randomness()?;
-    let report = mix::run(&args.request(), &random)?;
+    let request = args.request();
+    let plan = request.validate()?;
+    let steps = mix_steps(plan.model, request.n, &plan.ks, request.trials);
+    let report = heartbeat(&working(steps), || mix::run(&request, &random))?;
     if let Some(file) = plot_file {
         plot(file, &report)?;
     }
@@ -83,6 +96,70 @@ impl Args {
             random: self.random.request(),
         }
     }
+}
+
+/// What the progress line says besides the time: the estimated work and
+/// the budget it was checked against (never a guess at the time left).
+fn working(steps: u64) -> String {
+    let over = match steps > DEFAULT_STEPS {
+        true => "over",
+        false => "within",
+    };
+    format!(
+        "estimated {steps:.1e} steps, {over} the budget of {DEFAULT_STEPS:.1e} (about a minute)"
+    )
+}
+
+/// Seconds between progress lines off a terminal (default 5; the hidden
+/// `FAIRDECK_PROGRESS_SECONDS` sets it, for the tests).
+fn progress_interval() -> Duration {
+    std::env::var("FAIRDECK_PROGRESS_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .filter(|d| !d.is_zero())
+        .unwrap_or(Duration::from_secs(5))
+}
+
+/// Runs `work` while another thread shows that it is alive: on a terminal
+/// a spinner with the elapsed time from the first second on, otherwise
+/// `fairdeck: mix: working for N s; WHAT` every [`progress_interval`]. A
+/// run shorter than that shows nothing. Cleared or silent when `work` ends.
+fn heartbeat<T>(what: &str, work: impl FnOnce() -> T) -> T {
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || match std::io::stderr().is_terminal() {
+            true => spin(what, &finished),
+            false => beat(what, &finished, progress_interval()),
+        });
+        let result = work();
+        drop(done);
+        result
+    })
+}
+
+/// Off a terminal: one plain line every `interval` until `finished`.
+fn beat(what: &str, finished: &mpsc::Receiver<()>, interval: Duration) {
+    let start = Instant::now();
+    while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(interval) {
+        let seconds = start.elapsed().as_secs_f64();
+        crate::failure::note(format_args!("mix: working for {seconds:.0} s; {what}"));
+    }
+}
+
+/// On a terminal: a spinner after the first second, cleared at the end.
+fn spin(what: &str, finished: &mpsc::Receiver<()>) {
+    if finished.recv_timeout(Duration::from_secs(1)) != Err(RecvTimeoutError::Timeout) {
+        return;
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} mix: {elapsed}; {msg}") {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let _ = finished.recv();
+    bar.finish_and_clear();
 }
 
 fn plot(file: PlotFile, r: &Report) -> anyhow::Result<()> {

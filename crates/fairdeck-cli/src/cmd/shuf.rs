@@ -65,8 +65,11 @@ pub fn main(program: &str, args: &[OsString]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) if cancel.is_raised() => ExitCode::from(130),
         // A caller that ignored SIGPIPE gets GNU's "write error: Broken pipe".
-        Err(e) if e.is_broken_pipe() && !signals::sigpipe_was_ignored() => {
-            die_of_sigpipe(program, &e)
+        Err(e) if e.is_broken_pipe() && !crate::failure::sigpipe_was_ignored() => {
+            // Should the signal not end the process (it is blocked), GNU's
+            // message for an ignored SIGPIPE follows.
+            crate::failure::die_of_sigpipe();
+            report(program, &e)
         }
         // GNU's write fails first, then its check of stdout at exit again.
         Err(e) if e.is_broken_pipe() => {
@@ -189,24 +192,6 @@ fn report(program: &str, e: &Error) -> ExitCode {
     }
     say(&text);
     ExitCode::FAILURE
-}
-
-/// The reader of our output went away: GNU shuf is killed by SIGPIPE there
-/// (exit status 141 in a shell) unless SIGPIPE was ignored when it started. Rust ignores SIGPIPE, so the write failed
-/// with EPIPE instead and the run cleaned up; now restore the default
-/// action and raise the signal. Should the signal not end the process (it
-/// is blocked), fall back to GNU's message for an ignored SIGPIPE.
-fn die_of_sigpipe(program: &str, e: &Error) -> ExitCode {
-    // SAFETY: `signal` and `raise` are async-signal-safe C calls with valid
-    // constant arguments; no Rust state is touched, and the only effect is
-    // the default disposition of SIGPIPE, whose default action ends the
-    // process at once.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        libc::raise(libc::SIGPIPE);
-    }
-    report(program, e)
 }
 
 /// When the process was started with file descriptor 0, 1 or 2 closed

@@ -2,35 +2,12 @@
 //! (`nohup`, a background job of a non-interactive shell, `trap '' PIPE`)
 //! stays ignored.
 //!
-//! The Rust runtime sets SIGPIPE to "ignore" before `main`, so the
-//! disposition the process inherited is recorded earlier, by a function the
-//! C runtime calls from `.init_array` (on ELF systems; elsewhere SIGPIPE is
-//! taken as not ignored).
+//! (What SIGPIPE was at start is recorded in [`crate::failure`], for every
+//! subcommand.)
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use fairdeck_shuf::Cancel;
-
-/// SIGPIPE was ignored when the process started.
-static SIGPIPE_IGNORED_AT_START: AtomicBool = AtomicBool::new(false);
-
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static RECORD_SIGPIPE: extern "C" fn() = record_sigpipe;
-
-/// Runs before the Rust runtime touches SIGPIPE.
-#[allow(dead_code)] // only referenced from `.init_array` on some systems
-extern "C" fn record_sigpipe() {
-    SIGPIPE_IGNORED_AT_START.store(is_ignored(libc::SIGPIPE), Ordering::Relaxed);
-}
-
-/// Whether SIGPIPE was ignored when the process started: then a closed
-/// reader is GNU's "write error: Broken pipe", status 1.
-pub fn sigpipe_was_ignored() -> bool {
-    SIGPIPE_IGNORED_AT_START.load(Ordering::Relaxed)
-}
 
 /// Whether `signal` is ignored now.
 #[allow(unsafe_code)]
