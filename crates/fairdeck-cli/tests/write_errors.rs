@@ -285,3 +285,67 @@ fn a_full_stderr_keeps_the_exit_code() {
         .unwrap();
     assert_eq!(runtime.status.code(), Some(1));
 }
+
+/// A file named by a flag (`--plot`, `--out`, `shuf -o`) on a full disk:
+/// one line, exit 1, never exit 0. `bench --plot F.svg` exited 0 there: its
+/// SVG (under 8 KiB) was flushed when plotters dropped its file.
+#[test]
+fn a_full_disk_under_a_file_flag_is_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["full.svg", "full.png"] {
+        std::os::unix::fs::symlink("/dev/full", dir.path().join(name)).unwrap();
+    }
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    let (svg, png, secret) = (at("full.svg"), at("full.png"), at("secret"));
+    let bench = [
+        "bench",
+        "--algorithms",
+        "fisher-yates",
+        "--sizes",
+        "10,100",
+        "--budget",
+        "0.1",
+    ];
+    let runs: Vec<Vec<&str>> = vec![
+        [&bench[..], &["--plot", &svg]].concat(),
+        [&bench[..], &["--plot", &png]].concat(),
+        vec!["mix", "riffle", "-n", "10", "--plot", &svg],
+        vec![
+            "audit",
+            "fisher-yates",
+            "-n",
+            "5",
+            "--trials",
+            "100",
+            "--plot",
+            &svg,
+        ],
+        vec![
+            "fair",
+            "table",
+            "new",
+            "--id",
+            "t",
+            "-g",
+            "bridge",
+            "--deals",
+            "1",
+            "--secret-out",
+            &secret,
+            "--out",
+            "/dev/full",
+        ],
+        vec!["shuf", "-e", "a", "b", "-o", "/dev/full"],
+    ];
+    for args in runs {
+        let out = run_into(&args, Stdio::null());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+        assert_eq!(
+            err.lines().filter(|l| l.contains("No space")).count(),
+            1,
+            "{err}"
+        );
+    }
+}

@@ -63,7 +63,16 @@ pub fn draw(path: &Path, series: &[(String, Vec<Measurement>)]) -> anyhow::Resul
     register_font();
     let kind = Kind::of(path)?;
     let result = match kind {
-        Kind::Svg => chart(SVGBackend::new(path, SIZE).into_drawing_area(), series),
+        // Drawn into memory and written here: plotters' own SVG file is
+        // flushed when dropped, where a full disk went unnoticed (exit 0).
+        Kind::Svg => {
+            let mut svg = String::new();
+            chart(
+                SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+                series,
+            )
+            .and_then(|()| Ok(std::fs::write(path, svg)?))
+        }
         Kind::Png => chart(BitMapBackend::new(path, SIZE).into_drawing_area(), series),
     };
     result.with_context(|| format!("cannot draw the plot {}", path.display()))
