@@ -74,9 +74,10 @@ pub struct Void {
     pub missing: Vec<Missing>,
 }
 
-/// A message that was not sent.
+/// A message that was not sent: on the wire `{"message": "key"}`,
+/// `{"message": "shuffle"}` or `{"message": "share", "position": p}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "message", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(try_from = "MissingWire", into = "MissingWire")]
 pub enum Missing {
     /// The seat's key message.
     Key,
@@ -87,6 +88,44 @@ pub enum Missing {
         /// The position in the dealt deck.
         position: u64,
     },
+}
+
+/// The wire form of [`Missing`], read strictly (serde's tagged enums let
+/// unknown fields of unit variants through).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MissingWire {
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    position: Option<u64>,
+}
+
+impl TryFrom<MissingWire> for Missing {
+    type Error = String;
+    fn try_from(w: MissingWire) -> Result<Missing, String> {
+        match (w.message.as_str(), w.position) {
+            ("key", None) => Ok(Missing::Key),
+            ("shuffle", None) => Ok(Missing::Shuffle),
+            ("share", Some(position)) => Ok(Missing::Share { position }),
+            (m, _) => Err(format!(
+                "a missing message is key, shuffle (no position) or share (a position), not {m:?}"
+            )),
+        }
+    }
+}
+
+impl From<Missing> for MissingWire {
+    fn from(m: Missing) -> MissingWire {
+        let (message, position) = match m {
+            Missing::Key => ("key", None),
+            Missing::Shuffle => ("shuffle", None),
+            Missing::Share { position } => ("share", Some(position)),
+        };
+        MissingWire {
+            message: message.into(),
+            position,
+        }
+    }
 }
 
 impl core::fmt::Display for Missing {
@@ -201,6 +240,8 @@ mod tests {
             assert!(err.to_string().contains(says), "{err}");
         }
         let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","x":1}]}"#;
+        assert!(serde_json::from_str::<Void>(void).is_err());
+        let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","position":4}]}"#;
         assert!(serde_json::from_str::<Void>(void).is_err());
         let void = r#"{"stage":"deal","seat":1,"missing":[{"message":"share","position":4}]}"#;
         let v: Void = serde_json::from_str(void).unwrap();
