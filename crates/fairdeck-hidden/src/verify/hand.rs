@@ -310,7 +310,10 @@ impl Check<'_> {
             }
         }
         for street in layout.streets().iter().skip(rec.streets.len()) {
-            let what = format!("{}: not shown (the hand ended before it)", street.name);
+            let what = format!(
+                "{}: not shown (not yet, or the hand ended before it)",
+                street.name
+            );
             self.report.hidden.push(Hidden {
                 what,
                 positions: street.positions.clone(),

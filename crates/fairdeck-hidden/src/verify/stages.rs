@@ -43,10 +43,13 @@ impl Check<'_> {
             return (self.void(rec, v, gaps), true);
         }
         let Some((stage, missing)) = gap else {
-            let streets = rec.streets.len();
+            let (streets, opened) = (rec.streets.len(), self.report.opened.len());
+            let so_far = match self.ctx.in_progress {
+                true => "nothing owed so far",
+                false => "complete",
+            };
             self.report.status = format!(
-                "complete: {streets} street(s) shown, {} card(s) opened at the showdown",
-                self.report.opened.len()
+                "{so_far}: {streets} street(s) shown, {opened} card(s) opened at the showdown"
             );
             return (None, false);
         };
