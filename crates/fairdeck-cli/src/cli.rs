@@ -36,6 +36,9 @@ pub enum Command {
     Bench(cmd::bench::Args),
     /// Commit-reveal deals players can verify: commit, deal, verify.
     Fair(cmd::fair::Args),
+    /// Hidden hands (fair dealing v3): keys, encrypted shuffles with proofs, shares.
+    #[command(subcommand)]
+    Hidden(cmd::hidden::Command),
     /// Raw generator bytes to stdout, for dieharder, ent, PractRand, TestU01.
     Rng(cmd::rng::Args),
     /// Shuffle lines like GNU shuf, exactly uniform, beyond RAM (see `fairdeck shuf --help`).
@@ -105,6 +108,7 @@ impl Command {
             Command::Shuffle(args) => cmd::shuffle_with::run(args, out),
             Command::Bench(args) => cmd::bench::run(args, out),
             Command::Fair(args) => cmd::fair::run(args, out),
+            Command::Hidden(command) => cmd::hidden::run(command, out),
             Command::Rng(args) => cmd::rng::run(args, out),
             Command::Shuf(args) => cmd::shuf::run(args, out),
             Command::Exact(args) => cmd::exact::run(args, out),

@@ -66,6 +66,20 @@ pub enum Error {
     MissingShare(u64),
     /// A decryption is not the point of any card of the deck.
     UnknownCard,
+    /// A transcript that is not strictly readable (the text says why).
+    Document(String),
+    /// A message a stage needs is absent (the seat and the message).
+    MissingMessage(u64, String),
+    /// A message where the protocol has none (the text says which).
+    UnexpectedMessage(String),
+    /// A message whose hand or seat is not that of its place (the text says which).
+    Replay(String),
+    /// A hand number not greater than the one before it.
+    HandOrder(u64),
+    /// A void record that does not describe the stall (the text says why).
+    Void(String),
+    /// A secret key that is not the named seat's.
+    WrongKey(u64),
 }
 
 impl Error {
@@ -88,6 +102,13 @@ impl Error {
             Error::DuplicateShare(_) => "duplicate-share",
             Error::MissingShare(_) => "missing-share",
             Error::UnknownCard => "unknown-card",
+            Error::Document(_) => "document",
+            Error::MissingMessage(..) => "missing-message",
+            Error::UnexpectedMessage(_) => "unexpected-message",
+            Error::Replay(_) => "replay",
+            Error::HandOrder(_) => "hand-order",
+            Error::Void(_) => "void",
+            Error::WrongKey(_) => "wrong-key",
         }
     }
 }
@@ -125,6 +146,17 @@ impl fmt::Display for Error {
             Error::UnknownCard => {
                 f.write_str("unknown-card: the decryption is no card of the deck")
             }
+            Error::Document(why) => write!(f, "document: {why}"),
+            Error::MissingMessage(j, what) => {
+                write!(f, "missing-message: seat {j} did not send {what}")
+            }
+            Error::UnexpectedMessage(why) => write!(f, "unexpected-message: {why}"),
+            Error::Replay(why) => write!(f, "replay: {why}"),
+            Error::HandOrder(n) => {
+                write!(f, "hand-order: hand {n} does not follow the hand before it")
+            }
+            Error::Void(why) => write!(f, "void: {why}"),
+            Error::WrongKey(j) => write!(f, "wrong-key: the secret key is not seat {j}'s"),
         }
     }
 }

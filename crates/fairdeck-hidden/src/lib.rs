@@ -52,7 +52,11 @@
 //! * [`dleq`] — decryption shares with Chaum–Pedersen proofs;
 //! * [`shuffle_proof`] — the Terelius–Wikström shuffle proof;
 //! * [`shuffle`] — a seat's shuffle (Fisher–Yates, re-encryption, proof);
-//! * [`deal`] — opening cards from shares.
+//! * [`deal`] — opening cards from shares;
+//! * [`layout`] — which positions go to which seat or street, the stages of a hand;
+//! * [`record`] — the whole-table transcript, read strictly;
+//! * [`verify`] — the transcript verifier, and [`verdict`] its report;
+//! * [`play`] — a seat's next step: its shuffle, the shares it owes, its own cards.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -63,12 +67,17 @@ pub mod elgamal;
 mod error;
 pub mod group;
 pub mod keys;
+pub mod layout;
+pub mod play;
+pub mod record;
 pub mod shuffle;
 pub mod shuffle_proof;
 mod table;
 #[cfg(test)]
 mod testing;
 pub mod transcript;
+pub mod verdict;
+pub mod verify;
 pub mod wire;
 
 pub use error::{Error, ShuffleCheck};

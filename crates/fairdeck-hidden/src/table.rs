@@ -10,6 +10,7 @@ use fairdeck::fair::Manifest;
 use crate::Error;
 use crate::elgamal::{Ciphertext, Deck};
 use crate::group::{Generators, card_point};
+use crate::layout::Layout;
 
 /// The protocol version a version-3 manifest carries.
 pub const VERSION: u64 = 3;
@@ -24,6 +25,7 @@ pub struct Table {
     points: Vec<RistrettoPoint>,
     by_point: HashMap<[u8; 32], usize>,
     generators: Generators,
+    layout: Layout,
 }
 
 impl Table {
@@ -63,6 +65,7 @@ impl Table {
         let points: Vec<RistrettoPoint> = names.iter().map(|n| card_point(n)).collect();
         let by_point = index_points(&names, &points)?;
         Ok(Table {
+            layout: Layout::new(&manifest)?,
             bytes: manifest.to_bytes(),
             generators: Generators::new(names.len()),
             manifest,
@@ -95,6 +98,19 @@ impl Table {
     /// The card names of the unshuffled deck, in order.
     pub fn card_names(&self) -> &[String] {
         &self.names
+    }
+
+    /// Which positions go to which seat or street (§14).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The seat's name in the manifest (empty for a seat outside it).
+    pub fn seat_name(&self, seat: u64) -> &str {
+        usize::try_from(seat)
+            .ok()
+            .and_then(|s| self.manifest.seats.get(s))
+            .map_or("", String::as_str)
     }
 
     /// The generators `h_i` and `H` for this deck's size.

@@ -13,6 +13,7 @@ pub mod completions;
 pub mod deal;
 pub mod exact;
 pub mod fair;
+pub mod hidden;
 pub mod man;
 pub mod mix;
 pub mod rng;

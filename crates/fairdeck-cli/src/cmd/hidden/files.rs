@@ -1,0 +1,166 @@
+//! The files of `hidden`: the transcript (read strictly, written back by
+//! rename), the seat's secret key file (created new, mode 0600), and the
+//! generator (OS entropy, or `--seed` for reproducible tests).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use chacha20::ChaCha20Rng;
+use fairdeck::rng::Seed;
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::record::{MAX_BYTES, Record};
+use fairdeck_hidden::verify::{Options, Outcome, State, verify};
+use fairdeck_hidden::wire::Hex32;
+use rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use crate::failure::usage;
+
+/// Reads a text file of at most 64 MiB (`-` is stdin).
+pub(super) fn read_text(path: &Path) -> anyhow::Result<String> {
+    let cannot = || format!("cannot read {}", path.display());
+    let mut text = String::new();
+    let limit = MAX_BYTES as u64 + 1;
+    if path.as_os_str() == "-" {
+        std::io::stdin().take(limit).read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path)
+            .with_context(cannot)?
+            .take(limit)
+            .read_to_string(&mut text)
+    }
+    .with_context(cannot)?;
+    Ok(text)
+}
+
+/// Reads a transcript strictly.
+pub(super) fn read_record(path: &Path) -> anyhow::Result<Record> {
+    let text = read_text(path)?;
+    Record::from_json(&text).map_err(|e| usage(format!("{}: {e}", path.display())))
+}
+
+/// Writes the transcript: a new file beside it, synced, renamed over it.
+pub(super) fn write_record(path: &Path, record: &Record) -> anyhow::Result<()> {
+    let mut tmp = PathBuf::from(path);
+    tmp.set_extension(format!("tmp-{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(record.to_json().as_bytes())?;
+        file.write_all(b"\n")?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Creates `path` (never overwriting) readable by its owner only.
+pub(super) fn create_private(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The secret key file: which table and seat it is for, and the key.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyFile {
+    table: String,
+    seat: u64,
+    secret_key: Hex32,
+}
+
+/// Writes seat `seat`'s secret key for table `table` to a new 0600 file.
+pub(super) fn write_key(path: &Path, table: &str, seat: u64, sk: &SecretKey) -> anyhow::Result<()> {
+    let file = KeyFile {
+        table: table.into(),
+        seat,
+        secret_key: Hex32(*sk.to_bytes()),
+    };
+    let text = serde_json::to_string_pretty(&file)?;
+    create_private(path, &(text + "\n"))
+}
+
+/// Reads a key file and checks that it is for this table; returns the seat and key.
+pub(super) fn read_key(path: &Path, record: &Record) -> anyhow::Result<(u64, SecretKey)> {
+    let text = read_text(path)?;
+    let bad = |why: String| usage(format!("{}: {why}", path.display()));
+    let file: KeyFile = serde_json::from_str(&text).map_err(|e| {
+        bad(format!(
+            "not a secret key file of `fairdeck hidden key` ({e})"
+        ))
+    })?;
+    if file.table != record.manifest.table {
+        return Err(bad(format!(
+            "the key of table {:?}, not {:?}",
+            file.table, record.manifest.table
+        )));
+    }
+    let sk = SecretKey::from_bytes(&file.secret_key.0).map_err(|e| bad(e.to_string()))?;
+    Ok((file.seat, sk))
+}
+
+/// A cryptographic generator: 32 bytes of OS entropy, or `--seed` (tests).
+pub(super) fn generator(seed: Option<&str>) -> anyhow::Result<ChaCha20Rng> {
+    let key = match seed {
+        Some(text) => {
+            crate::failure::note(
+                "--seed: this step's randomness is predictable (reproducible tests only)",
+            );
+            *Seed::parse(text).as_bytes()
+        }
+        None => {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+                .context("cannot read entropy from the operating system")?;
+            key
+        }
+    };
+    Ok(ChaCha20Rng::from_seed(key))
+}
+
+/// Verifies the transcript as a hand in progress; refuses to go on from
+/// one that does not verify.
+pub(super) fn checked(
+    path: &Path,
+    record: &Record,
+    reader: Option<(u64, &SecretKey)>,
+) -> anyhow::Result<(Outcome, State)> {
+    let mut outcome = verify(
+        record,
+        &Options {
+            reader,
+            in_progress: true,
+        },
+    );
+    if let Some(d) = outcome.verdict.differences.first() {
+        anyhow::bail!(
+            "{}: the transcript does not verify ({}); first: {}",
+            path.display(),
+            outcome.verdict.summary(),
+            d.message
+        );
+    }
+    let state = outcome.state.take().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}: not every seat has published its key yet",
+            path.display()
+        )
+    })?;
+    Ok((outcome, state))
+}
+
+/// The hand a step is about: `--hand`, else the last of the transcript,
+/// else the manifest's first.
+pub(super) fn hand(record: &Record, hand: Option<u64>) -> u64 {
+    hand.or_else(|| record.hands.last().map(|h| h.hand))
+        .unwrap_or(record.manifest.first)
+}

@@ -1,0 +1,138 @@
+//! `fairdeck hidden`: fair dealing version 3 for parties playing offline.
+//!
+//! Every step reads the table's transcript (`docs/hidden-dealing.md` §14),
+//! checks every proof in it ([`fairdeck_hidden::verify`]), adds the seat's
+//! message(s), writes the transcript back (a new file renamed over the old,
+//! so a crash leaves the old one whole) and prints the message(s) on stdout.
+//! The protocol, the checks and the verdict are the library's; this module
+//! only maps files and flags to them.
+
+mod files;
+mod report;
+mod steps;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::output::Output;
+
+pub use report::verify_text;
+
+/// The steps of a hidden hand.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Start a table: write its transcript (manifest version 3, no keys yet).
+    New(NewArgs),
+    /// Make a seat's key pair: the secret to a new file (mode 0600), the
+    /// public key message (with its proof) to the transcript and stdout.
+    Key(KeyArgs),
+    /// Check every earlier proof, then shuffle and re-encrypt the deck with
+    /// a proof (the seat's turn, in seat order).
+    Shuffle(StepArgs),
+    /// Publish the decryption shares this seat owes for a stage: `deal`
+    /// (the other seats' hole cards) or a street (`flop`, `turn`, `river`).
+    Share(ShareArgs),
+    /// Show the seat its own private cards (with its secret key) and the
+    /// community and opened cards so far.
+    Cards(StepArgs),
+    /// Showdown: publish this seat's shares of its own private cards.
+    Open(StepArgs),
+    /// After the deadline: write the void record naming the seat that
+    /// stalled and the messages it did not send.
+    Void(VoidArgs),
+}
+
+/// Flags of `hidden new`.
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The transcript file to create (never overwritten).
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The table id (never reused).
+    #[arg(long)]
+    pub table: String,
+    /// The game: holdem, draw, bridge, skat, scopa or shoe.
+    #[arg(long, default_value = "holdem")]
+    pub game: String,
+    /// The deck (default: the game's).
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// The seat names in seat order, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub seats: Vec<String>,
+    /// The hands to play, FIRST-LAST (or one number).
+    #[arg(long, default_value = "1")]
+    pub hands: String,
+}
+
+/// Flags of `hidden key`.
+#[derive(Debug, clap::Args)]
+pub struct KeyArgs {
+    /// The table's transcript (read, and written back with the key message).
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The seat: its index (from 0) or its name in the manifest.
+    #[arg(long)]
+    pub seat: String,
+    /// Where to write the secret key: a new file, readable by its owner only.
+    #[arg(long, value_name = "FILE")]
+    pub secret_out: PathBuf,
+    /// Reproducible tests only: derive the randomness from SEED (64 hex
+    /// digits, or any text hashed with SHA-256) instead of the OS. Anyone
+    /// who knows SEED knows the secret key.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+}
+
+/// Flags every seat step shares.
+#[derive(Debug, clap::Args)]
+pub struct StepArgs {
+    /// The table's transcript.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The seat's secret key file (from `hidden key`).
+    #[arg(long, value_name = "FILE")]
+    pub key: PathBuf,
+    /// The hand (default: the last hand of the transcript, or the first of
+    /// the manifest's range).
+    #[arg(long)]
+    pub hand: Option<u64>,
+    /// Reproducible tests only: derive the randomness from SEED instead of
+    /// the OS. Anyone who knows SEED can undo this seat's shuffle.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+}
+
+/// Flags of `hidden share`.
+#[derive(Debug, clap::Args)]
+pub struct ShareArgs {
+    #[command(flatten)]
+    pub step: StepArgs,
+    /// The stage: deal, or a street of the game (flop, turn, river; table for scopa).
+    #[arg(long)]
+    pub street: String,
+}
+
+/// Flags of `hidden void`.
+#[derive(Debug, clap::Args)]
+pub struct VoidArgs {
+    /// The table's transcript.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The hand (default: the last hand of the transcript).
+    #[arg(long)]
+    pub hand: Option<u64>,
+}
+
+/// Runs `fairdeck hidden …`.
+pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::New(args) => steps::new(args, out),
+        Command::Key(args) => steps::key(args, out),
+        Command::Shuffle(args) => steps::shuffle(args, out),
+        Command::Share(args) => steps::share(args, out),
+        Command::Cards(args) => report::cards_of(args, out),
+        Command::Open(args) => steps::open(args, out),
+        Command::Void(args) => steps::void(args, out),
+    }
+}

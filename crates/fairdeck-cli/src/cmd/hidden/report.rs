@@ -1,0 +1,113 @@
+//! Rendering the library's verdict: `fair verify` of a version-3
+//! transcript, and `hidden cards` (a seat's own view).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use fairdeck_hidden::verdict::{CardAt, HandReport, Verdict};
+use fairdeck_hidden::verify::{Options, verify_json};
+
+use super::StepArgs;
+use super::files::{checked, hand};
+use crate::output::{Format, Output};
+
+/// `fair verify TRANSCRIPT` of a version-3 transcript: the verdict, every
+/// difference by kind; exit 1 on any difference.
+pub fn verify_text(text: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let verdict = verify_json(text, &Options::default()).verdict;
+    match out.format() {
+        Format::Json => out.json(&verdict)?,
+        Format::Text => print_verdict(out.stdout(), &verdict)?,
+    }
+    Ok(match verdict.is_valid() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    })
+}
+
+fn card_list(list: &[CardAt]) -> String {
+    let one = |c: &CardAt| format!("{} (position {})", c.card, c.position);
+    list.iter().map(one).collect::<Vec<_>>().join(", ")
+}
+
+fn print_hand(w: &mut impl Write, h: &HandReport) -> std::io::Result<()> {
+    writeln!(w, "hand {}: {}", h.hand, h.status)?;
+    writeln!(
+        w,
+        "  {} shuffle proof(s) and {} share proof(s) hold",
+        h.shuffles_verified, h.shares_verified
+    )?;
+    if !h.community.is_empty() {
+        writeln!(w, "  community: {}", card_list(&h.community))?;
+    }
+    for seat in h
+        .opened
+        .iter()
+        .filter_map(|c| c.seat)
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let theirs: Vec<CardAt> = h
+            .opened
+            .iter()
+            .filter(|c| c.seat == Some(seat))
+            .cloned()
+            .collect();
+        writeln!(w, "  opened by seat {seat}: {}", card_list(&theirs))?;
+    }
+    if !h.own.is_empty() {
+        writeln!(w, "  your cards: {}", card_list(&h.own))?;
+    }
+    for hidden in &h.hidden {
+        writeln!(
+            w,
+            "  hidden: {} — {} position(s)",
+            hidden.what,
+            hidden.positions.len()
+        )?;
+    }
+    for owed in &h.owed {
+        writeln!(
+            w,
+            "  waiting for seat {} ({}): {} message(s)",
+            owed.seat,
+            owed.stage,
+            owed.missing.len()
+        )?;
+    }
+    Ok(())
+}
+
+fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
+    writeln!(w, "version 3 transcript; checked:")?;
+    for c in &v.checked {
+        writeln!(w, "  {c}")?;
+    }
+    for h in &v.hands {
+        print_hand(w, h)?;
+    }
+    for d in &v.differences {
+        writeln!(w, "{}", d.message)?;
+    }
+    writeln!(w, "{}", v.summary())
+}
+
+/// `hidden cards`: the seat's own private cards, read with its secret key,
+/// and the community and opened cards, of one hand.
+pub(super) fn cards_of(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let record = super::files::read_record(&args.transcript)?;
+    let (seat, sk) = super::files::read_key(&args.key, &record)?;
+    let (outcome, _) = checked(&args.transcript, &record, Some((seat, &sk)))?;
+    let n = hand(&record, args.hand);
+    let report = outcome.verdict.hands.iter().find(|h| h.hand == n);
+    let report = report
+        .ok_or_else(|| anyhow::anyhow!("hand {n} is not in {}", args.transcript.display()))?;
+    match out.format() {
+        Format::Json => out.json(report)?,
+        Format::Text => {
+            let w = out.stdout();
+            writeln!(w, "seat {seat} ({})", record.manifest.seats[seat as usize])?;
+            print_hand(w, report)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

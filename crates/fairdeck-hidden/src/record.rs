@@ -1,0 +1,260 @@
+//! The version-3 transcript: every message of one table in its place, read
+//! strictly (`docs/hidden-dealing.md` §14).
+//!
+//! Reading refuses duplicate keys, unknown or missing fields and
+//! non-canonical hex ([`Record::from_json`]); writing gives the same
+//! document back ([`Record::to_json`]).
+
+use fairdeck::fair::Manifest;
+use serde::{Deserialize, Serialize};
+
+use crate::dleq::ShareMessage;
+use crate::keys::KeyMessage;
+use crate::shuffle::ShuffleMessage;
+use crate::{Error, VERSION};
+
+/// The largest transcript [`Record::from_json`] reads (64 MiB).
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// A version-3 transcript of one table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Always 3.
+    pub version: u64,
+    /// The table's manifest (version 3).
+    pub manifest: Manifest,
+    /// One key message per seat, in seat order.
+    pub keys: Vec<KeyMessage>,
+    /// The void record of a table whose keys never all arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub void: Option<Void>,
+    /// The hands played, hand numbers increasing.
+    pub hands: Vec<HandRecord>,
+}
+
+/// One hand's messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandRecord {
+    /// The hand (deal number).
+    pub hand: u64,
+    /// The shuffles, in seat order.
+    pub shuffles: Vec<ShuffleMessage>,
+    /// The shares of private positions (from every seat but the owner).
+    pub deal: Vec<ShareMessage>,
+    /// The streets shown, in the layout's order.
+    pub streets: Vec<StreetRecord>,
+    /// The shares by which seats open their own private cards.
+    pub showdown: Vec<ShareMessage>,
+    /// The void record of a hand that stalled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub void: Option<Void>,
+}
+
+/// One street's shares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreetRecord {
+    /// The street's name (`flop`, `turn`, `river`, `table`).
+    pub street: String,
+    /// Every seat's share of every position of the street.
+    pub shares: Vec<ShareMessage>,
+}
+
+/// A stall: the stage, the seat, and what it did not send.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Void {
+    /// `keys`, `shuffle`, `deal` or a street's name.
+    pub stage: String,
+    /// The stalled seat (the lowest, if several stalled).
+    pub seat: u64,
+    /// Exactly the messages of that seat the stage needed and did not get.
+    pub missing: Vec<Missing>,
+}
+
+/// A message that was not sent: on the wire `{"message": "key"}`,
+/// `{"message": "shuffle"}` or `{"message": "share", "position": p}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "MissingWire", into = "MissingWire")]
+pub enum Missing {
+    /// The seat's key message.
+    Key,
+    /// The seat's shuffle.
+    Shuffle,
+    /// The seat's share of a position.
+    Share {
+        /// The position in the dealt deck.
+        position: u64,
+    },
+}
+
+/// The wire form of [`Missing`], read strictly (serde's tagged enums let
+/// unknown fields of unit variants through).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MissingWire {
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    position: Option<u64>,
+}
+
+impl TryFrom<MissingWire> for Missing {
+    type Error = String;
+    fn try_from(w: MissingWire) -> Result<Missing, String> {
+        match (w.message.as_str(), w.position) {
+            ("key", None) => Ok(Missing::Key),
+            ("shuffle", None) => Ok(Missing::Shuffle),
+            ("share", Some(position)) => Ok(Missing::Share { position }),
+            (m, _) => Err(format!(
+                "a missing message is key, shuffle (no position) or share (a position), not {m:?}"
+            )),
+        }
+    }
+}
+
+impl From<Missing> for MissingWire {
+    fn from(m: Missing) -> MissingWire {
+        let (message, position) = match m {
+            Missing::Key => ("key", None),
+            Missing::Shuffle => ("shuffle", None),
+            Missing::Share { position } => ("share", Some(position)),
+        };
+        MissingWire {
+            message: message.into(),
+            position,
+        }
+    }
+}
+
+impl core::fmt::Display for Missing {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Missing::Key => f.write_str("its key"),
+            Missing::Shuffle => f.write_str("its shuffle"),
+            Missing::Share { position } => write!(f, "its share of position {position}"),
+        }
+    }
+}
+
+impl Record {
+    /// An empty transcript for `manifest`: no keys, no hands.
+    pub fn new(manifest: Manifest) -> Record {
+        Record {
+            version: VERSION,
+            manifest,
+            keys: Vec::new(),
+            void: None,
+            hands: Vec::new(),
+        }
+    }
+
+    /// Reads a transcript strictly: duplicate keys, unknown or missing
+    /// fields, numbers that are not `u64`, and 32-byte fields that are not
+    /// 64 lowercase hex digits are refused. O(length).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Document`] saying what is wrong and where.
+    pub fn from_json(text: &str) -> Result<Record, Error> {
+        if text.len() > MAX_BYTES {
+            return Err(Error::Document("larger than 64 MiB".into()));
+        }
+        serde_json::from_str(text).map_err(|e| Error::Document(e.to_string()))
+    }
+
+    /// The document as JSON, two-space indented.
+    pub fn to_json(&self) -> String {
+        // Serialising plain structs of strings and integers cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The record of hand `hand`, if present.
+    pub fn hand(&self, hand: u64) -> Option<&HandRecord> {
+        self.hands.iter().find(|h| h.hand == hand)
+    }
+
+    /// The record of hand `hand`, added (empty) at the end if absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HandOrder`] if the hand is absent and not greater than the
+    /// last hand of the record (hands are played in increasing order).
+    pub fn hand_mut(&mut self, hand: u64) -> Result<&mut HandRecord, Error> {
+        if let Some(i) = self.hands.iter().position(|h| h.hand == hand) {
+            return Ok(&mut self.hands[i]);
+        }
+        if self.hands.last().is_some_and(|h| h.hand >= hand) {
+            return Err(Error::HandOrder(hand));
+        }
+        self.hands.push(HandRecord::new(hand));
+        Ok(self.hands.last_mut().expect("just pushed"))
+    }
+}
+
+impl HandRecord {
+    /// An empty record of hand `hand`.
+    pub fn new(hand: u64) -> HandRecord {
+        HandRecord {
+            hand,
+            shuffles: Vec::new(),
+            deal: Vec::new(),
+            streets: Vec::new(),
+            showdown: Vec::new(),
+            void: None,
+        }
+    }
+
+    /// Every share message of the hand, wherever it is.
+    pub fn all_shares(&self) -> impl Iterator<Item = &ShareMessage> {
+        let streets = self.streets.iter().flat_map(|s| &s.shares);
+        self.deal.iter().chain(streets).chain(&self.showdown)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::manifest;
+
+    #[test]
+    fn an_empty_record_round_trips() {
+        let r = Record::new(manifest("holdem", "standard", 2));
+        assert_eq!(Record::from_json(&r.to_json()), Ok(r));
+    }
+
+    #[test]
+    fn duplicate_unknown_and_missing_fields_are_refused() {
+        let good = Record::new(manifest("holdem", "standard", 2)).to_json();
+        let dup = good.replacen("\"keys\": []", "\"keys\": [], \"keys\": []", 1);
+        let unknown = good.replacen("\"keys\": []", "\"keys\": [], \"extra\": 1", 1);
+        let missing = good.replacen("\"keys\": [],", "", 1);
+        for (bad, says) in [
+            (dup, "duplicate"),
+            (unknown, "unknown"),
+            (missing, "missing"),
+        ] {
+            let err = Record::from_json(&bad).unwrap_err();
+            assert_eq!(err.kind(), "document");
+            assert!(err.to_string().contains(says), "{err}");
+        }
+        let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","x":1}]}"#;
+        assert!(serde_json::from_str::<Void>(void).is_err());
+        let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","position":4}]}"#;
+        assert!(serde_json::from_str::<Void>(void).is_err());
+        let void = r#"{"stage":"deal","seat":1,"missing":[{"message":"share","position":4}]}"#;
+        let v: Void = serde_json::from_str(void).unwrap();
+        assert_eq!(v.missing, [Missing::Share { position: 4 }]);
+    }
+
+    #[test]
+    fn hands_are_added_in_increasing_order() {
+        let mut r = Record::new(manifest("holdem", "standard", 2));
+        r.hand_mut(2).unwrap();
+        assert_eq!(r.hand_mut(1).unwrap_err(), Error::HandOrder(1));
+        assert_eq!(r.hand_mut(2).unwrap().hand, 2);
+        r.hand_mut(3).unwrap();
+        assert_eq!(r.hands.len(), 2);
+    }
+}

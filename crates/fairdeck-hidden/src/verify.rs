@@ -1,0 +1,307 @@
+//! The whole-transcript verifier (`docs/hidden-dealing.md` §15): manifest,
+//! keys, then every hand's shuffles, shares, streets, showdown and void, in
+//! that order, each failure named by kind.
+//!
+//! ```
+//! use fairdeck_hidden::record::Record;
+//! use fairdeck_hidden::verify::{Options, verify};
+//! # use fairdeck::fair::Manifest;
+//! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
+//! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
+//! // A table whose keys have not arrived: in progress it is fine, final it is not.
+//! let record = Record::new(manifest);
+//! let progress = verify(&record, &Options { in_progress: true, ..Options::default() });
+//! assert!(progress.verdict.is_valid());
+//! let done = verify(&record, &Options::default());
+//! assert_eq!(done.verdict.kinds(), ["missing-message"]);
+//! ```
+
+mod hand;
+mod stages;
+
+use curve25519_dalek::ristretto::RistrettoPoint;
+use curve25519_dalek::traits::Identity;
+
+use crate::elgamal::PublishedDeck;
+use crate::keys::{PublicKey, SecretKey, verify_key};
+use crate::layout::Stage;
+use crate::record::{Missing, Record};
+use crate::verdict::{Difference, Owed, Verdict};
+use crate::{Error, Table};
+
+/// How to verify.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// A seat and its secret key: its own private cards are opened too.
+    pub reader: Option<(u64, &'a SecretKey)>,
+    /// Check a hand in progress: the first incomplete stage may be partial
+    /// (what is owed is reported), instead of a finished transcript.
+    pub in_progress: bool,
+}
+
+/// The verdict, and for parties that play on, what the checks established.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The report.
+    pub verdict: Verdict,
+    /// The table, keys and hand states, when the manifest and keys hold.
+    pub state: Option<State>,
+}
+
+/// The checked table: its keys and the state of every hand.
+#[derive(Debug)]
+pub struct State {
+    /// The table.
+    pub table: Table,
+    /// The seats' public keys, in seat order.
+    pub keys: Vec<PublicKey>,
+    /// The joint key.
+    pub joint: PublicKey,
+    /// One state per hand of the record, in its order.
+    pub hands: Vec<HandState>,
+}
+
+/// How far a hand got.
+#[derive(Debug)]
+pub struct HandState {
+    /// The hand (deal number).
+    pub hand: u64,
+    /// The deck after the last verified shuffle (the dealt deck once all
+    /// seats have shuffled).
+    pub deck: PublishedDeck,
+    /// How many shuffles verified.
+    pub shuffled: usize,
+    /// The first stage with a message still owed, if any.
+    pub stage: Option<Stage>,
+    /// Whether a proof failed (nothing more is played on such a hand).
+    pub failed: bool,
+    /// Whether the hand is void.
+    pub void: bool,
+}
+
+/// Reads `text` strictly and verifies it; an unreadable document is one
+/// difference of kind `document`.
+pub fn verify_json(text: &str, opts: &Options<'_>) -> Outcome {
+    match Record::from_json(text) {
+        Ok(record) => verify(&record, opts),
+        Err(e) => Outcome {
+            verdict: verdict(
+                None,
+                vec!["nothing: the document is unreadable".into()],
+                Vec::new(),
+                vec![Difference::new(None, e)],
+            ),
+            state: None,
+        },
+    }
+}
+
+fn verdict(
+    table: Option<String>,
+    checked: Vec<String>,
+    hands: Vec<crate::verdict::HandReport>,
+    differences: Vec<Difference>,
+) -> Verdict {
+    Verdict {
+        version: crate::VERSION,
+        verdict: if differences.is_empty() {
+            "valid"
+        } else {
+            "invalid"
+        },
+        table,
+        checked,
+        hands,
+        differences,
+    }
+}
+
+/// Verifies a whole transcript (§15). O(hands · P · N) group operations.
+pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
+    let mut diffs = Vec::new();
+    let mut checked = Vec::new();
+    let table = match table(record) {
+        Ok(t) => t,
+        Err(e) => {
+            diffs.push(Difference::new(None, e));
+            checked.push("the manifest (refused: nothing else checked)".into());
+            return Outcome {
+                verdict: verdict(None, checked, Vec::new(), diffs),
+                state: None,
+            };
+        }
+    };
+    let m = table.manifest();
+    let id = Some(m.table.clone());
+    checked.push(format!(
+        "the manifest: table {:?}, {}, {} deck, seats {}, hands {}-{}",
+        m.table,
+        m.game,
+        m.deck,
+        m.seats.join(", "),
+        m.first,
+        m.last
+    ));
+    let Some((keys, joint)) = keys(&table, record, opts, &mut diffs) else {
+        checked.push("the keys (incomplete or refused: no hand checked)".into());
+        return Outcome {
+            verdict: verdict(id, checked, Vec::new(), diffs),
+            state: None,
+        };
+    };
+    checked.push(format!("{} key proof(s) and the joint key", keys.len()));
+    let reader = opts.reader.filter(|(seat, sk)| {
+        let ok = keys
+            .get(*seat as usize)
+            .is_some_and(|pk| *pk == sk.public_key());
+        if !ok {
+            diffs.push(Difference::new(None, Error::WrongKey(*seat)));
+        }
+        ok
+    });
+    let mut reports = Vec::new();
+    let mut hands = Vec::new();
+    let mut prev: Option<u64> = None;
+    for h in &record.hands {
+        if let Err(e) = table.check_hand(h.hand) {
+            diffs.push(Difference::new(Some(h.hand), e));
+            continue;
+        }
+        if prev.is_some_and(|p| p >= h.hand) {
+            diffs.push(Difference::new(Some(h.hand), Error::HandOrder(h.hand)));
+        }
+        prev = Some(h.hand);
+        let ctx = hand::Context {
+            table: &table,
+            keys: &keys,
+            joint: &joint,
+            reader,
+            in_progress: opts.in_progress,
+        };
+        let (report, state, found) = hand::check(&ctx, h);
+        diffs.extend(found);
+        reports.push(report);
+        hands.push(state);
+    }
+    checked.push(format!(
+        "{} hand(s): every shuffle proof and share proof present, every message's place",
+        reports.len()
+    ));
+    Outcome {
+        verdict: verdict(id, checked, reports, diffs),
+        state: Some(State {
+            table,
+            keys,
+            joint,
+            hands,
+        }),
+    }
+}
+
+fn table(record: &Record) -> Result<Table, Error> {
+    if record.version != crate::VERSION {
+        return Err(Error::Manifest(format!(
+            "the document's version {} is not 3",
+            record.version
+        )));
+    }
+    Table::new(record.manifest.clone())
+}
+
+/// Step 2: one verified key per seat, in order, and the joint key; `None`
+/// (with the differences) if any is missing or refused.
+fn keys(
+    table: &Table,
+    record: &Record,
+    opts: &Options<'_>,
+    diffs: &mut Vec<Difference>,
+) -> Option<(Vec<PublicKey>, PublicKey)> {
+    let before = diffs.len();
+    let mut keys = Vec::new();
+    let mut missing = Vec::new();
+    for k in 0..table.seats() as u64 {
+        match record.keys.get(k as usize) {
+            None => missing.push(k),
+            Some(m) if m.seat != k => diffs.push(Difference::new(
+                None,
+                Error::Replay(format!(
+                    "the key message of seat {} is in seat {k}'s place",
+                    m.seat
+                )),
+            )),
+            Some(m) => match verify_key(table, m) {
+                Ok(pk) => keys.push(pk),
+                Err(e) => diffs.push(Difference::new(None, e)),
+            },
+        }
+    }
+    if record.keys.len() > table.seats() {
+        let e = Error::UnexpectedMessage(format!(
+            "{} key messages for {} seats",
+            record.keys.len(),
+            table.seats()
+        ));
+        diffs.push(Difference::new(None, e));
+    }
+    key_void(record, &missing, opts, diffs);
+    if diffs.len() > before || !missing.is_empty() {
+        return None;
+    }
+    let joint: RistrettoPoint = keys.iter().map(|k| k.0).sum();
+    if joint == RistrettoPoint::identity() {
+        diffs.push(Difference::new(None, Error::Identity));
+        return None;
+    }
+    Some((keys, PublicKey(joint)))
+}
+
+/// The table-level void (stage `keys`), or the missing keys without one.
+fn key_void(record: &Record, missing: &[u64], opts: &Options<'_>, diffs: &mut Vec<Difference>) {
+    let Some(v) = &record.void else {
+        if !opts.in_progress {
+            for &k in missing {
+                diffs.push(Difference::new(
+                    None,
+                    Error::MissingMessage(k, "its key".into()),
+                ));
+            }
+        } else if !missing.is_empty() && !record.hands.is_empty() {
+            diffs.push(Difference::new(
+                None,
+                Error::UnexpectedMessage("hands before every key".into()),
+            ));
+        }
+        return;
+    };
+    let expected = missing.first().map(|&k| (k, vec![Missing::Key]));
+    if v.stage != "keys" || expected != Some((v.seat, v.missing.clone())) {
+        let why = match missing.first() {
+            Some(k) => format!(
+                "the table stalled at the keys, at seat {k}; the record says {} at {:?}",
+                v.seat, v.stage
+            ),
+            None => "the record voids the table, but every key is present".into(),
+        };
+        diffs.push(Difference::new(None, Error::Void(why)));
+    }
+    if !record.hands.is_empty() {
+        diffs.push(Difference::new(
+            None,
+            Error::UnexpectedMessage("hands at a void table".into()),
+        ));
+    }
+}
+
+/// What every seat owes in `stage`, from the per-seat missing lists.
+pub(crate) fn owed(name: &str, missing: &[Vec<Missing>]) -> Vec<Owed> {
+    missing
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(seat, m)| Owed {
+            seat: seat as u64,
+            stage: name.into(),
+            missing: m.clone(),
+        })
+        .collect()
+}
