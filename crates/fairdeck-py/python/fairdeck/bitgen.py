@@ -17,6 +17,7 @@ own. For fairdeck's exact shuffles, samples and deals use
 from __future__ import annotations
 
 import hashlib
+import operator
 import random as _random
 import re
 
@@ -48,6 +49,35 @@ def _count(value: dict, name: str, limit: int | None = None) -> int:
     if n < 0 or (limit is not None and n > limit):
         raise ValueError(f"state[{name!r}] must be a non-negative int" + (f" at most {limit}" if limit else ""))
     return int(n)
+
+
+def _numpy_count(value, name: str) -> int:
+    """A count as numpy reads one into a C integer: an int, a bool, anything
+    with ``__index__``, or a float truncated toward zero (``spawn(2.5)`` is 2);
+    TypeError for anything else."""
+    if isinstance(value, (float, np.floating)):
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+
+
+def _shape(size) -> tuple[int, ...]:
+    """numpy's ``size=``: an int or a sequence of ints (a tuple, a list, an
+    array); TypeError for a float or a str, ValueError for a negative one."""
+    if isinstance(size, (str, bytes)):
+        raise TypeError(f"size must be an integer or a tuple of integers, not {type(size).__name__}")
+    try:
+        dims = (operator.index(size),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in size)
+        except TypeError:
+            raise TypeError(f"size must be an integer or a tuple of integers, not {size!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed")
+    return dims
 
 
 def _checked_state(value, cls_name: str, generator: str) -> tuple[str, int, int]:
@@ -139,28 +169,31 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
     def spawn(self, n_children: int) -> list:
         """``n_children`` independent bit generators of the same kind. Child
         ``i`` (counting every child this generator ever spawned) is keyed with
-        ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)``."""
-        if isinstance(n_children, bool) or not isinstance(n_children, (int, np.integer)) or n_children < 0:
-            raise ValueError("n_children must be a non-negative int")
+        ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)``.
+        ``n_children`` is read as numpy reads it (``2.5`` is 2; a negative
+        count is an OverflowError)."""
+        n = _numpy_count(n_children, "n_children")
+        if n < 0:
+            raise OverflowError(f"n_children must be non-negative, got {n}")
         parent = bytes.fromhex(self.key)
         with self.lock:
             first = self._spawned
-            if first + int(n_children) > _MAX_SPAWNED:
+            if first + n > _MAX_SPAWNED:
                 raise ValueError("a bit generator spawns at most 2**64 children")
-            self._spawned += int(n_children)
+            self._spawned += n
         return [
             type(self)(hashlib.sha256(b"fairdeck-py/spawn/" + parent + i.to_bytes(8, "little")).hexdigest())
-            for i in range(first, first + int(n_children))
+            for i in range(first, first + n)
         ]
 
     def random_raw(self, size=None, output=True):
         """The next 64-bit words of the stream (``size`` of them, or one)."""
-        count = 1 if size is None else int(np.prod(size))
+        shape = () if size is None else _shape(size)
         with self.lock:
-            words = self._stream.words(count)
+            words = self._stream.words(int(np.prod(shape, dtype=np.uint64)))
         if not output:
             return None
-        return int(words[0]) if size is None else words.reshape(size)
+        return int(words[0]) if size is None else words.reshape(shape)
 
     @property
     def ctypes(self):
@@ -171,7 +204,17 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
 
     def _benchmark(self, cnt, method="uint64"):
-        raise NotImplementedError("use python -m fairdeck.bench")
+        """numpy's test hook: draws ``cnt`` words (``"uint64"``) or doubles
+        (``"double"``, one word each) and discards them; ValueError for
+        another method. For fairdeck's own timings use ``python -m fairdeck.bench``."""
+        if method not in ("uint64", "double"):
+            raise ValueError("Unknown method")
+        left = operator.index(cnt)
+        with self.lock:
+            while left > 0:
+                step = min(left, 1 << 16)
+                self._stream.words(step)
+                left -= step
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(key={self.key[:8]}…)"
