@@ -119,6 +119,7 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         super().__init__(0)
         self._stream = BitStream(self._generator, seed)
         self._spawned = 0
+        self._ctypes_interface = None
 
     @property
     def capsule(self):
@@ -159,6 +160,10 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
     def __setstate__(self, state):  # pragma: no cover - pickling uses __reduce__
         self.state = state
 
+    def __getstate__(self):
+        """numpy's ``(state, seed_seq)``: there is no SeedSequence (see ``seed_seq``)."""
+        return self.state, None
+
     @property
     def seed_seq(self):
         raise AttributeError(
@@ -197,11 +202,19 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
 
     @property
     def ctypes(self):
-        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+        """numpy's ``ctypes`` interface: the state's address and the
+        ``next_uint64``/``next_uint32``/``next_double`` functions as ctypes
+        function pointers, read from the capsule (made once, then the same
+        object). As in numpy, calls through it do not take ``lock``."""
+        if self._ctypes_interface is None:
+            self._ctypes_interface = _ctypes_interface(self.capsule)
+        return self._ctypes_interface
 
     @property
     def cffi(self):
-        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+        raise NotImplementedError(
+            f"{type(self).__name__} offers numpy's capsule and ctypes interfaces, not cffi"
+        )
 
     def _benchmark(self, cnt, method="uint64"):
         """numpy's test hook: draws ``cnt`` words (``"uint64"``) or doubles
@@ -218,6 +231,39 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(key={self.key[:8]}…)"
+
+
+def _ctypes_interface(capsule):
+    """numpy's ``interface`` tuple for the ``bitgen_t`` inside ``capsule``
+    (numpy's ``bitgen.h``: the state pointer, then the four functions)."""
+    import ctypes
+    from collections import namedtuple
+
+    try:
+        from numpy.random._common import interface
+    except ImportError:  # numpy's private module moved: the same fields
+        interface = namedtuple(
+            "interface", ["state_address", "state", "next_uint64", "next_uint32", "next_double", "bit_generator"]
+        )
+    word = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p)
+
+    class BitGen(ctypes.Structure):
+        _fields_ = [
+            ("state", ctypes.c_void_p),
+            ("next_uint64", word),
+            ("next_uint32", ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)),
+            ("next_double", ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_void_p)),
+            ("next_raw", word),
+        ]
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    address = get_pointer(capsule, b"BitGenerator")
+    bitgen = BitGen.from_address(address)
+    return interface(
+        bitgen.state, ctypes.c_void_p(bitgen.state), bitgen.next_uint64, bitgen.next_uint32,
+        bitgen.next_double, ctypes.c_void_p(address),
+    )
 
 
 class ChaCha20(_FairdeckBitGenerator):
