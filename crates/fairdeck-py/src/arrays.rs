@@ -55,11 +55,12 @@ impl RawItems {
     ///
     /// # Errors
     ///
-    /// `ValueError` for a 0-d or read-only array.
+    /// `TypeError` for a 0-d array (as numpy: it has no length),
+    /// `ValueError` for a read-only one.
     pub fn of(arr: &Bound<'_, PyUntypedArray>) -> PyResult<Self> {
         let (shape, strides) = (arr.shape(), arr.strides());
         if shape.is_empty() {
-            return Err(PyValueError::new_err(
+            return Err(pyo3::exceptions::PyTypeError::new_err(
                 "cannot shuffle a 0-d array: give an array with at least one axis",
             ));
         }
@@ -298,6 +299,21 @@ pub fn shuffle_list(list: &Bound<'_, PyList>, stream: &Stream, threads: Threads)
     shuffle_slice(py, &mut items, stream, threads, false)?;
     for (i, item) in items.into_iter().enumerate() {
         list.set_item(i, item)?;
+    }
+    Ok(())
+}
+
+/// Shuffles a mutable sequence that is neither a list nor an array (a
+/// `bytearray`, an `array.array`): its items are read, then assigned back
+/// in the order of `permutation(len(x))`.
+pub fn shuffle_sequence(x: &Bound<'_, PyAny>, stream: &Stream, threads: Threads) -> PyResult<()> {
+    let n = x.len()?;
+    let items = (0..n)
+        .map(|i| x.get_item(i))
+        .collect::<PyResult<Vec<_>>>()?;
+    let order = shuffled_range(x.py(), n, stream, threads)?;
+    for (i, j) in order.into_iter().enumerate() {
+        x.set_item(i, &items[j as usize])?;
     }
     Ok(())
 }

@@ -2,13 +2,13 @@
 
 use fairdeck::dice::Dice;
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyTuple};
 
 use crate::arrays::numpy;
 use crate::boundary::{buffer, out_of_memory};
-use crate::convert::{Size, to_u64, value_error};
+use crate::convert::{Size, normalize_axis, to_u64, value_error};
 use crate::stream::{DETACH_LEN, Stream};
 use crate::weights::Weights;
 
@@ -149,14 +149,14 @@ enum Population<'py> {
 impl<'py> Population<'py> {
     fn of(a: &Bound<'py, PyAny>) -> PyResult<Self> {
         if a.is_instance_of::<PyInt>() {
-            return Ok(Population::Range(to_u64(a, "a")?));
+            return Ok(Population::Range(population_size(a)?));
         }
         let arr = numpy(a.py())?.call_method1("asarray", (a,))?;
         let ndim: usize = arr.getattr("ndim")?.extract()?;
         if ndim == 0 {
             let is_integer = arr.getattr("dtype")?.getattr("kind")?.extract::<String>()?;
             if is_integer == "i" || is_integer == "u" {
-                return Ok(Population::Range(to_u64(a, "a")?));
+                return Ok(Population::Range(population_size(a)?));
             }
             return Err(PyValueError::new_err(
                 "a must be an integer or an array with at least one axis",
@@ -179,6 +179,22 @@ impl<'py> Population<'py> {
             Population::Items(arr, _) => arr.get_item(indexes),
         }
     }
+}
+
+/// `choice(a)` of an integer `a` (a bool is 0 or 1, as in numpy):
+/// `ValueError` below zero and, as numpy's, beyond the largest bound
+/// (here 2**64 - 1).
+fn population_size(a: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(flag) = a.cast::<PyBool>() {
+        return Ok(u64::from(flag.is_true()));
+    }
+    to_u64(a, "a").map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(a.py()) {
+            PyValueError::new_err(e.value(a.py()).to_string())
+        } else {
+            e
+        }
+    })
 }
 
 /// How `choice` picks: numpy's `replace`, `p`, `axis` and `shuffle`.
@@ -214,13 +230,9 @@ pub fn choice<'py>(
         None
     } else {
         let arr = numpy(py)?.call_method1("asarray", (a,))?;
-        let ndim: isize = arr.getattr("ndim")?.extract()?;
-        let normalised = if axis < 0 { axis + ndim } else { axis };
-        if ndim == 0 || !(0..ndim).contains(&normalised) {
-            let error = numpy(py)?.getattr("exceptions")?.getattr("AxisError")?;
-            return Err(PyErr::from_value(error.call1((axis, ndim))?));
-        }
-        Some((arr, normalised as usize))
+        let ndim: usize = arr.getattr("ndim")?.extract()?;
+        let normalised = normalize_axis(py, axis, ndim)?;
+        Some((arr, normalised))
     };
     let population = match &along {
         None => Population::of(a)?,

@@ -7,15 +7,14 @@
 //! construction too). A float32 is 24 bits: `(w >> 40) · 2^-24`, one word
 //! each.
 
-use numpy::PyArray1;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rand_core::Rng;
 
 use crate::arrays::numpy;
 use crate::boundary::buffer;
-use crate::convert::{Size, to_usize};
+use crate::convert::{Size, to_count};
 use crate::fill::{empty, fill};
 use crate::interrupt::Watch;
 use crate::stream::{DETACH_LEN, Stream};
@@ -32,16 +31,15 @@ impl Float {
         let Some(dtype) = dtype.filter(|d| !d.is_none()) else {
             return Ok(Float::F64);
         };
-        let numpy = dtype.py().import("numpy")?;
-        let name: String = numpy
-            .call_method1("dtype", (dtype,))?
-            .getattr("name")?
-            .extract()?;
-        match name.as_str() {
-            "float64" => Ok(Float::F64),
-            "float32" => Ok(Float::F32),
-            other => Err(PyTypeError::new_err(format!(
-                "Unsupported dtype {other:?} for random: float64 or float32"
+        let dtype = numpy(dtype.py())?.call_method1("dtype", (dtype,))?;
+        let name: String = dtype.getattr("name")?.extract()?;
+        let native: bool = dtype.getattr("isnative")?.extract()?;
+        match (name.as_str(), native) {
+            ("float64", true) => Ok(Float::F64),
+            ("float32", true) => Ok(Float::F32),
+            _ => Err(PyTypeError::new_err(format!(
+                "Unsupported dtype {} for random: float64 or float32 in the machine's byte order",
+                dtype.repr()?
             ))),
         }
     }
@@ -83,13 +81,42 @@ fn shape_of(size: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyAny>>) -> 
     }
 }
 
-/// Whether `out` can be filled in place: a C-contiguous, writeable numpy
-/// array (its dtype already checked); otherwise a fresh array is filled
-/// and copied into it.
+/// numpy's checks of `out=`, in numpy's order and with its exception
+/// types: a numpy array, contiguous, writeable, aligned and in the
+/// machine's byte order (`ValueError`), of the dtype drawn (`TypeError`).
+fn check_out(out: &Bound<'_, PyAny>, float: Float) -> PyResult<()> {
+    let np = numpy(out.py())?;
+    let usable = out.is_instance(&np.getattr("ndarray")?)? && {
+        let flags = out.getattr("flags")?;
+        let flag = |name: &str| -> PyResult<bool> { flags.getattr(name)?.extract() };
+        (flag("c_contiguous")? || flag("f_contiguous")?)
+            && flag("writeable")?
+            && flag("aligned")?
+            && out
+                .getattr("dtype")?
+                .getattr("isnative")?
+                .extract::<bool>()?
+    };
+    if !usable {
+        return Err(PyValueError::new_err(
+            "Supplied output array must be a numpy array that is contiguous, writeable, \
+             aligned, and in the machine's byte order",
+        ));
+    }
+    let out_dtype: String = out.getattr("dtype")?.getattr("name")?.extract()?;
+    if out_dtype != float.name() {
+        return Err(PyTypeError::new_err(format!(
+            "Supplied output array has the wrong type: {out_dtype}, expected {}",
+            float.name()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `out` (checked) can be filled in place: C-contiguous; an
+/// F-contiguous one is filled through a fresh array and a copy.
 fn fills_in_place(out: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let flags = out.getattr("flags")?;
-    Ok(flags.getattr("c_contiguous")?.extract::<bool>()?
-        && flags.getattr("writeable")?.extract::<bool>()?)
+    out.getattr("flags")?.getattr("c_contiguous")?.extract()
 }
 
 /// `random(size=None, dtype=float64, out=None)`: floats in [0, 1), one
@@ -104,22 +131,17 @@ pub fn random<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let float = Float::from_arg(dtype)?;
     let out = out.filter(|o| !o.is_none());
-    let size = shape_of(size, out)?;
     if let Some(o) = out {
-        let out_dtype: String = o.getattr("dtype")?.getattr("name")?.extract()?;
-        if out_dtype != float.name() {
-            return Err(PyTypeError::new_err(format!(
-                "Supplied output array has the wrong type: {out_dtype}, expected {}",
-                float.name()
-            )));
-        }
+        check_out(o, float)?;
     }
+    let size = shape_of(size, out)?;
     let dims = match (&size, out) {
         (Size::Scalar, None) => {
             let w = stream.with(|dice| dice.rng_mut().next_u64());
             return match float {
                 Float::F64 => Ok(unit_f64(w).into_pyobject(py)?.into_any()),
-                Float::F32 => PyArray1::from_vec(py, vec![unit_f32(w)]).get_item(0),
+                // A Python float, as numpy gives for float32 too.
+                Float::F32 => Ok(f64::from(unit_f32(w)).into_pyobject(py)?.into_any()),
             };
         }
         (Size::Scalar, Some(_)) => Vec::new(),
@@ -174,7 +196,13 @@ pub fn bytes<'py>(
     stream: &Stream,
     length: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let length = to_usize(length, "length")?;
+    let length = to_count(length, "length")?;
+    // numpy gives bytes even for a negative length (`bytes(-1)` is 3 of
+    // them): refused here, a difference listed in the README.
+    let length = usize::try_from(length).map_err(|_| match length < 0 {
+        true => PyValueError::new_err(format!("length must be non-negative, got {length}")),
+        false => PyOverflowError::new_err(format!("length = {length} is too large")),
+    })?;
     let mut data = buffer::<u8>(length, "bytes")?;
     data.resize(length, 0);
     let watch = Watch::new(py)?;

@@ -5,21 +5,22 @@ use numpy::{PyArray1, PyUntypedArray};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fairdeck_report::random::KeyEntropy;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 use sha2::{Digest, Sha256};
 
 use crate::arrays::{
-    is_plain_array, numpy, shuffle_array, shuffle_list, shuffle_masked, shuffled_range,
+    is_plain_array, numpy, shuffle_array, shuffle_list, shuffle_masked, shuffle_sequence,
+    shuffled_range,
 };
 use crate::boundary::guard;
-use crate::convert::{to_u64, to_usize, type_name, value_error};
+use crate::convert::{Truthy, normalize_axis, to_count, to_u64, type_name, value_error};
 use crate::deal::{DealArgs, deal};
 use crate::draws::{Pick, choice, distinct, to_array};
 use crate::floats;
 use crate::integers::integers;
-use crate::rows::permuted;
+use crate::rows::{along, other_axis, permuted};
 use crate::seed::Key;
 use crate::stream::{Stream, Threads};
 use crate::turns::Turns;
@@ -177,7 +178,9 @@ impl Generator {
     ///
     /// ``axis=k`` shuffles the slices along axis k of an array instead (one
     /// exact permutation of ``x.shape[k]``, applied in place), as numpy's
-    /// ``shuffle(x, axis)``; a list takes axis 0 only.
+    /// ``shuffle(x, axis)``; a list takes axis 0 only. Other mutable
+    /// sequences (a ``bytearray``, an ``array.array``) are shuffled by
+    /// assigning their items in the order of ``permutation(len(x))``.
     #[pyo3(signature = (x, axis=0, threads=None))]
     fn shuffle(
         &self,
@@ -205,8 +208,11 @@ impl Generator {
             if let Ok(list) = x.cast::<PyList>() {
                 return shuffle_list(list, &self.stream, threads);
             }
+            if x.hasattr("__len__")? && x.hasattr("__setitem__")? {
+                return shuffle_sequence(x, &self.stream, threads);
+            }
             Err(PyTypeError::new_err(format!(
-                "shuffle() takes a numpy array or a list, not {} (shuffle a list(x) or np.array(x))",
+                "shuffle() takes a numpy array or a mutable sequence, not {} (shuffle a list(x) or np.array(x))",
                 type_name(x)
             )))
         })
@@ -234,11 +240,17 @@ impl Generator {
             let threads = Threads::from_arg(threads)?;
             let np = numpy(py)?;
             if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
-                let n = to_usize(x, "n")?;
+                // numpy's `arange(n)`: a bool is 0 or 1, below 0 is empty.
+                let n = usize::try_from(to_count(x, "n")?.max(0)).map_err(|_| {
+                    PyOverflowError::new_err(format!("permutation({x}) is too large"))
+                })?;
                 let order = shuffled_range(py, n, &self.stream, threads)?;
                 return Ok(PyArray1::from_vec(py, order).into_any());
             }
             let copy = np.call_method1("array", (x,))?;
+            if copy.getattr("ndim")?.extract::<usize>()? == 0 {
+                return Err(normalize_axis(py, axis, 0).unwrap_err());
+            }
             if let Some(axis) = other_axis(&copy, axis)? {
                 return along(&copy, axis, &self.stream, threads);
             }
@@ -293,7 +305,7 @@ impl Generator {
     /// to ``size``), and each element gets one exact draw of its own range.
     /// ``dtype=`` (an integer dtype or bool) gives the values in that type,
     /// refused with ``ValueError`` when a bound does not fit it, as numpy.
-    #[pyo3(signature = (low, high=None, size=None, dtype=None, endpoint=false))]
+    #[pyo3(signature = (low, high=None, size=None, dtype=None, endpoint=Truthy(false)))]
     fn integers<'py>(
         &self,
         py: Python<'py>,
@@ -301,10 +313,10 @@ impl Generator {
         high: Option<&Bound<'py, PyAny>>,
         size: Option<&Bound<'py, PyAny>>,
         dtype: Option<&Bound<'py, PyAny>>,
-        endpoint: bool,
+        endpoint: Truthy,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.call(py, "integers", || {
-            integers(py, &self.stream, low, high, size, endpoint, dtype)
+            integers(py, &self.stream, low, high, size, endpoint.0, dtype)
         })
     }
 
@@ -344,24 +356,24 @@ impl Generator {
     /// axis=k)``, as numpy). ``shuffle=False`` with ``replace=False``
     /// returns the picked items in index order (numpy only promises that
     /// they are not shuffled).
-    #[pyo3(signature = (a, size=None, replace=true, p=None, axis=0, shuffle=true))]
+    #[pyo3(signature = (a, size=None, replace=Truthy(true), p=None, axis=0, shuffle=Truthy(true)))]
     #[allow(clippy::too_many_arguments)]
     fn choice<'py>(
         &self,
         py: Python<'py>,
         a: &Bound<'py, PyAny>,
         size: Option<&Bound<'py, PyAny>>,
-        replace: bool,
+        replace: Truthy,
         p: Option<&Bound<'py, PyAny>>,
         axis: isize,
-        shuffle: bool,
+        shuffle: Truthy,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.call(py, "choice", || {
             let how = Pick {
-                replace,
+                replace: replace.0,
                 p,
                 axis,
-                shuffle,
+                shuffle: shuffle.0,
             };
             choice(py, &self.stream, a, size, how)
         })
@@ -373,8 +385,17 @@ impl Generator {
     /// ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)`` — the
     /// derivation of ``fairdeck.ChaCha20(seed).spawn`` — and uses the
     /// parent's generator; the parent's own stream is not touched.
+    ///
+    /// ``n_children`` is read as numpy reads it: a float is truncated
+    /// (``spawn(2.5)`` gives 2), a negative count is an ``OverflowError``.
     fn spawn(&self, n_children: &Bound<'_, PyAny>) -> PyResult<Vec<Generator>> {
-        let n = usize::try_from(to_u64(n_children, "n_children")?)
+        let n = to_count(n_children, "n_children")?;
+        if n < 0 {
+            return Err(PyOverflowError::new_err(format!(
+                "n_children must be non-negative, got {n}"
+            )));
+        }
+        let n = usize::try_from(n)
             .ok()
             .filter(|&n| n <= 1 << 20)
             .ok_or_else(|| PyValueError::new_err("n_children must be at most 2**20"))?;
@@ -458,46 +479,6 @@ impl Generator {
             deal(py, (&self.key, &self.stream), &args)
         })
     }
-}
-
-/// The axis of an array, normalised, when it is not the first (`None`:
-/// axis 0, the whole-array fast paths). numpy's `AxisError` (a
-/// `ValueError` and an `IndexError`) for an axis the array has not; a list
-/// takes axis 0 only.
-fn other_axis(x: &Bound<'_, PyAny>, axis: isize) -> PyResult<Option<usize>> {
-    if axis == 0 {
-        return Ok(None);
-    }
-    let np = numpy(x.py())?;
-    if !x.is_instance(&np.getattr("ndarray")?)? {
-        return Err(PyTypeError::new_err(
-            "axis applies to numpy arrays only (a list is shuffled along axis 0)",
-        ));
-    }
-    let ndim: isize = x.getattr("ndim")?.extract()?;
-    let normalised = if axis < 0 { axis + ndim } else { axis };
-    if !(0..ndim).contains(&normalised) {
-        let error = np.getattr("exceptions")?.getattr("AxisError")?;
-        return Err(PyErr::from_value(error.call1((axis, ndim))?));
-    }
-    Ok((normalised != 0).then_some(normalised as usize))
-}
-
-/// A copy of `x` with its slices along `axis` in a uniformly random order:
-/// one exact permutation of `x.shape[axis]` (the order `permutation(n)`
-/// gives), applied with `take`.
-fn along<'py>(
-    x: &Bound<'py, PyAny>,
-    axis: usize,
-    stream: &Stream,
-    threads: Threads,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = x.py();
-    let n: usize = x.getattr("shape")?.get_item(axis)?.extract()?;
-    let order = shuffled_range(py, n, stream, threads)?;
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("axis", axis)?;
-    x.call_method("take", (PyArray1::from_vec(py, order),), Some(&kwargs))
 }
 
 /// Unpickles a [`Generator`] (see `Generator.__reduce__`).

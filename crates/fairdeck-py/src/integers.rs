@@ -14,7 +14,7 @@ use pyo3::types::PyInt;
 use rand_core::Rng;
 
 use crate::arrays::numpy;
-use crate::convert::{Size, to_i128};
+use crate::convert::{Size, to_bound};
 use crate::draws::{ROLL_GROUPS, fill_rolls, rolls};
 use crate::fill::{Bits, empty, fill};
 use crate::interrupt::Watch;
@@ -39,8 +39,8 @@ impl Bounds {
         endpoint: bool,
     ) -> PyResult<Self> {
         let (low, high, one) = match high.filter(|h| !h.is_none()) {
-            None => (0, to_i128(low, "high")?, true),
-            Some(high) => (to_i128(low, "low")?, to_i128(high, "high")?, false),
+            None => (0, to_bound(low, "high")?, true),
+            Some(high) => (to_bound(low, "low")?, to_bound(high, "high")?, false),
         };
         let top = if endpoint { high } else { high - 1 };
         if top < low {
@@ -149,16 +149,14 @@ pub fn integers<'py>(
         Some(dtype) => Some(checked_dtype(py, dtype, (bounds.low, bounds.top))?),
         None => None,
     };
+    let dtype = chosen.map_or_else(|| bounds.dtype(py), Ok)?;
     match Size::from_arg(size)? {
         Size::Scalar => {
-            let value = bounds.draw_one(py, stream)?.into_pyobject(py)?.into_any();
-            match chosen {
-                None => Ok(value),
-                Some(dtype) => dtype.getattr("type")?.call1((value,)),
-            }
+            // A numpy scalar of the dtype (`numpy.int64` by default), as numpy.
+            let value = bounds.draw_one(py, stream)?.into_pyobject(py)?;
+            dtype.getattr("type")?.call1((value,))
         }
         Size::Shape(dims) => {
-            let dtype = chosen.map_or_else(|| bounds.dtype(py), Ok)?;
             let out = empty(py, &dims, &dtype, "integers")?;
             let watch = Watch::new(py)?;
             match dtype.getattr("itemsize")?.extract::<usize>()? {
@@ -181,9 +179,10 @@ fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(ndim > 0)
 }
 
-/// numpy's `dtype=`: an integer or bool dtype, refused when a bound
-/// (`range`: the lowest and highest value that could be drawn) does not fit
-/// it (checked before anything is drawn). Returns the `numpy.dtype`.
+/// numpy's `dtype=`: an integer or bool dtype in the machine's byte order,
+/// refused when a bound (`range`: the lowest and highest value that could
+/// be drawn) does not fit it (checked before anything is drawn), with
+/// numpy's exception types. Returns the `numpy.dtype`.
 fn checked_dtype<'py>(
     py: Python<'py>,
     dtype: &Bound<'py, PyAny>,
@@ -208,6 +207,12 @@ fn checked_dtype<'py>(
             )));
         }
     };
+    if !dtype.getattr("isnative")?.extract::<bool>()? {
+        return Err(PyValueError::new_err(format!(
+            "dtype {name:?} is not in the machine's byte order (numpy refuses it too): \
+             draw in the native order and call .byteswap() or .astype()"
+        )));
+    }
     let (low, high) = range;
     if low < min || high > max {
         let which = if low < min { "low" } else { "high" };

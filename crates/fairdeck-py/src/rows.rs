@@ -8,13 +8,14 @@
 
 use fairdeck::shuffle::shuffle;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
 use rayon::prelude::*;
 
-use crate::arrays::{RawItems, numpy, shuffle_array};
+use crate::arrays::{RawItems, numpy, shuffle_array, shuffled_range};
 use crate::boundary::{buffer, reserve_scratch};
+use crate::convert::{normalize_axis, type_name};
 use crate::interrupt::{Watch, watched_shuffle};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
 
@@ -124,6 +125,13 @@ pub fn permuted<'py>(
     let np = numpy(py)?;
     let arr = np.call_method1("asarray", (x,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if shape.is_empty() {
+        // numpy: "len() of unsized object".
+        return Err(PyTypeError::new_err(format!(
+            "permuted() takes an array with at least one axis, not a 0-d {}",
+            type_name(x)
+        )));
+    }
     if let Some(out) = out {
         check_out(np, &arr, out, &shape)?;
     }
@@ -134,7 +142,7 @@ pub fn permuted<'py>(
             flat.call_method1("reshape", (arr.getattr("shape")?,))?
         }
         Some(axis) => {
-            let axis = normalize_axis(axis, shape.len())?;
+            let axis = normalize_axis(py, axis, shape.len())?;
             let lanes = c_copy(np, &np.call_method1("moveaxis", (&arr, axis, -1))?)?;
             let m = shape[axis];
             if m > 1 && !lanes.is_empty() && !shuffle_rows_in_place(&lanes, m, stream, threads)? {
@@ -228,15 +236,37 @@ fn c_copy<'py>(
         .cast_into::<PyUntypedArray>()?)
 }
 
-/// `axis` in `-ndim..ndim`, as a non-negative axis.
-fn normalize_axis(axis: isize, ndim: usize) -> PyResult<usize> {
-    let wrapped = if axis < 0 { axis + ndim as isize } else { axis };
-    usize::try_from(wrapped)
-        .ok()
-        .filter(|&a| a < ndim)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "axis {axis} is out of bounds for an array of dimension {ndim}"
-            ))
-        })
+/// The axis of an array, normalised, when it is not the first (`None`:
+/// axis 0, the whole-array fast paths). numpy's `AxisError` (a
+/// `ValueError` and an `IndexError`) for an axis the array has not; a list
+/// takes axis 0 only (`NotImplementedError`, as numpy).
+pub fn other_axis(x: &Bound<'_, PyAny>, axis: isize) -> PyResult<Option<usize>> {
+    if axis == 0 {
+        return Ok(None);
+    }
+    let np = numpy(x.py())?;
+    if !x.is_instance(&np.getattr("ndarray")?)? {
+        return Err(PyNotImplementedError::new_err(
+            "axis applies to numpy arrays only (a list is shuffled along axis 0)",
+        ));
+    }
+    let normalised = normalize_axis(x.py(), axis, x.getattr("ndim")?.extract()?)?;
+    Ok((normalised != 0).then_some(normalised))
+}
+
+/// A copy of `x` with its slices along `axis` in a uniformly random order:
+/// one exact permutation of `x.shape[axis]` (the order `permutation(n)`
+/// gives), applied with `take`.
+pub fn along<'py>(
+    x: &Bound<'py, PyAny>,
+    axis: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = x.py();
+    let n: usize = x.getattr("shape")?.get_item(axis)?.extract()?;
+    let order = shuffled_range(py, n, stream, threads)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("axis", axis)?;
+    x.call_method("take", (PyArray1::from_vec(py, order),), Some(&kwargs))
 }

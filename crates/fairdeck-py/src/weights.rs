@@ -13,7 +13,9 @@
 use fairdeck::dice::{Dice, RngDice};
 use fairdeck::rng::AnyRng;
 use num_bigint::BigUint;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+
+use crate::convert::type_name;
 use pyo3::prelude::*;
 use rand_core::Rng;
 
@@ -43,9 +45,35 @@ impl Weights {
     /// Reads `p` (checked as numpy checks it) for a population of `n`.
     pub fn from_p(p: &Bound<'_, PyAny>, n: u64) -> PyResult<Self> {
         let numpy = p.py().import("numpy")?;
-        let array = numpy.call_method1("asarray", (p, numpy.getattr("float64")?))?;
-        let ndim: usize = array.getattr("ndim")?.extract()?;
-        if ndim != 1 {
+        // numpy's order and exception types: `len(p)` first (a number is a
+        // TypeError), then the cast to float64, which must be `safe` for
+        // numbers (complex numbers and objects are a TypeError) and parses
+        // strs (a ValueError when one is not a number).
+        if p.len().is_err() {
+            return Err(PyTypeError::new_err(format!(
+                "p must be a sequence of probabilities, not {}",
+                type_name(p)
+            )));
+        }
+        let given = numpy.call_method1("asarray", (p,))?;
+        let float64 = numpy.getattr("float64")?;
+        let dtype = given.getattr("dtype")?;
+        let text = matches!(
+            dtype.getattr("kind")?.extract::<String>()?.as_str(),
+            "U" | "S"
+        );
+        if !text
+            && !numpy
+                .call_method1("can_cast", (&dtype, &float64, "safe"))?
+                .is_truthy()?
+        {
+            return Err(PyTypeError::new_err(format!(
+                "p of dtype {} does not cast to float64 under the 'safe' rule",
+                dtype.repr()?
+            )));
+        }
+        let array = numpy.call_method1("asarray", (&given, float64))?;
+        if array.getattr("ndim")?.extract::<usize>()? != 1 {
             return Err(PyValueError::new_err("p must be 1-dimensional"));
         }
         let values: Vec<f64> = array.call_method0("tolist")?.extract()?;

@@ -129,13 +129,19 @@ def test_a_call_in_another_thread_is_not_watched():
         import threading, time, numpy as np, fairdeck, sys
         x = np.resize(np.arange(251, dtype=np.uint8), {N // 4})
         want = np.bincount(x, minlength=256)
-        t = threading.Thread(target=fairdeck.Generator(1).shuffle, args=(x,))
-        t.start()
+        done = threading.Event()
+        def work():
+            fairdeck.Generator(1).shuffle(x)
+            done.set()
+        threading.Thread(target=work).start()
         print("ready", flush=True)
+        # Not Thread.join/is_alive: on CPython 3.11 a join interrupted by
+        # Ctrl-C marks the thread stopped while it still runs (bpo-45274's
+        # handling), so the array was checked mid-shuffle.
         try:
-            t.join()
+            done.wait()
         except KeyboardInterrupt:
-            t.join()
+            done.wait()
             print("main interrupted", flush=True)
         print("permutation" if (np.bincount(x, minlength=256) == want).all() else "damaged")
     """)

@@ -189,7 +189,17 @@ def test_integers_beyond_int64_are_uint64_a_documented_extension():
     assert c.dtype == np.uint64 and c.max() >= 2**63
 
 
-@pytest.mark.parametrize("bad", [2.5, "7", True, None])
-def test_integers_refuses_bounds_that_are_not_integers(bad):
-    with pytest.raises(TypeError):
-        fairdeck.Generator("t").integers(bad)
+@pytest.mark.parametrize("bound,top", [(2.5, 1), ("7", 6), (True, 0), (np.float64(5.9), 4)])
+def test_integers_reads_a_bound_as_int_of_it_as_numpy(bound, top):
+    # numpy takes int(bound): 2.5 is 2, "7" is 7, True is 1.
+    values = fairdeck.Generator("t").integers(bound, size=200)
+    assert values.min() == 0 and values.max() == top
+    assert type(np.random.default_rng(1).integers(bound)) is type(fairdeck.Generator("t").integers(bound))
+
+
+@pytest.mark.parametrize("bad,error", [(None, TypeError), (1j, TypeError), (float("nan"), ValueError),
+                                       (float("inf"), OverflowError)])
+def test_integers_refuses_the_bounds_int_refuses(bad, error):
+    for g in numpy_and_fairdeck():
+        with pytest.raises(error):
+            g.integers(bad)

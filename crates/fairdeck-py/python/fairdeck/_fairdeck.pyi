@@ -11,7 +11,7 @@ import numpy.typing as npt
 __version__: str
 
 _Seed = str | int | np.integer | Sequence[int] | npt.NDArray[np.integer] | np.random.SeedSequence | None
-_Size = SupportsIndex | tuple[SupportsIndex, ...]
+_Size = SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer]
 _Threads = SupportsIndex | None
 _A = TypeVar("_A", bound=np.ndarray[Any, Any])
 
@@ -64,12 +64,12 @@ class Generator:
     @overload
     def integers(
         self,
-        low: SupportsIndex,
-        high: SupportsIndex | None = None,
+        low: SupportsIndex | float | str,
+        high: SupportsIndex | float | str | None = None,
         size: None = None,
         dtype: npt.DTypeLike | None = None,
-        endpoint: bool = False,
-    ) -> int: ...
+        endpoint: object = False,
+    ) -> np.integer: ...
     @overload
     def integers(
         self,
@@ -77,19 +77,19 @@ class Generator:
         high: SupportsIndex | npt.ArrayLike | None = None,
         size: _Size | None = None,
         dtype: npt.DTypeLike | None = None,
-        endpoint: bool = False,
-    ) -> npt.NDArray[np.integer] | np.integer | int: ...
+        endpoint: object = False,
+    ) -> npt.NDArray[np.integer] | np.integer: ...
     def sample(self, k: SupportsIndex, n: SupportsIndex) -> npt.NDArray[np.int64 | np.uint64]:
         """k distinct integers of range(n) in random order, n up to 2**64-1."""
     @overload
     def choice(
-        self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: bool = True, p: npt.ArrayLike | None = None,
-        axis: int = 0, shuffle: bool = True,
+        self, a: SupportsIndex | npt.ArrayLike, size: None = None, replace: object = True, p: npt.ArrayLike | None = None,
+        axis: int = 0, shuffle: object = True,
     ) -> Any: ...
     @overload
     def choice(
-        self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: bool = True, p: npt.ArrayLike | None = None,
-        axis: int = 0, shuffle: bool = True,
+        self, a: SupportsIndex | npt.ArrayLike, size: _Size, replace: object = True, p: npt.ArrayLike | None = None,
+        axis: int = 0, shuffle: object = True,
     ) -> npt.NDArray[Any]: ...
     @overload
     def random(self, size: None = None, dtype: npt.DTypeLike = ..., out: None = None) -> float: ...
@@ -99,9 +99,9 @@ class Generator:
     ) -> npt.NDArray[np.floating]: ...
     def __copy__(self) -> Generator: ...
     def __deepcopy__(self, memo: Any) -> Generator: ...
-    def spawn(self, n_children: SupportsIndex) -> list[Generator]:
+    def spawn(self, n_children: SupportsIndex | float) -> list[Generator]:
         """Independent children, keyed as `fairdeck.ChaCha20(seed).spawn` keys them."""
-    def bytes(self, length: SupportsIndex) -> bytes:
+    def bytes(self, length: SupportsIndex | float) -> bytes:
         """`length` random bytes from the stream (the CLI's `fairdeck rng --bytes`)."""
     def deal(
         self,

@@ -17,6 +17,7 @@ own. For fairdeck's exact shuffles, samples and deals use
 from __future__ import annotations
 
 import hashlib
+import operator
 import random as _random
 import re
 
@@ -48,6 +49,35 @@ def _count(value: dict, name: str, limit: int | None = None) -> int:
     if n < 0 or (limit is not None and n > limit):
         raise ValueError(f"state[{name!r}] must be a non-negative int" + (f" at most {limit}" if limit else ""))
     return int(n)
+
+
+def _numpy_count(value, name: str) -> int:
+    """A count as numpy reads one into a C integer: an int, a bool, anything
+    with ``__index__``, or a float truncated toward zero (``spawn(2.5)`` is 2);
+    TypeError for anything else."""
+    if isinstance(value, (float, np.floating)):
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+
+
+def _shape(size) -> tuple[int, ...]:
+    """numpy's ``size=``: an int or a sequence of ints (a tuple, a list, an
+    array); TypeError for a float or a str, ValueError for a negative one."""
+    if isinstance(size, (str, bytes)):
+        raise TypeError(f"size must be an integer or a tuple of integers, not {type(size).__name__}")
+    try:
+        dims = (operator.index(size),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in size)
+        except TypeError:
+            raise TypeError(f"size must be an integer or a tuple of integers, not {size!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed")
+    return dims
 
 
 def _checked_state(value, cls_name: str, generator: str) -> tuple[str, int, int]:
@@ -89,6 +119,7 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         super().__init__(0)
         self._stream = BitStream(self._generator, seed)
         self._spawned = 0
+        self._ctypes_interface = None
 
     @property
     def capsule(self):
@@ -129,6 +160,10 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
     def __setstate__(self, state):  # pragma: no cover - pickling uses __reduce__
         self.state = state
 
+    def __getstate__(self):
+        """numpy's ``(state, seed_seq)``: there is no SeedSequence (see ``seed_seq``)."""
+        return self.state, None
+
     @property
     def seed_seq(self):
         raise AttributeError(
@@ -139,42 +174,96 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
     def spawn(self, n_children: int) -> list:
         """``n_children`` independent bit generators of the same kind. Child
         ``i`` (counting every child this generator ever spawned) is keyed with
-        ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)``."""
-        if isinstance(n_children, bool) or not isinstance(n_children, (int, np.integer)) or n_children < 0:
-            raise ValueError("n_children must be a non-negative int")
+        ``SHA-256("fairdeck-py/spawn/" + key bytes + i as 8 bytes LE)``.
+        ``n_children`` is read as numpy reads it (``2.5`` is 2; a negative
+        count is an OverflowError)."""
+        n = _numpy_count(n_children, "n_children")
+        if n < 0:
+            raise OverflowError(f"n_children must be non-negative, got {n}")
         parent = bytes.fromhex(self.key)
         with self.lock:
             first = self._spawned
-            if first + int(n_children) > _MAX_SPAWNED:
+            if first + n > _MAX_SPAWNED:
                 raise ValueError("a bit generator spawns at most 2**64 children")
-            self._spawned += int(n_children)
+            self._spawned += n
         return [
             type(self)(hashlib.sha256(b"fairdeck-py/spawn/" + parent + i.to_bytes(8, "little")).hexdigest())
-            for i in range(first, first + int(n_children))
+            for i in range(first, first + n)
         ]
 
     def random_raw(self, size=None, output=True):
         """The next 64-bit words of the stream (``size`` of them, or one)."""
-        count = 1 if size is None else int(np.prod(size))
+        shape = () if size is None else _shape(size)
         with self.lock:
-            words = self._stream.words(count)
+            words = self._stream.words(int(np.prod(shape, dtype=np.uint64)))
         if not output:
             return None
-        return int(words[0]) if size is None else words.reshape(size)
+        return int(words[0]) if size is None else words.reshape(shape)
 
     @property
     def ctypes(self):
-        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+        """numpy's ``ctypes`` interface: the state's address and the
+        ``next_uint64``/``next_uint32``/``next_double`` functions as ctypes
+        function pointers, read from the capsule (made once, then the same
+        object). As in numpy, calls through it do not take ``lock``."""
+        if self._ctypes_interface is None:
+            self._ctypes_interface = _ctypes_interface(self.capsule)
+        return self._ctypes_interface
 
     @property
     def cffi(self):
-        raise NotImplementedError(f"{type(self).__name__} offers numpy's C interface only (capsule)")
+        raise NotImplementedError(
+            f"{type(self).__name__} offers numpy's capsule and ctypes interfaces, not cffi"
+        )
 
     def _benchmark(self, cnt, method="uint64"):
-        raise NotImplementedError("use python -m fairdeck.bench")
+        """numpy's test hook: draws ``cnt`` words (``"uint64"``) or doubles
+        (``"double"``, one word each) and discards them; ValueError for
+        another method. For fairdeck's own timings use ``python -m fairdeck.bench``."""
+        if method not in ("uint64", "double"):
+            raise ValueError("Unknown method")
+        left = operator.index(cnt)
+        with self.lock:
+            while left > 0:
+                step = min(left, 1 << 16)
+                self._stream.words(step)
+                left -= step
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(key={self.key[:8]}…)"
+
+
+def _ctypes_interface(capsule):
+    """numpy's ``interface`` tuple for the ``bitgen_t`` inside ``capsule``
+    (numpy's ``bitgen.h``: the state pointer, then the four functions)."""
+    import ctypes
+    from collections import namedtuple
+
+    try:
+        from numpy.random._common import interface
+    except ImportError:  # numpy's private module moved: the same fields
+        interface = namedtuple(
+            "interface", ["state_address", "state", "next_uint64", "next_uint32", "next_double", "bit_generator"]
+        )
+    word = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p)
+
+    class BitGen(ctypes.Structure):
+        _fields_ = [
+            ("state", ctypes.c_void_p),
+            ("next_uint64", word),
+            ("next_uint32", ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)),
+            ("next_double", ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_void_p)),
+            ("next_raw", word),
+        ]
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    address = get_pointer(capsule, b"BitGenerator")
+    bitgen = BitGen.from_address(address)
+    return interface(
+        bitgen.state, ctypes.c_void_p(bitgen.state), bitgen.next_uint64, bitgen.next_uint32,
+        bitgen.next_double, ctypes.c_void_p(address),
+    )
 
 
 class ChaCha20(_FairdeckBitGenerator):

@@ -8,6 +8,10 @@ or ``.``, as Spark and Hadoop do: ``_SUCCESS``, ``.crc`` files), duplicates
 are dropped, and the paths are sorted by their text. Moving the whole
 dataset to another directory keeps the order, so it keeps the ids; renaming
 files so that their order changes, or adding files, changes them.
+
+An input may be a Hadoop glob pattern (``in/*.txt``, ``part-?``,
+``{in,more}``) or a ``file:`` URI, as Spark's readers take them: a pattern
+stands for what it matches (see ``_glob``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import os
 from dataclasses import dataclass
 
 import pyarrow.fs as pafs
+
+from ._glob import PatternError, glob, is_glob, local_path, visible
 
 
 @dataclass(frozen=True)
@@ -26,9 +32,14 @@ class Listing:
     paths: list[str]
     sizes: list[int]
     local: bool
+    # What the glob patterns among the inputs matched (paths of ``fs``).
+    matched: tuple[str, ...] = ()
 
 
 def _resolve(path: str) -> tuple[pafs.FileSystem, str]:
+    local = local_path(path)
+    if local is not None:
+        path = local
     if "://" not in path:
         path = os.path.abspath(os.path.expanduser(path))
     try:
@@ -49,27 +60,46 @@ def list_inputs(paths: str | os.PathLike | list) -> Listing:
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise ValueError("no input paths given")
-    fs0, found = None, {}
+    fs0, found, matched = None, {}, []
     for given in paths:
         fs, path = _resolve(given)
         if fs0 is not None and fs.type_name != fs0.type_name:
             raise ValueError(f"{given}: all inputs must be on one filesystem")
         fs0 = fs0 or fs
-        info = fs.get_file_info(path)
-        if info.type == pafs.FileType.NotFound:
-            raise FileNotFoundError(f"{given}: no such file or directory")
-        if info.type == pafs.FileType.Directory:
-            selector = pafs.FileSelector(path, recursive=True)
-            for entry in fs.get_file_info(selector):
-                if entry.type == pafs.FileType.File and not _hidden(path, entry.path):
-                    found[entry.path] = entry.size
-        else:
-            found[info.path] = info.size
+        targets = _matches(fs, path, given) if is_glob(given) else [path]
+        matched += targets if is_glob(given) else []
+        for target in targets:
+            _add(fs, target, given, found)
     ordered = sorted(found)
     if len(ordered) >= 2**31:
         raise ValueError(f"{len(ordered)} input files: at most 2**31 - 1 are supported")
     local = isinstance(fs0, pafs.LocalFileSystem)
-    return Listing(fs0, ordered, [found[p] for p in ordered], local)
+    return Listing(fs0, ordered, [found[p] for p in ordered], local, tuple(matched))
+
+
+def _matches(fs: pafs.FileSystem, pattern: str, given: str) -> list[str]:
+    """What the glob ``pattern`` (``given`` as the user wrote it) matches."""
+    try:
+        matches = glob(fs, pattern)
+    except PatternError as e:
+        raise ValueError(f"{given}: not a valid glob pattern: {e}") from None
+    if not matches:
+        raise FileNotFoundError(f"{given}: no file or directory matches this pattern")
+    return visible(matches)
+
+
+def _add(fs: pafs.FileSystem, path: str, given: str, found: dict) -> None:
+    """Adds the file ``path``, or the files under the directory ``path``."""
+    info = fs.get_file_info(path)
+    if info.type == pafs.FileType.NotFound:
+        raise FileNotFoundError(f"{given}: no such file or directory")
+    if info.type == pafs.FileType.Directory:
+        selector = pafs.FileSelector(path, recursive=True)
+        for entry in fs.get_file_info(selector):
+            if entry.type == pafs.FileType.File and not _hidden(path, entry.path):
+                found[entry.path] = entry.size
+    else:
+        found[info.path] = info.size
 
 
 def parse_bytes(text: str | int) -> int:

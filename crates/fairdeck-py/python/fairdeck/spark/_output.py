@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 
 import pyarrow.fs as pafs
 
+from ._glob import is_glob, local_path
 from ._listing import Listing
 
 
@@ -34,6 +35,9 @@ class OutputNotEmpty(FileExistsError):
 
 def _open(path: str) -> tuple[pafs.FileSystem, str]:
     """The filesystem and the path in it: links resolved when local."""
+    local = local_path(path)
+    if local is not None:
+        path = local
     uri = path if "://" in path else os.path.abspath(os.path.expanduser(path))
     fs, inner = pafs.FileSystem.from_uri(uri)
     if isinstance(fs, pafs.LocalFileSystem):
@@ -62,10 +66,17 @@ def _refuse_overlap(out_fs, out: str, given: str, listing: Listing, inputs: list
     local = isinstance(out_fs, pafs.LocalFileSystem)
     shown = given if _key(given) == _key(out) else f"{given} (that is {out})"
     for name in inputs:
+        if is_glob(name):
+            continue  # what it matched is checked below
         relation = _relation(out, _open(name)[1])
         if relation:
             raise ValueError(f"the output {shown} {relation} the input {name}: "
                              "choose an output directory outside every input")
+    for path in listing.matched:
+        relation = _relation(out, os.path.realpath(path) if local else path)
+        if relation:
+            raise ValueError(f"the output {shown} {relation} the input {path} (matched by a "
+                             "pattern): choose an output directory outside every input")
     for path in listing.paths:
         if _relation(out, os.path.realpath(path) if local else path) == "contains":
             raise ValueError(f"the output {shown} contains the input file {path}: "
