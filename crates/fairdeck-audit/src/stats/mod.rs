@@ -69,7 +69,7 @@ impl Method {
     pub fn label(self) -> &'static str {
         match self {
             Method::Exact => "exact",
-            Method::ChiSquare => "chi-square x2",
+            Method::ChiSquare => "chi-square doubled",
             Method::Poisson => "poisson",
         }
     }
