@@ -9,7 +9,7 @@ use fairdeck::dice::{Dice, RngDice};
 use fairdeck::rng::{AnyRng, Generator, Seed};
 use fairdeck_audit::stats::power::Effect;
 use fairdeck_audit::stats::verdict::{Ask, Verdict, judge, planned_trials};
-use fairdeck_audit::stats::{Tally, evaluate, run::shuffles};
+use fairdeck_audit::stats::{Evaluator, Tally, evaluate, run::shuffles};
 
 const ALPHA: f64 = 1e-6;
 
@@ -96,6 +96,8 @@ fn planted(n: usize, delta: f64, dice: &mut RngDice<AnyRng>) -> Vec<usize> {
 
 /// Fraction of `runs` seeded runs in which the card × position test rejects.
 fn positions_power(n: usize, trials: u64, delta: f64, runs: u32) -> f64 {
+    // One plan for every run of this size (the tests read the same laws).
+    let evaluator = Evaluator::new(n, trials, ALPHA);
     let mut caught = 0;
     for r in 0..runs {
         let seed = Seed::from_text(&format!("power/{r}"));
@@ -108,7 +110,7 @@ fn positions_power(n: usize, trials: u64, delta: f64, runs: u32) -> f64 {
             &|_| {},
         )
         .unwrap();
-        let audit = evaluate(&t, ALPHA);
+        let audit = evaluator.evaluate(&t, ALPHA);
         let p = audit.tests.iter().find(|x| x.name == "positions").unwrap();
         caught += u32::from(p.p_value < audit.threshold());
     }

@@ -420,3 +420,25 @@ fn equivalence_claims_say_what_they_are_about() {
     ]);
     assert!(naive.contains("more shuffles will not show it"), "{naive}");
 }
+
+/// Issue 34, item 4: the text and the JSON say how each p-value was
+/// computed and on which law (both from the report layer).
+#[test]
+fn each_test_says_how_it_was_read() {
+    let args = ["fisher-yates", "-n", "3", "--trials", "30", "--seed", "m"];
+    let v = audit(&args);
+    let tests = v["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["method"] == "exact"), "{v}");
+    let out = run(&with("audit", &args));
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("p-value from"), "{text}");
+    let fixed = text
+        .lines()
+        .find(|l| l.starts_with("fixed-points"))
+        .unwrap();
+    assert!(
+        fixed.contains("exact") && fixed.contains("fixed points in bins 0 | 1"),
+        "{fixed}"
+    );
+}

@@ -6,7 +6,7 @@ use fairdeck::algorithms::Algorithm;
 use fairdeck::rng::Seed;
 use fairdeck_audit::budget as estimates;
 use fairdeck_audit::stats::verdict::{self, Ask, Summary};
-use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, run::shuffles};
+use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, equivalence, run::shuffles};
 use serde::{Deserialize, Serialize};
 
 use crate::random::{RandomRequest, Randomness};
@@ -86,6 +86,13 @@ pub struct TestRow {
     pub dof: Option<f64>,
     /// Its p-value.
     pub p_value: f64,
+    /// How the p-value was computed: `exact` (from the statistic's exact
+    /// law), `chi-square doubled` (twice the chi-square tail, where the
+    /// cells expect enough for that to bound the exact tail) or `poisson`.
+    pub method: &'static str,
+    /// The law the test compared, as run: for a histogram test its pooled
+    /// bins ("fixed points in bins 0 | 1 | 2+").
+    pub law: String,
     /// Whether it passed at the per-test alpha.
     pub passed: bool,
 }
@@ -147,17 +154,20 @@ pub struct Round {
 }
 
 impl Request {
-    /// Checks the verdict's parameters (common to simulated and read
-    /// permutations).
+    /// Checks the verdict's parameters that do not depend on the
+    /// permutations' size (common to simulated and read permutations; a
+    /// front end may call it before reading any): alpha in (0, 1) with every
+    /// test's share representable ([`stats::check_alpha`]), detect,
+    /// tolerance and confidence in (0, 1), `until_decided` only with a
+    /// tolerance and an algorithm to draw more shuffles from.
     ///
     /// # Errors
     ///
-    /// alpha, detect, tolerance or confidence out of (0, 1) (naming it).
+    /// A [`crate::RequestError`] naming the parameter at fault.
     pub fn validate_verdict(&self) -> anyhow::Result<()> {
         let open = |x: f64| x > 0.0 && x < 1.0;
-        if !open(self.alpha) {
-            return Err(refuse("alpha", "--alpha must be between 0 and 1"));
-        }
+        stats::check_alpha(self.alpha)
+            .map_err(|e| refuse("alpha", format!("--alpha: {}", why(&e))))?;
         if self.detect.is_some_and(|d| !open(d)) {
             return Err(refuse(
                 "detect",
@@ -178,6 +188,29 @@ impl Request {
         }
         if self.until_decided && self.tolerance.is_none() {
             return Err(refuse("until_decided", "--until-decided needs --tolerance"));
+        }
+        if self.until_decided && self.algorithm.is_none() {
+            return Err(refuse(
+                "until_decided",
+                "--until-decided draws more shuffles: give an algorithm, not --input",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the verdict's parameters for permutations of `n` items:
+    /// [`Request::validate_verdict`], and a tolerance that says something
+    /// about `n` cards ([`equivalence::check_tolerance`]: one at or above
+    /// 1 − 1/n is met by every shuffle).
+    ///
+    /// # Errors
+    ///
+    /// A [`crate::RequestError`] naming the parameter at fault.
+    pub fn validate_for(&self, n: usize) -> anyhow::Result<()> {
+        self.validate_verdict()?;
+        if let Some(eps) = self.tolerance {
+            equivalence::check_tolerance(n, eps)
+                .map_err(|e| refuse("tolerance", format!("--tolerance: {}", why(&e))))?;
         }
         Ok(())
     }
@@ -203,6 +236,7 @@ impl Request {
                 format!("--trials must be between 1 and {MAX_TRIALS}"),
             ));
         }
+        self.validate_for(self.n)?;
         let (n, trials) = (self.n, self.trials);
         let steps = estimates::audit_steps(alg, n, trials);
         budget::check(self.allow_long, "trials", steps, |steps| {
@@ -238,8 +272,35 @@ impl Request {
 
 /// The tests and the verdict on counted permutations (from `source`, e.g.
 /// `input FILE`), at the request's alpha; `seed` is reported when given.
-pub fn judge(request: &Request, source: String, seed: Option<String>, tally: &Tally) -> Report {
-    judged(request, 0, source, seed, tally)
+/// The request's algorithm, `n`, `trials` and key are not read (the tally
+/// has its own).
+///
+/// # Errors
+///
+/// What [`Request::validate_for`] refuses at the tally's n; no
+/// permutations, or permutations of fewer than 2 items (`input`).
+pub fn judge(
+    request: &Request,
+    source: String,
+    seed: Option<String>,
+    tally: &Tally,
+) -> anyhow::Result<Report> {
+    if tally.trials == 0 || tally.n < 2 {
+        return Err(refuse(
+            "input",
+            "no permutations of at least 2 items to audit",
+        ));
+    }
+    request.validate_for(tally.n)?;
+    Ok(judged(request, 0, source, seed, tally))
+}
+
+/// The message of an audit error without its kind ("out of range: ").
+fn why(e: &fairdeck_audit::Error) -> String {
+    match e {
+        fairdeck_audit::Error::OutOfRange(why) => why.clone(),
+        other => other.to_string(),
+    }
 }
 
 fn judged(r: &Request, round: u32, source: String, seed: Option<String>, t: &Tally) -> Report {
@@ -294,8 +355,7 @@ pub fn run(
             verdict: report.verdict.verdict,
         });
         if report.verdict.decided || !request.fits(alg, 2 * tally.trials) {
-            report.rounds = rounds;
-            report.alpha = request.alpha;
+            spent_over(&mut report, rounds, request);
             return Ok((report, tally));
         }
         let key = Seed::from_text(&format!(
@@ -306,6 +366,17 @@ pub fn run(
         tally.merge(simulate(tally.trials, &key)?);
     }
     unreachable!("the rounds end when the budget is spent")
+}
+
+/// The report of a run spent over `rounds`: the false-alarm rate and the
+/// intervals' confidence that hold over all of them together are the
+/// requested ones (each round's own levels stay in `rounds`).
+fn spent_over(report: &mut Report, rounds: Vec<Round>, request: &Request) {
+    report.rounds = rounds;
+    report.alpha = request.alpha;
+    if let Some(e) = &mut report.verdict.equivalence {
+        e.confidence = request.confidence;
+    }
 }
 
 fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
@@ -326,6 +397,8 @@ fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary)
                 statistic: t.statistic,
                 dof: t.dof,
                 p_value: t.p_value,
+                method: t.method.label(),
+                law: t.law.clone(),
                 passed: t.p_value >= threshold,
             })
             .collect(),

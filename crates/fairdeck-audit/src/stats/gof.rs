@@ -153,15 +153,10 @@ fn read(
 ) -> Result<TestResult, String> {
     let (p_value, method) = match plan {
         Plan::Exact(l) => (l.p_value(statistic), Method::Exact),
-        Plan::ExactSum(probs) => {
-            let summed = tails::multinomial_tail(
-                probs,
-                trials,
-                |c| tails::pearson(c, probs, trials),
-                statistic,
-            );
-            (summed.unwrap_or(1.0), Method::Exact)
-        }
+        Plan::ExactSum(probs) => (
+            super::pearson::pearson_tail(probs, trials, statistic),
+            Method::Exact,
+        ),
         Plan::ChiSquare(f) => (
             (f * super::power::chi_square_sf(statistic, dof)).min(1.0),
             Method::ChiSquare,

@@ -98,3 +98,20 @@ fn birthday_catches_a_small_state_generator() {
     let failed: Vec<&str> = a.failed().iter().map(|t| t.name).collect();
     assert!(failed.contains(&"birthday"), "{failed:?}");
 }
+
+/// A stream of one deck repeated (a broken shuffler read with `--input`):
+/// C(T, 2) duplicate pairs, a Poisson tail of 0, and every test rejects.
+/// (The tail summed ln k! term by term: 89 s at T = 20 000; now O(1) per k.)
+#[test]
+fn one_deck_repeated_is_caught_by_every_test_it_runs() {
+    let mut t = Tally::new(52);
+    let deck: Vec<usize> = (0..52).rev().collect();
+    for _ in 0..20_000 {
+        t.add(&deck).unwrap();
+    }
+    let a = evaluate(&t, DEFAULT_ALPHA);
+    let birthday = a.tests.iter().find(|r| r.name == "birthday").unwrap();
+    assert_eq!(birthday.statistic, 20_000.0 * 19_999.0 / 2.0);
+    assert_eq!(birthday.p_value, 0.0);
+    assert_eq!(a.failed().len(), a.tests.len(), "{:?}", a.tests);
+}

@@ -9,7 +9,6 @@ use fairdeck_report::audit::{self, Report, Request};
 
 use super::audit_verdict::{VerdictArgs, WriteSummary};
 
-use crate::failure::usage;
 use crate::limits::LongArgs;
 use crate::output::{Format, Output, PlotFile};
 use crate::random::RandomArgs;
@@ -80,32 +79,20 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let request = args.request();
     request.validate_verdict()?;
-    stats::check_alpha(args.alpha).map_err(|e| usage(format!("--alpha: {e}")))?;
-    if args.verdict.until_decided && args.input.is_some() {
-        return Err(usage(
-            "--until-decided draws more shuffles: give an algorithm, not --input",
-        ));
-    }
     let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let (report, tally) = match &args.input {
         Some(path) => {
             let tally = super::audit_input::read(path, args.base)?;
-            if tally.trials == 0 || tally.n < 2 {
-                return Err(usage("no permutations of at least 2 items to audit"));
-            }
-            check_tolerance(tally.n, args.verdict.tolerance)?;
             let source = format!("input {}", path.display());
-            (audit::judge(&request, source, None, &tally), tally)
+            (audit::judge(&request, source, None, &tally)?, tally)
         }
         None => {
             request.validate()?;
-            check_tolerance(args.n, args.verdict.tolerance)?;
             let random = request.random.randomness()?;
             let bar = progress_bar(request.trials);
             let tick = |done: u64| bar.inc(done);
-            let (mut report, tally) = audit::run(&request, &random, &tick)?;
+            let (report, tally) = audit::run(&request, &random, &tick)?;
             bar.finish_and_clear();
-            holds_over_rounds(&mut report, args.verdict.confidence);
             (report, tally)
         }
     };
@@ -113,24 +100,6 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         plot(file, &tally, &report.source)?;
     }
     print(&report, out)
-}
-
-/// Refuses a tolerance every shuffle of `n` cards meets.
-fn check_tolerance(n: usize, tolerance: Option<f64>) -> anyhow::Result<()> {
-    match tolerance {
-        Some(eps) => {
-            equivalence::check_tolerance(n, eps).map_err(|e| usage(format!("--tolerance: {e}")))
-        }
-        None => Ok(()),
-    }
-}
-
-/// A run spent over rounds: its intervals hold together, over all rounds,
-/// at the requested confidence (each round's own level is in `rounds`).
-fn holds_over_rounds(report: &mut Report, confidence: f64) {
-    if let (false, Some(e)) = (report.rounds.is_empty(), &mut report.verdict.equivalence) {
-        e.confidence = confidence;
-    }
 }
 
 impl Args {
@@ -202,16 +171,16 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     )?;
     writeln!(
         w,
-        "{:<18} {:>14} {:>8} {:>12}  result",
-        "test", "statistic", "dof", "p-value"
+        "{:<18} {:>14} {:>8} {:>12}  {:<18}  result  law tested",
+        "test", "statistic", "dof", "p-value", "p-value from"
     )?;
     for t in &r.tests {
         let dof = t.dof.map_or("-".to_string(), |d| format!("{d}"));
         let result = if t.passed { "pass" } else { "FAIL" };
         writeln!(
             w,
-            "{:<18} {:>14.2} {:>8} {:>12.3e}  {result}",
-            t.name, t.statistic, dof, t.p_value
+            "{:<18} {:>14.2} {:>8} {:>12.3e}  {:<18}  {result:<6}  {}",
+            t.name, t.statistic, dof, t.p_value, t.method, t.law
         )?;
     }
     for s in &r.skipped {
