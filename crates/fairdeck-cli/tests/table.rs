@@ -230,17 +230,17 @@ fn kill_9_under_load_loses_no_answered_request() {
 }
 
 #[test]
-fn an_address_that_keeps_sending_wrong_tokens_is_told_to_wait() {
+fn wrong_tokens_are_throttled_but_the_right_ones_still_work() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
     let admin = std::fs::read_to_string(dir.path().join("admin"))
         .unwrap()
         .trim()
         .to_string();
-    assert_eq!(
-        server.call("POST", "/api/tables", Some(&admin), TABLE).0,
-        201
-    );
+    let (status, body) = server.call("POST", "/api/tables", Some(&admin), TABLE);
+    assert_eq!(status, 201, "{body}");
+    let inv: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let seat0 = inv["seats"][0].as_str().unwrap();
     let wrong = "f".repeat(64);
     let commit = r#"{"commitment": "00"}"#;
     let path = "/api/tables/t1/seats/0/commit";
@@ -250,10 +250,183 @@ fn an_address_that_keeps_sending_wrong_tokens_is_told_to_wait() {
     let (status, body) = server.call("POST", path, Some(&wrong), commit);
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("too many refused tokens"), "{body}");
-    // Even the right token waits now; reading the public view does not.
+    // The right tokens from the same address still work: the seat's (its
+    // view; its commit reaches the commitment's check), and the admin's.
     assert_eq!(
-        server.call("POST", "/api/tables", Some(&admin), TABLE).0,
-        429
+        server
+            .call("GET", "/api/tables/t1/seats/0", Some(seat0), "")
+            .0,
+        200
     );
+    let (status, body) = server.call("POST", path, Some(seat0), commit);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("commitment"), "{body}");
+    let other = TABLE.replace("\"t1\"", "\"t2\"");
+    assert_eq!(
+        server.call("POST", "/api/tables", Some(&admin), &other).0,
+        201
+    );
+    // Another table is counted apart; the public view is never held back.
+    let path2 = "/api/tables/t2/seats/0/commit";
+    assert_eq!(server.call("POST", path2, Some(&wrong), commit).0, 403);
     assert_eq!(server.call("GET", "/api/tables/t1", None, "").0, 200);
+}
+
+#[test]
+fn binds_localhost_and_says_where_the_admin_token_is() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+        .args(["table", "serve", "--bind", "localhost:0"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.starts_with("fairdeck table serve: http://127.0.0.1:"),
+        "{line:?}"
+    );
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    // The defaults of the README: the token file in the directory it was started in,
+    // named by its whole path.
+    let token = dir
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("tables.admin-token");
+    assert!(token.exists() && dir.path().join("tables.sqlite").exists());
+    assert!(
+        err.contains(&format!("admin token written to {}", token.display())),
+        "{err}"
+    );
+}
+
+/// The book's way from a closed table to `fair verify`: the public view's
+/// `.transcript` (what its jq line extracts) verifies against `C`.
+#[test]
+fn the_public_transcript_verifies_as_the_book_says() {
+    use fairdeck_table::load::{Client, Hand};
+    let book = include_str!("../../../docs/book/src/table-service.md");
+    assert!(book.contains("| jq .transcript >"), "the book's jq line");
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let admin = std::fs::read_to_string(dir.path().join("admin")).unwrap();
+    let mut client = Client::new(&server.addr);
+    let mut hand = Hand::holdem("book", 3);
+    hand.play(
+        &mut client,
+        admin.trim(),
+        &mut Vec::new(),
+        false,
+        usize::MAX,
+    )
+    .unwrap();
+    let (status, body) = server.call("GET", "/api/tables/book", None, "");
+    assert_eq!(status, 200);
+    let public: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let file = dir.path().join("book.json");
+    std::fs::write(&file, public["transcript"].to_string()).unwrap();
+    let verify = |commitment: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["fair", "verify"])
+            .arg(&file)
+            .args(["--commitment", commitment])
+            .output()
+            .unwrap()
+    };
+    let out = verify(public["commitment"].as_str().unwrap());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("valid"), "{text}");
+    // A commitment other than the one published before play fails.
+    assert!(!verify(&"0".repeat(64)).status.success());
+}
+
+#[test]
+fn bench_takes_the_seats_the_service_takes() {
+    let bench = |seats: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args([
+                "table",
+                "bench",
+                "--tables",
+                "1",
+                "--clients",
+                "1",
+                "--seats",
+                seats,
+            ])
+            .args(["--format", "json"])
+            .env("TMPDIR", std::env::temp_dir())
+            .output()
+            .unwrap()
+    };
+    let out = bench("14");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["hands_finished"].as_u64(), report["errors"].as_u64()),
+        (Some(1), Some(0))
+    );
+    for bad in ["1", "23", "100000000000"] {
+        let out = bench(bad);
+        assert_eq!(out.status.code(), Some(2), "--seats {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--seats") && err.lines().count() == 1, "{err}");
+    }
+}
+
+#[test]
+fn an_interrupted_bench_removes_its_database() {
+    for signal in ["INT", "TERM"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["table", "bench", "--tables", "1000000", "--clients", "2"])
+            .env("TMPDIR", tmp.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let db = tmp
+            .path()
+            .join(format!("fairdeck-table-bench-{}.sqlite", child.id()));
+        let wal = tmp
+            .path()
+            .join(format!("{}-wal", db.file_name().unwrap().to_string_lossy()));
+        let start = std::time::Instant::now();
+        while !wal.exists() && start.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            db.exists() && wal.exists(),
+            "the bench never wrote {}",
+            db.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300)); // mid-run
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "SIG{signal}");
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "SIG{signal} left {left:?}");
+    }
 }

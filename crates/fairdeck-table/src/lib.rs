@@ -73,7 +73,7 @@ mod view;
 
 pub use error::{Error, Refusal};
 pub use event::{Event, Secret, Street};
-pub use invitation::{Invitation, MAX_WINDOW, NewTable};
+pub use invitation::{Invitation, MAX_WINDOW, NewTable, TABLE_ID_PATTERN, table_id_ok};
 pub use request::{CommitRequest, ReleaseRequest, RevealRequest};
 pub use room::Room;
 pub use state::{Access, Phase, Released, SeatState, TableState};

@@ -10,6 +10,10 @@
 //! step ([`Hand::play`] again), and [`Hand::check_acknowledged`] says
 //! whether every acknowledged step is still in the service's state.
 
+mod many_deals;
+
+pub use many_deals::dealt_table;
+
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

@@ -17,11 +17,15 @@
 //! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
 //! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
 //!
-//! Tokens travel as `Authorization: Bearer TOKEN`. 401 and 403 answers say
-//! no more than that (no hint which token would do). Each request is one
+//! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case).
+//! 401 and 403 answers say no more than that (no hint which token would
+//! do); answers for one token's holder carry `Cache-Control: no-store`;
+//! every refusal, axum's own included, is a JSON object. Each change is one
 //! call of [`Room`] on a blocking thread, behind one lock: SQLite has one
 //! writer anyway, and several service processes share a PostgreSQL
-//! database through its row locks.
+//! database through its row locks. A `GET` reads only the table's row under
+//! that lock and renders its view outside it; the public view is kept
+//! rendered per table version ([`PublicCache`]).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -37,16 +41,23 @@ use fairdeck_web::access::{self, Access};
 use fairdeck_web::error::ApiError;
 use serde::Serialize;
 
+mod refusals;
+mod views;
+
+pub use views::{MAX_CACHED, PublicCache};
+
 use crate::token::TokenHash;
 use crate::{CommitRequest, Error, NewTable, Refusal, ReleaseRequest, RevealRequest, Room, Store};
 
 /// Largest request body: a manifest of many seats and boards fits easily.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
-/// The service's state: the room and the admin token's hash.
+/// The service's state: the room, the admin token's hash, and the public
+/// views rendered so far.
 pub struct Service<S: Store> {
     room: Mutex<Room<S>>,
     admin: TokenHash,
+    public: PublicCache,
 }
 
 impl<S: Store + Send + 'static> Service<S> {
@@ -55,7 +66,13 @@ impl<S: Store + Send + 'static> Service<S> {
         Arc::new(Service {
             room: Mutex::new(Room::new(store)),
             admin: TokenHash::of(admin_token),
+            public: PublicCache::default(),
         })
+    }
+
+    /// The table's stored snapshot: the one thing a `GET` reads under the lock.
+    async fn snapshot(self: &Arc<Self>, id: String) -> Result<crate::Snapshot, ApiError> {
+        self.with(move |room| room.store().load(&id)).await
     }
 
     /// Runs `f` with the room on a blocking thread.
@@ -94,10 +111,24 @@ fn refused(e: Error) -> ApiError {
     ApiError::bad(text, parameter).with_status(status)
 }
 
-/// The bearer token of a request, if it carries one.
+/// The bearer token of a request, if it carries one (the scheme's name is
+/// matched without regard to case, as RFC 9110 section 11.1 asks).
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(|t| t.trim().to_string())
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_string())
+}
+
+/// A seat number from the path, or a JSON 400 naming `seat`.
+fn seat_number(text: &str) -> Result<usize, ApiError> {
+    text.parse().map_err(|_| {
+        ApiError::bad(
+            format!("invalid seat: {text:?} is not a seat number"),
+            Some("seat"),
+        )
+    })
 }
 
 fn now() -> u64 {
@@ -108,6 +139,17 @@ fn now() -> u64 {
 
 fn ok<T: Serialize>(status: StatusCode, value: T) -> Response {
     (status, axum::Json(value)).into_response()
+}
+
+/// An answer for one token's holder only: no cache may keep it (a seat's
+/// cards, the operator's deals, tokens).
+fn private<T: Serialize>(status: StatusCode, value: T) -> Response {
+    let mut answer = ok(status, value);
+    answer.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    answer
 }
 
 type Shared<S> = State<Arc<Service<S>>>;
@@ -127,17 +169,25 @@ async fn open_table<S: Store + Send + 'static>(
     let invitation = svc
         .with(move |room| room.open_table(&request, now()))
         .await?;
-    Ok(ok(StatusCode::CREATED, invitation))
+    Ok(private(StatusCode::CREATED, invitation))
 }
 
 async fn public<S: Store + Send + 'static>(
     State(svc): Shared<S>,
     Path(id): Path<String>,
 ) -> Answer {
-    Ok(ok(
-        StatusCode::OK,
-        svc.with(move |r| r.public_view(&id)).await?,
-    ))
+    let snapshot = svc.snapshot(id.clone()).await?;
+    let seq = snapshot.seq;
+    let json = match svc.public.get(&id, seq) {
+        Some(json) => json,
+        None => {
+            let json = views::off_lock(move || views::public_json(&snapshot.state)).await?;
+            svc.public.put(id, seq, json.clone());
+            json
+        }
+    };
+    let kind = header::HeaderValue::from_static("application/json");
+    Ok(([(header::CONTENT_TYPE, kind)], json).into_response())
 }
 
 async fn operator<S: Store + Send + 'static>(
@@ -146,10 +196,9 @@ async fn operator<S: Store + Send + 'static>(
     headers: HeaderMap,
 ) -> Answer {
     let token = bearer(&headers);
-    let view = svc
-        .with(move |r| r.operator_view(&id, token.as_deref()))
-        .await?;
-    Ok(ok(StatusCode::OK, view))
+    let snapshot = svc.snapshot(id).await?;
+    let view = views::off_lock(move || views::operator(&snapshot.state, token.as_deref())).await?;
+    Ok(private(StatusCode::OK, view))
 }
 
 async fn audit<S: Store + Send + 'static>(
@@ -164,7 +213,7 @@ async fn audit<S: Store + Send + 'static>(
             r.audit(&id)
         })
         .await?;
-    Ok(ok(StatusCode::OK, AuditAnswer::from(&audit)))
+    Ok(private(StatusCode::OK, AuditAnswer::from(&audit)))
 }
 
 /// `GET …/audit`: the chain checked and replayed (or a 500 naming the first
@@ -196,14 +245,15 @@ impl From<&crate::ledger::Audit> for AuditAnswer {
 
 async fn seat<S: Store + Send + 'static>(
     State(svc): Shared<S>,
-    Path((id, seat)): Path<(String, usize)>,
+    Path((id, seat)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Answer {
     let token = bearer(&headers);
-    let view = svc
-        .with(move |r| r.seat_view(&id, seat, token.as_deref()))
-        .await?;
-    Ok(ok(StatusCode::OK, view))
+    let seat = seat_number(&seat)?;
+    let snapshot = svc.snapshot(id).await?;
+    let view =
+        views::off_lock(move || views::seat(&snapshot.state, seat, token.as_deref())).await?;
+    Ok(private(StatusCode::OK, view))
 }
 
 /// A seat's two changes, each with its JSON body.
@@ -214,23 +264,24 @@ enum SeatChange {
 
 async fn seat_change<S: Store + Send + 'static>(
     svc: Arc<Service<S>>,
-    (id, seat): (String, usize),
+    (id, seat): (String, String),
     headers: HeaderMap,
     change: SeatChange,
 ) -> Answer {
     let token = bearer(&headers);
+    let seat = seat_number(&seat)?;
     let view = svc
         .with(move |r| match &change {
             SeatChange::Commit(c) => r.commit(&id, seat, token.as_deref(), &c.commitment, now()),
             SeatChange::Reveal(v) => r.reveal(&id, seat, token.as_deref(), &v.seed, now()),
         })
         .await?;
-    Ok(ok(StatusCode::OK, view))
+    Ok(private(StatusCode::OK, view))
 }
 
 async fn commit<S: Store + Send + 'static>(
     State(svc): Shared<S>,
-    Path(at): Path<(String, usize)>,
+    Path(at): Path<(String, String)>,
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
@@ -240,7 +291,7 @@ async fn commit<S: Store + Send + 'static>(
 
 async fn reveal<S: Store + Send + 'static>(
     State(svc): Shared<S>,
-    Path(at): Path<(String, usize)>,
+    Path(at): Path<(String, String)>,
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
@@ -272,7 +323,7 @@ async fn step<S: Store + Send + 'static>(
             Step::Void => r.void_late(&id, token.as_deref(), now()),
         })
         .await?;
-    Ok(ok(StatusCode::OK, view))
+    Ok(private(StatusCode::OK, view))
 }
 
 async fn release<S: Store + Send + 'static>(
@@ -287,7 +338,7 @@ async fn release<S: Store + Send + 'static>(
     let view = svc
         .with(move |r| r.release(&id, token.as_deref(), request.deal, street, now()))
         .await?;
-    Ok(ok(StatusCode::OK, view))
+    Ok(private(StatusCode::OK, view))
 }
 
 /// The API's router, behind the access guard of `access`.
@@ -311,6 +362,7 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .route("/api/tables/{id}/release", post(release::<S>))
         .fallback(pages)
         .with_state(svc)
+        .layer(axum::middleware::from_fn(refusals::as_json))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(crate::limit::Refusals::default()),
             crate::limit::guard,

@@ -101,7 +101,28 @@ impl TableState {
             .collect()
     }
 
-    /// The public view. O(deals · deck) once dealt.
+    /// The deals whose community cards the public may see something of:
+    /// hold'em's and bridge's only once released (their rules release
+    /// cards one deal at a time), every dealt deal of the other games
+    /// (scopa's table cards lie face up from the deal).
+    fn shown_deals(&self) -> Vec<DealRecord> {
+        if !matches!(self.phase, Phase::Dealt | Phase::Closed) {
+            return Vec::new();
+        }
+        let game = self.table().map(|t| t.game).ok();
+        let by_release = [Game::Holdem, Game::Bridge].map(|g| Some(TableGame::Cards(g)));
+        if by_release.contains(&game) {
+            let released = self.released.keys().copied();
+            released.filter_map(|n| self.deal_record(n)).collect()
+        } else {
+            self.dealt()
+        }
+    }
+
+    /// The public view. Before the close O(released deals · deck) for
+    /// hold'em and bridge, O(deals · deck) for the other games once dealt;
+    /// after the close O(deals · deck) for the transcript. The service
+    /// keeps each table's rendered view until the table changes.
     pub fn public_view(&self) -> PublicView {
         let all_revealed = matches!(self.phase, Phase::Ready | Phase::Dealt | Phase::Closed);
         let names = &self.manifest.seats;
@@ -126,7 +147,7 @@ impl TableState {
                 .collect(),
             waiting_for: waiting.iter().map(|&i| names[i].clone()).collect(),
             community: self
-                .dealt()
+                .shown_deals()
                 .iter()
                 .filter_map(|d| self.community(d))
                 .collect(),

@@ -55,7 +55,8 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => args,
         Command::Bench(args) => return super::table_bench::run(args, out),
     };
-    let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
+    let bind = fairdeck_web::listen_address(&loopback_name(&args.bind), &args.allow_host)
+        .map_err(usage)?;
     let admin = admin_token(&args.admin_token_file)?;
     if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
         let store = PostgresStore::connect(&args.db).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -110,6 +111,15 @@ fn run_service<S: Store + Send + 'static>(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `localhost:PORT` as `127.0.0.1:PORT` (the name every system gives the
+/// loopback address; no resolver is asked); any other text unchanged.
+pub(crate) fn loopback_name(bind: &str) -> String {
+    match bind.split_once(':') {
+        Some((name, port)) if name.eq_ignore_ascii_case("localhost") => format!("127.0.0.1:{port}"),
+        _ => bind.to_string(),
+    }
+}
+
 /// The admin token from `path`, or a fresh one written there (0600).
 fn admin_token(path: &Path) -> anyhow::Result<String> {
     match std::fs::read_to_string(path) {
@@ -129,7 +139,8 @@ fn admin_token(path: &Path) -> anyhow::Result<String> {
             let token: String = key.iter().map(|b| format!("{b:02x}")).collect();
             write_private(path, &token)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            note(format_args!("admin token written to {}", path.display()));
+            let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            note(format_args!("admin token written to {}", shown.display()));
             Ok(token)
         }
         Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),

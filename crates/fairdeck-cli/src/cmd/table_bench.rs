@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fairdeck_table::load::{Client, Hand, Timing};
 use fairdeck_table::service::{Service, serve};
-use fairdeck_table::{PostgresStore, SqliteStore, Store};
+use fairdeck_table::{NewTable, PostgresStore, SqliteStore, Store};
 use serde::Serialize;
 
 use crate::failure::usage;
@@ -29,13 +29,20 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub tables: usize,
 
-    /// Seats at each table (hold'em: 2 to 10).
+    /// Seats at each table (what the service allows at hold'em: 2 to 22).
     #[arg(long, value_name = "S", default_value_t = 6)]
     pub seats: usize,
 
     /// Client threads playing at once.
     #[arg(long, value_name = "C", default_value_t = 8)]
     pub clients: usize,
+
+    /// Also open one table of DEALS deals (dealt, its flop shown), and have
+    /// one more client read its public view, without a token, over and
+    /// over while the hands are played: what a view that grows with the
+    /// deals costs its readers and every other table.
+    #[arg(long, value_name = "DEALS", default_value_t = 0)]
+    pub many_deals: u64,
 
     /// The store: a SQLite file (default: a fresh one in the temporary
     /// directory, removed afterwards) or a postgres:// URL.
@@ -66,6 +73,9 @@ struct Report {
     errors: usize,
     all: Times,
     by_kind: Vec<Times>,
+    /// The public view of the `--many-deals` table, read during the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    many_deals_public: Option<Times>,
     /// Median and p99 of one 4 KiB write and fsync beside the SQLite file.
     #[serde(skip_serializing_if = "Option::is_none")]
     fsync_p50_ms: Option<f64>,
@@ -76,9 +86,7 @@ struct Report {
 
 /// Runs `fairdeck table bench`.
 pub fn run(args: &BenchArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    if !(2..=10).contains(&args.seats) {
-        return Err(usage("--seats must be between 2 and 10 (hold'em)"));
-    }
+    seats_allowed(args.seats)?;
     if args.tables == 0 || args.tables > 1_000_000 || !(1..=256).contains(&args.clients) {
         return Err(usage("--tables must be 1..=1000000 and --clients 1..=256"));
     }
@@ -98,6 +106,9 @@ pub fn run(args: &BenchArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
                     true,
                 ),
             };
+            if temporary {
+                remove_on_signal(&path);
+            }
             let store = SqliteStore::open(&path)
                 .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
             let fsync = fsync_cost(&path)?;
@@ -108,9 +119,7 @@ pub fn run(args: &BenchArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
                 Some(fsync),
             );
             if temporary {
-                for suffix in ["", "-wal", "-shm"] {
-                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-                }
+                remove_database(&path);
             }
             report?
         }
@@ -120,6 +129,51 @@ pub fn run(args: &BenchArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         Format::Text => print(out.stdout(), &report)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a seat count the service would refuse for a hold'em table (its
+/// own check, so the two never disagree).
+fn seats_allowed(seats: usize) -> anyhow::Result<()> {
+    // No game seats a thousand; the cap only keeps the probe small.
+    let probe = Hand::holdem("bench", seats.min(1000));
+    let request = NewTable {
+        manifest: probe.manifest,
+        commit_seconds: 600,
+        reveal_seconds: 600,
+    };
+    match request.validate() {
+        Ok(()) if seats <= 1000 => Ok(()),
+        Ok(()) => Err(usage(format!("--seats {seats}: too many seats"))),
+        Err(e) => Err(usage(format!("--seats {seats}: {e}"))),
+    }
+}
+
+/// The scratch file [`fsync_cost`] writes beside `db`.
+fn fsync_probe(db: &Path) -> PathBuf {
+    let dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    dir.join(format!(".fairdeck-fsync-probe-{}", std::process::id()))
+}
+
+/// Removes the SQLite file at `path` with its `-wal` and `-shm` files.
+fn remove_database(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// On Ctrl-C, SIGTERM or SIGHUP, removes the temporary database and exits
+/// 130, as an interrupted command does. (If no handler can be installed,
+/// the signal ends the run as usual and the files stay, named by PID.)
+fn remove_on_signal(path: &Path) {
+    let path = path.to_path_buf();
+    let _ = ctrlc::set_handler(move || {
+        remove_database(&path);
+        let _ = std::fs::remove_file(fsync_probe(&path));
+        std::process::exit(130);
+    });
 }
 
 fn measure<S: Store + Send + 'static>(
@@ -161,8 +215,18 @@ fn measure<S: Store + Send + 'static>(
         .recv_timeout(Duration::from_secs(30))
         .map_err(|_| anyhow::anyhow!("the service did not start"))?
         .to_string();
+    let big = format!("bench-{run_tag}-many");
+    if args.many_deals > 0 {
+        fairdeck_table::load::dealt_table(&mut Client::new(&addr), &admin, &big, args.many_deals)
+            .map_err(|e| anyhow::anyhow!("the --many-deals table: {e}"))?;
+    }
+    let playing = std::sync::atomic::AtomicBool::new(true);
     let start = Instant::now();
-    let results: Vec<(usize, Vec<Timing>, Option<String>)> = std::thread::scope(|scope| {
+    let (results, reads) = std::thread::scope(|scope| {
+        let reader = (args.many_deals > 0).then(|| {
+            let (addr, big, playing) = (&addr, &big, &playing);
+            scope.spawn(move || read_while(addr, &format!("/api/tables/{big}"), playing))
+        });
         let workers: Vec<_> = (0..args.clients)
             .map(|c| {
                 let (addr, admin) = (&addr, &admin);
@@ -182,13 +246,16 @@ fn measure<S: Store + Send + 'static>(
                 })
             })
             .collect();
-        workers
+        let results: Vec<(usize, Vec<Timing>, Option<String>)> = workers
             .into_iter()
             .map(|w| {
                 w.join()
                     .unwrap_or((0, Vec::new(), Some("a client panicked".into())))
             })
-            .collect()
+            .collect();
+        playing.store(false, std::sync::atomic::Ordering::Relaxed);
+        let reads = reader.map(|r| r.join().unwrap_or_default());
+        (results, reads)
     });
     let seconds = start.elapsed().as_secs_f64();
     let _ = stop_tx.send(());
@@ -223,10 +290,25 @@ fn measure<S: Store + Send + 'static>(
                 )
             })
             .collect(),
+        many_deals_public: reads.map(|r| times("many-deals public view", r.into_iter())),
         fsync_p50_ms: fsync.map(|f| f.0),
         fsync_p99_ms: fsync.map(|f| f.1),
         first_error,
     })
+}
+
+/// Reads `path` without a token until `playing` falls; each read's time
+/// (failed reads are not counted).
+fn read_while(addr: &str, path: &str, playing: &std::sync::atomic::AtomicBool) -> Vec<Duration> {
+    let mut client = Client::new(addr);
+    let mut out = Vec::new();
+    while playing.load(std::sync::atomic::Ordering::Relaxed) {
+        let start = Instant::now();
+        if let Ok((200, _)) = client.call("GET", path, None, None) {
+            out.push(start.elapsed());
+        }
+    }
+    out
 }
 
 fn times(kind: &'static str, all: impl Iterator<Item = Duration>) -> Times {
@@ -253,11 +335,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 /// `fdatasync`, in a scratch file beside `db`: what each acknowledged
 /// change costs at least (SQLite syncs its WAL before answering).
 fn fsync_cost(db: &Path) -> anyhow::Result<(f64, f64)> {
-    let dir = db
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let scratch = dir.join(format!(".fairdeck-fsync-probe-{}", std::process::id()));
+    let scratch = fsync_probe(db);
     let mut file = std::fs::File::create(&scratch)?;
     let page = [0x5a_u8; 4096];
     let mut ms = Vec::with_capacity(200);
@@ -290,6 +368,13 @@ fn print(w: &mut impl Write, r: &Report) -> std::io::Result<()> {
             w,
             "{:<8} {:>9} {:>9.2} {:>9.2}",
             t.kind, t.requests, t.p50_ms, t.p99_ms
+        )?;
+    }
+    if let Some(t) = &r.many_deals_public {
+        writeln!(
+            w,
+            "public view of the many-deals table: {} reads, p50 {:.2} ms, p99 {:.2} ms",
+            t.requests, t.p50_ms, t.p99_ms
         )?;
     }
     if let (Some(p50), Some(p99)) = (r.fsync_p50_ms, r.fsync_p99_ms) {

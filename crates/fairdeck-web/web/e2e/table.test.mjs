@@ -155,3 +155,61 @@ test('a link without its token says so, and the service answers unknown paths wi
   assert.match(res.headers()['content-type'], /application\/json/);
   await context.close();
 });
+
+/** Opens a table through the API with the admin token; returns the invitation. */
+async function openTable(request, id, seats) {
+  const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
+  const manifest = { version: 2, table: id, game: 'holdem', deck: 'standard', seats, first: 0, last: 0 };
+  const res = await request.post(`${base}/api/tables`, {
+    headers: { Authorization: `Bearer ${admin}` },
+    data: { manifest, commit_seconds: 600, reveal_seconds: 600 },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  return res.json();
+}
+
+test('a seat link cut short stops polling at the first 403 and says why; the whole link still works', async () => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const inv = await openTable(context.request, 'e2e-cut', ['ann', 'bob']);
+  const page = await context.newPage();
+  let seatRequests = 0;
+  page.on('request', (r) => { if (r.url().includes('/seats/')) seatRequests += 1; });
+  await page.goto(`${base}/table/play.html#table=e2e-cut&seat=0&token=${inv.seats[0].slice(1)}`);
+  await page.waitForSelector('body[data-stopped="403"]');
+  assert.match(await page.textContent('#error'), /refused this link's token/);
+  await page.waitForTimeout(3000);
+  assert.equal(seatRequests, 1, 'no retry after a 403');
+  await fitsPhone(page);
+  await shot(page, 'table-refused-phone');
+  // Many wrong tokens from this address do not lock the right one out.
+  for (let i = 0; i < 35; i += 1) {
+    await context.request.get(`${base}/api/tables/e2e-cut/seats/1`, { headers: { Authorization: `Bearer ${'0'.repeat(64)}` } });
+  }
+  const good = await context.newPage();
+  await good.goto(`${base}/table/play.html#table=e2e-cut&seat=1&token=${inv.seats[1]}`);
+  await good.waitForFunction(() => document.querySelector('#seats li[data-state="committed"]'), null, { timeout: 30_000 });
+  assert.equal(await good.getAttribute('body', 'data-stopped'), null);
+  await context.close();
+});
+
+test('the page and the API take the same table ids', async () => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text()); });
+  await page.goto(`${base}/`);
+  for (const [id, ok] of [['..', false], ['a/b?c#d', false], ['.x', false], ['room-1.t_2', true]]) {
+    await page.fill('input[name=table]', id);
+    const valid = await page.$eval('input[name=table]', (el) => el.checkValidity());
+    assert.equal(valid, ok, `the page on ${JSON.stringify(id)}`);
+    const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
+    const manifest = { version: 2, table: id, game: 'holdem', deck: 'standard', seats: ['a', 'b'], first: 0, last: 0 };
+    const res = await context.request.post(`${base}/api/tables`, {
+      headers: { Authorization: `Bearer ${admin}` }, data: { manifest, commit_seconds: 60, reveal_seconds: 60 },
+    });
+    assert.equal(res.status() === 201, ok, `the API on ${JSON.stringify(id)}: ${await res.text()}`);
+  }
+  assert.deepEqual(errors.filter((e) => /pattern/i.test(e)), [], 'the pattern attribute compiles');
+  await context.close();
+});
+

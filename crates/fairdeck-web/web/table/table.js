@@ -59,7 +59,15 @@ export function showError(message) {
   box.textContent = message ?? '';
 }
 
-/** Runs `tick` now and every `ms` until it returns true. */
+/** Answers after which asking again cannot help: the page stops and says why. */
+const FINAL = {
+  401: 'this link carries no token: open the whole link the room sent you',
+  403: 'the table refused this link\'s token: the link may be cut short, or the room issued a new one. Open the whole link the room sent you, or ask the room for a new one',
+  404: 'there is no such table: check the link',
+  429: 'too many refused tokens from this address: check the link, then reload the page in a minute',
+};
+
+/** Runs `tick` now and every `ms` until it returns true, or until an answer says asking again cannot help. */
 export function poll(tick, ms = 1000) {
   const run = async () => {
     let done = false;
@@ -67,6 +75,12 @@ export function poll(tick, ms = 1000) {
       done = await tick();
       showError(null);
     } catch (e) {
+      const final = FINAL[e.status];
+      if (final) {
+        document.body.dataset.stopped = String(e.status);
+        showError(`${final} (${e.status}; polling stopped)`);
+        return;
+      }
       showError(e.message);
     }
     if (!done) setTimeout(run, ms);
