@@ -1,0 +1,138 @@
+//! CPU-time medians (Linux: `/proc/thread-self/schedstat`, the time this
+//! thread ran) of one 52-card shuffle proved and verified, and of a whole
+//! six-seat hold'em hand — the criterion benches measure wall time, which a
+//! loaded machine inflates. `cargo run --release -p fairdeck-hidden --example cpu_time`
+//!
+//! The hand is the one of `benches/hand.rs`: six keys, six shuffles with
+//! proofs, the shares of 12 private and 5 community cards, one verification.
+
+use chacha20::ChaCha20Rng;
+use fairdeck::fair::Manifest;
+use fairdeck_hidden::Table;
+use fairdeck_hidden::dleq::share_message;
+use fairdeck_hidden::elgamal::PublishedDeck;
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::keys::{joint_key, key_message};
+use fairdeck_hidden::layout::Stage;
+use fairdeck_hidden::record::{Record, StreetRecord};
+use fairdeck_hidden::shuffle::shuffle;
+use fairdeck_hidden::shuffle::{self, verify_shuffle};
+use fairdeck_hidden::verify::{Options, verify};
+use rand_core::SeedableRng;
+
+fn oncpu() -> u64 {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+    s.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+fn hand_main() {
+    let table = Table::new(manifest()).unwrap();
+    let mut rng = ChaCha20Rng::from_seed([5; 32]);
+    let mut all = Vec::new();
+    let mut ver = Vec::new();
+    for _ in 0..9 {
+        let t = oncpu();
+        let record = play(&table, &mut rng);
+        let t2 = oncpu();
+        assert!(verify(&record, &Options::default()).verdict.is_valid());
+        all.push(oncpu() - t);
+        ver.push(oncpu() - t2);
+    }
+    all.sort();
+    ver.sort();
+    println!(
+        "six-seat hand: whole {:.1} ms, of which verify {:.1} ms (CPU time medians)",
+        all[4] as f64 / 1e6,
+        ver[4] as f64 / 1e6
+    );
+}
+
+fn main() {
+    hand_main();
+    let table = Table::new(Manifest {
+        version: 3,
+        table: "bench".into(),
+        game: "holdem".into(),
+        deck: "standard".into(),
+        seats: vec!["a".into(), "b".into()],
+        first: 1,
+        last: 1,
+    })
+    .unwrap();
+    let mut rng = ChaCha20Rng::from_seed([3; 32]);
+    let joint = SecretKey::generate(&mut rng).public_key();
+    let start = PublishedDeck::from_deck(table.starting_deck());
+    let (_, input) = shuffle::shuffle(&table, 1, 0, &joint, &start, &mut rng).unwrap();
+    let (msg, _) = shuffle::shuffle(&table, 1, 1, &joint, &input, &mut rng).unwrap();
+    for round in 0..3 {
+        let mut p = Vec::new();
+        let mut v = Vec::new();
+        for _ in 0..15 {
+            let t = oncpu();
+            shuffle::shuffle(&table, 1, 1, &joint, &input, &mut rng).unwrap();
+            p.push(oncpu() - t);
+            let t = oncpu();
+            verify_shuffle(&table, (1, 1), &joint, &input, &msg).unwrap();
+            v.push(oncpu() - t);
+        }
+        p.sort();
+        v.sort();
+        println!(
+            "round {round}: prove median {:.2} ms, verify median {:.2} ms (CPU time)",
+            p[7] as f64 / 1e6,
+            v[7] as f64 / 1e6
+        );
+    }
+}
+const SEATS: u64 = 6;
+
+fn manifest() -> Manifest {
+    Manifest {
+        version: 3,
+        table: "bench-hand".into(),
+        game: "holdem".into(),
+        deck: "standard".into(),
+        seats: (0..SEATS).map(|i| format!("seat{i}")).collect(),
+        first: 1,
+        last: 1,
+    }
+}
+
+/// Every seat's messages of one hand, as the seats would make them.
+fn play(table: &Table, rng: &mut ChaCha20Rng) -> Record {
+    let mut record = Record::new(table.manifest().clone());
+    let secrets: Vec<SecretKey> = (0..SEATS).map(|_| SecretKey::generate(rng)).collect();
+    for (j, sk) in secrets.iter().enumerate() {
+        record
+            .keys
+            .push(key_message(table, j as u64, sk, rng).unwrap());
+    }
+    let (_, joint) = joint_key(table, &record.keys).unwrap();
+    let mut deck = PublishedDeck::from_deck(table.starting_deck());
+    let hand = record.hand_mut(1).unwrap();
+    for j in 0..SEATS {
+        let (msg, next) = shuffle(table, 1, j, &joint, &deck, rng).unwrap();
+        hand.shuffles.push(msg);
+        deck = next;
+    }
+    let layout = table.layout();
+    let shares = |stage, rng: &mut ChaCha20Rng| {
+        let mut out = Vec::new();
+        for (j, sk) in secrets.iter().enumerate() {
+            for p in layout.owed(stage, j as u64) {
+                let e = &deck.deck.0[p as usize];
+                out.push(share_message(table, 1, j as u64, p, sk, e, rng).unwrap());
+            }
+        }
+        out
+    };
+    hand.deal = shares(Stage::Deal, rng);
+    for (k, street) in layout.streets().iter().enumerate() {
+        let shares = shares(Stage::Street(k), rng);
+        hand.streets.push(StreetRecord {
+            street: street.name.clone(),
+            shares,
+        });
+    }
+    record
+}
