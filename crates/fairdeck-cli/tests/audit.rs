@@ -442,3 +442,37 @@ fn each_test_says_how_it_was_read() {
         "{fixed}"
     );
 }
+
+/// Issue 34, item 7: a negative tolerance gets the range message (clap
+/// took "-0.1" for a flag), and hopeless runs are refused at once, each on
+/// one line with exit code 2.
+#[test]
+fn hopeless_or_negative_flags_get_one_clear_line() {
+    for (args, needle) in [
+        (
+            vec!["fisher-yates", "--tolerance", "-0.1"],
+            "between 0 and 1",
+        ),
+        (vec!["fisher-yates", "--alpha", "-1"], "--alpha"),
+        (
+            vec!["fisher-yates", "--detect", "1e-300"],
+            "too small a bias",
+        ),
+        (
+            vec![
+                "fisher-yates",
+                "-n",
+                "1000",
+                "--tolerance",
+                "0.0001",
+                "--until-decided",
+            ],
+            "by the plan",
+        ),
+    ] {
+        let out = usage_error(&with("audit", &args));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

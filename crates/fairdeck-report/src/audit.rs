@@ -5,6 +5,9 @@
 use fairdeck::algorithms::Algorithm;
 use fairdeck::rng::Seed;
 use fairdeck_audit::budget as estimates;
+use fairdeck_audit::stats::gof::MAX_TESTS;
+use fairdeck_audit::stats::power::Effect;
+use fairdeck_audit::stats::tails::CHI_SQUARE_FACTOR;
 use fairdeck_audit::stats::verdict::{self, Ask, Summary};
 use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, equivalence, run::shuffles};
 use serde::{Deserialize, Serialize};
@@ -208,6 +211,17 @@ impl Request {
     /// A [`crate::RequestError`] naming the parameter at fault.
     pub fn validate_for(&self, n: usize) -> anyhow::Result<()> {
         self.validate_verdict()?;
+        if let Some(d) = self.detect
+            && needed_for(n, d, self.alpha) > MOST_NEEDED
+        {
+            return Err(refuse(
+                "detect",
+                format!(
+                    "--detect {d:e} is too small a bias to plan for at -n {n}: catching it \
+                     would take more than {MOST_NEEDED:.0e} shuffles"
+                ),
+            ));
+        }
         if let Some(eps) = self.tolerance {
             equivalence::check_tolerance(n, eps)
                 .map_err(|e| refuse("tolerance", format!("--tolerance: {}", why(&e))))?;
@@ -243,7 +257,48 @@ impl Request {
             let most = estimates::largest(MAX_TRIALS, steps, |t| estimates::audit_steps(alg, n, t));
             format!("--trials at most {most} for {} at -n {n}", alg.name())
         })?;
+        self.check_decidable(alg)?;
         Ok(alg)
+    }
+
+    /// The shuffles the last round of a run until decided can reach (the
+    /// whole run's count; the request's trials for a single run), and
+    /// that round's number (1 for a single run).
+    pub fn reachable(&self, alg: Algorithm) -> (u64, u32) {
+        let (mut trials, mut rounds) = (self.trials, 1);
+        while self.until_decided && self.fits(alg, 2 * trials) {
+            (trials, rounds) = (2 * trials, rounds + 1);
+        }
+        (trials, rounds)
+    }
+
+    /// Refuses a run until decided that its own plan says cannot decide:
+    /// the shuffles [`equivalence::planned_trials`] asks for at the last
+    /// round's confidence are more than the rounds can reach.
+    fn check_decidable(&self, alg: Algorithm) -> anyhow::Result<()> {
+        let (Some(eps), true) = (self.tolerance, self.until_decided) else {
+            return Ok(());
+        };
+        let (most, rounds) = self.reachable(alg);
+        let (_, confidence) = verdict::spending(rounds, self.alpha, self.confidence);
+        let planned = equivalence::planned_trials(self.n, eps, confidence);
+        if planned <= most {
+            return Ok(());
+        }
+        Err(refuse(
+            "tolerance",
+            format!(
+                "--tolerance {eps} at -n {} needs about {:.2e} shuffles by the plan, \
+                 more than the {most} the rounds can reach{}: give a larger --tolerance",
+                self.n,
+                planned as f64,
+                if self.allow_long {
+                    ""
+                } else {
+                    " in the work budget (--allow-long lifts it)"
+                }
+            ),
+        ))
     }
 
     /// What to ask of the verdict at round `round` (0 for a single run; from
@@ -293,6 +348,19 @@ pub fn judge(
     }
     request.validate_for(tally.n)?;
     Ok(judged(request, 0, source, seed, tally))
+}
+
+/// The most shuffles `--detect` is answered with (10¹⁸; beyond, the
+/// figure would not fit the report's integer, and no run could be made).
+pub const MOST_NEEDED: u64 = 1_000_000_000_000_000_000;
+
+/// About the shuffles the card × position test needs to catch a bias `d`
+/// at -n `n` (at the smallest per-test share of `alpha`, so at least what
+/// the report will say); saturates at `u64::MAX`.
+fn needed_for(n: usize, d: f64, alpha: f64) -> u64 {
+    let dof = ((n - 1) * (n - 1)) as f64;
+    let tail = alpha / MAX_TESTS as f64 / CHI_SQUARE_FACTOR;
+    Effect::CardPosition.trials_needed(n, d, dof, tail)
 }
 
 /// The message of an audit error without its kind ("out of range: ").

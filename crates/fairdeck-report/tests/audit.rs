@@ -117,3 +117,23 @@ fn until_decided_reports_the_confidence_that_holds() {
     let first = report.rounds[0].confidence.unwrap();
     assert!(first > 0.999, "round 1 runs at {first}");
 }
+
+/// Issue 34, item 7: what the tool's own plan says cannot be decided in
+/// the budget, and a bias too small to plan for, are refused before any
+/// shuffle (the first ran 103 s to UNDECIDED; the second printed 2^64 − 1).
+#[test]
+fn hopeless_requests_are_refused_up_front() {
+    let simulated = |json: &str| request(json).validate().map(|_| ());
+    let hopeless =
+        r#"{"alg": "fisher-yates", "n": 1000, "tolerance": 0.0001, "until_decided": true}"#;
+    let (p, m) = refused(simulated(hopeless).unwrap_err());
+    assert_eq!(p, "tolerance");
+    assert!(m.contains("by the plan"), "{m}");
+    let (p, m) = refused(simulated(r#"{"alg": "fisher-yates", "detect": 1e-300}"#).unwrap_err());
+    assert_eq!(p, "detect");
+    assert!(m.contains("1e18"), "{m}");
+    // Negative controls: the book's run until decided, a plannable bias.
+    simulated(r#"{"alg": "fisher-yates", "n": 8, "tolerance": 0.01, "until_decided": true}"#)
+        .unwrap();
+    simulated(r#"{"alg": "naive-swap", "n": 8, "detect": 0.0335}"#).unwrap();
+}

@@ -45,7 +45,7 @@ pub struct Args {
     pub trials: u64,
 
     /// Family-wise false-alarm rate.
-    #[arg(long, value_name = "A", default_value_t = stats::DEFAULT_ALPHA)]
+    #[arg(long, value_name = "A", allow_negative_numbers = true, default_value_t = stats::DEFAULT_ALPHA)]
     pub alpha: f64,
 
     /// Read permutations, one per line (whitespace-separated), from FILE or - (stdin).
@@ -87,12 +87,12 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
             (audit::judge(&request, source, None, &tally)?, tally)
         }
         None => {
-            request.validate()?;
+            let alg = request.validate()?;
             let random = request.random.randomness()?;
-            let bar = progress_bar(request.trials);
-            let tick = |done: u64| bar.inc(done);
+            let progress = Progress::new(request.reachable(alg).0);
+            let tick = |done: u64| progress.add(done);
             let (report, tally) = audit::run(&request, &random, &tick)?;
-            bar.finish_and_clear();
+            progress.finish();
             (report, tally)
         }
     };
@@ -121,18 +121,57 @@ impl Args {
     }
 }
 
-/// A progress bar on stderr, hidden unless stderr is a terminal.
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+/// Progress of the shuffles on stderr: a bar sized to the whole run (all
+/// rounds of a run until decided) on a terminal; elsewhere (a log, CI) a
+/// line every [`Progress::EVERY`], the first after that long.
+enum Progress {
+    Bar(indicatif::ProgressBar),
+    Lines {
+        total: u64,
+        state: std::sync::Mutex<(u64, std::time::Instant)>,
+    },
+}
+
+impl Progress {
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+    fn new(total: u64) -> Self {
+        if !std::io::stderr().is_terminal() {
+            let state = std::sync::Mutex::new((0, std::time::Instant::now()));
+            return Progress::Lines { total, state };
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} shuffles {eta}")
+        {
+            bar.set_style(style);
+        }
+        Progress::Bar(bar)
     }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} shuffles {eta}")
-    {
-        bar.set_style(style);
+
+    /// Counts `done` more shuffles (from any thread).
+    fn add(&self, done: u64) {
+        match self {
+            Progress::Bar(bar) => bar.inc(done),
+            Progress::Lines { total, state } => {
+                let Ok(mut state) = state.lock() else { return };
+                state.0 += done;
+                if state.1.elapsed() >= Self::EVERY {
+                    state.1 = std::time::Instant::now();
+                    crate::failure::note(format_args!(
+                        "audit: {} of at most {total} shuffles",
+                        state.0
+                    ));
+                }
+            }
+        }
     }
-    bar
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Draws the heatmap; above [`MAX_HEATMAP_SIDE`] cards in blocks, which a

@@ -15,18 +15,19 @@ use fairdeck_audit::stats::equivalence::INTERVALS;
 pub struct VerdictArgs {
     /// Also report how many shuffles would catch a card x position bias of D
     /// (the largest |P(card at position) - 1/n|) with probability >= 0.8.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub detect: Option<f64>,
 
     /// Equivalence mode: say UNIFORM WITHIN EPS only when every card x
     /// position probability is shown to lie in 1/n +- EPS.
-    #[arg(long, value_name = "EPS")]
+    #[arg(long, value_name = "EPS", allow_negative_numbers = true)]
     pub tolerance: Option<f64>,
 
     /// Simultaneous confidence of the --tolerance intervals.
     #[arg(
         long,
         value_name = "C",
+        allow_negative_numbers = true,
         default_value_t = fairdeck_report::audit::DEFAULT_CONFIDENCE,
         requires = "tolerance"
     )]
