@@ -111,12 +111,35 @@ def hands_of(deal):
     return out
 
 
+PBN_VALUES = {"Board": r"[1-9][0-9]*", "Dealer": r"[NESW]", "Vulnerable": r"None|NS|EW|All",
+              "Deal": r"[NESW]:[AKQJT2-9.]+ [AKQJT2-9.]+ [AKQJT2-9.]+ [AKQJT2-9.]+"}
+
+
+def pbn_line_problem(line, comment):
+    """Section 7.1's characters: none of the forbidden set but the tab; outside comments no
+    white space but spaces and tabs."""
+    for c in line:
+        if (c != "\t" and any(lo <= ord(c) <= hi for lo, hi in FORBIDDEN)) or \
+                (not comment and c.isspace() and c not in " \t"):
+            return "U+%04X: a control, format or separator character, or white space other than spaces and tabs" % ord(c)
+    return None
+
+
 def pbn_blocks(text):
-    """Section 7.1, strict: each board is one block of tags; a repeated or missing tag is an error."""
-    blocks, tags = [], {}
-    for number, line in enumerate(text.splitlines() + [""], 1):
-        line = line.strip()
-        if line.startswith("%") or (line.startswith("{") and line.endswith("}")):
+    """Section 7.1, strict: each board is one block of tags; every loose spelling is an error."""
+    if text.startswith("\ufeff"):
+        raise ValueError("line 1: a byte-order mark")
+    blocks, tags, in_comment = [], {}, False
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n") + [""], 1):
+        problem = pbn_line_problem(line, in_comment or line[:1] in ("%", "{"))
+        if problem:
+            raise ValueError("line %d: %s" % (number, problem))
+        if in_comment or line.startswith("{"):
+            in_comment = "}" not in line
+            if not in_comment and not line.rstrip(" \t").endswith("}"):
+                raise ValueError("line %d: text after a comment's '}'" % number)
+            continue
+        if line.startswith("%"):
             continue
         if not line:
             if tags:
@@ -126,20 +149,25 @@ def pbn_blocks(text):
                 blocks.append(tags)
             tags = {}
             continue
-        tag = re.fullmatch(r'\[(\w+) "([^"]*)"\]', line)
+        tag = re.fullmatch(r'\[(\w+) "((?:[^"\\]|\\.)*)"\][ \t]*', line)
         if not tag:
-            raise ValueError("line %d: not a tag" % number)
-        if tag.group(1) in tags:
-            raise ValueError("line %d: [%s] again: two boards run together, or a repeated tag" % (number, tag.group(1)))
+            raise ValueError("line %d: not a tag [Name \"value\"] at the start of the line" % number)
+        name, value = tag.group(1), re.sub(r"\\(.)", r"\1", tag.group(2))
+        if name != name.capitalize() and name.lower() in ("board", "dealer", "vulnerable", "deal"):
+            raise ValueError("line %d: [%s]: tag names are case-sensitive" % (number, name))
+        if name in PBN_VALUES and not re.fullmatch(PBN_VALUES[name], value):
+            raise ValueError("line %d: [%s \"%s\"] is not in the one spelling of section 7.1" % (number, name, value))
+        if name in tags:
+            raise ValueError("line %d: [%s] again: two boards run together, or a repeated tag" % (number, name))
         first = number if not tags else first
-        tags[tag.group(1)] = tag.group(2)
+        tags[name] = value
     return blocks
 
 
 def check_pbn(path, secret, client, commitment=None):
     """Checks every board of a session file (the file's own % commitment line is never used)."""
     try:
-        blocks = pbn_blocks(open(path, encoding="utf-8").read())
+        blocks = pbn_blocks(open(path, encoding="utf-8", newline="").read())
     except ValueError as e:
         print("invalid:", e)
         return 1
@@ -672,6 +700,36 @@ def check_controls(doc):
     return failed
 
 
+# Negative controls of section 7.1 (issue 32 item 6): (edit, line of the refusal) on a
+# two-board session, each with the same line as fairdeck's strict reader.
+PBN_CONTROLS = [
+    (("Q9 T6", "Q9\u00a0T6"), 5), (('[Board "1"]', '[Board "01"]'), 2), (("[Deal ", "[deal "), 5),
+    (("\n\n", "\n  \n"), 6), (('[Dealer "N"]', '[Dealer "N\u0000"]'), 3), (("% header", "; header"), 1),
+    (("% header", '{c} [Board "9"]'), 1), (('[Vulnerable "None"]', '[Vulnerable "Love"]'), 4),
+    (("[Board ", "[Board  "), 2), (("N:", "n:"), 5),
+]
+
+
+def check_pbn_controls():
+    """Runs PBN_CONTROLS; returns the number not refused on their line."""
+    secret = bytes(range(32))
+    session = "% header\n" + "\n".join(
+        '[Board "%d"]\n[Dealer "%s"]\n[Vulnerable "%s"]\n[Deal "%s"]\n' % ((n,) + board(secret, "alice", n))
+        for n in (1, 2))
+    failed = 0 if len(pbn_blocks(session)) == 2 else 1
+    for (old, new), line in PBN_CONTROLS + [((chr(0xfeff), chr(0xfeff)), 1)]:
+        text = chr(0xfeff) + session if old == chr(0xfeff) else session.replace(old, new, 1)
+        try:
+            pbn_blocks(text)
+            got = "read"
+        except ValueError as e:
+            got = str(e)
+        if not got.startswith("line %d: " % line):
+            failed += 1
+            print("PBN control %r: expected a refusal on line %d, got %s" % (new, line, got))
+    return failed
+
+
 def check_vectors(doc):
     """Recomputes every vector of DOC; returns (passed, failed)."""
     passed = failed = 0
@@ -694,8 +752,9 @@ def check_vectors(doc):
         passed, failed = passed + (not wrong), failed + bool(wrong)
         if wrong:
             print("version 2 vector", repr(v["vector"]), "differs in", ", ".join(wrong))
-    controls = check_controls(doc)
-    passed, failed = passed + len(CONTROLS) - controls, failed + controls
+    controls = check_controls(doc) + check_pbn_controls()
+    total = len(CONTROLS) + len(PBN_CONTROLS) + 1
+    passed, failed = passed + total - controls, failed + controls
     print("fair_verify.py: %d vectors and controls passed, %d failed" % (passed, failed))
     if os.environ.get("TEST_TALLY"):
         with open(os.environ["TEST_TALLY"], "a") as tally:
