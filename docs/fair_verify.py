@@ -29,6 +29,7 @@ import os
 import re
 import struct
 import sys
+import unicodedata
 
 
 def chacha20_words(key):
@@ -110,12 +111,35 @@ def hands_of(deal):
     return out
 
 
+PBN_VALUES = {"Board": r"[1-9][0-9]*", "Dealer": r"[NESW]", "Vulnerable": r"None|NS|EW|All",
+              "Deal": r"[NESW]:[AKQJT2-9.]+ [AKQJT2-9.]+ [AKQJT2-9.]+ [AKQJT2-9.]+"}
+
+
+def pbn_line_problem(line, comment):
+    """Section 7.1's characters: none of the forbidden set but the tab; outside comments no
+    white space but spaces and tabs."""
+    for c in line:
+        if (c != "\t" and any(lo <= ord(c) <= hi for lo, hi in FORBIDDEN)) or \
+                (not comment and c.isspace() and c not in " \t"):
+            return "U+%04X: a control, format or separator character, or white space other than spaces and tabs" % ord(c)
+    return None
+
+
 def pbn_blocks(text):
-    """Section 7.1, strict: each board is one block of tags; a repeated or missing tag is an error."""
-    blocks, tags = [], {}
-    for number, line in enumerate(text.splitlines() + [""], 1):
-        line = line.strip()
-        if line.startswith("%") or (line.startswith("{") and line.endswith("}")):
+    """Section 7.1, strict: each board is one block of tags; every loose spelling is an error."""
+    if text.startswith("\ufeff"):
+        raise ValueError("line 1: a byte-order mark")
+    blocks, tags, in_comment = [], {}, False
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n") + [""], 1):
+        problem = pbn_line_problem(line, in_comment or line[:1] in ("%", "{"))
+        if problem:
+            raise ValueError("line %d: %s" % (number, problem))
+        if in_comment or line.startswith("{"):
+            in_comment = "}" not in line
+            if not in_comment and not line.rstrip(" \t").endswith("}"):
+                raise ValueError("line %d: text after a comment's '}'" % number)
+            continue
+        if line.startswith("%"):
             continue
         if not line:
             if tags:
@@ -125,20 +149,25 @@ def pbn_blocks(text):
                 blocks.append(tags)
             tags = {}
             continue
-        tag = re.fullmatch(r'\[(\w+) "([^"]*)"\]', line)
+        tag = re.fullmatch(r'\[(\w+) "((?:[^"\\]|\\.)*)"\][ \t]*', line)
         if not tag:
-            raise ValueError("line %d: not a tag" % number)
-        if tag.group(1) in tags:
-            raise ValueError("line %d: [%s] again: two boards run together, or a repeated tag" % (number, tag.group(1)))
+            raise ValueError("line %d: not a tag [Name \"value\"] at the start of the line" % number)
+        name, value = tag.group(1), re.sub(r"\\(.)", r"\1", tag.group(2))
+        if name != name.capitalize() and name.lower() in ("board", "dealer", "vulnerable", "deal"):
+            raise ValueError("line %d: [%s]: tag names are case-sensitive" % (number, name))
+        if name in PBN_VALUES and not re.fullmatch(PBN_VALUES[name], value):
+            raise ValueError("line %d: [%s \"%s\"] is not in the one spelling of section 7.1" % (number, name, value))
+        if name in tags:
+            raise ValueError("line %d: [%s] again: two boards run together, or a repeated tag" % (number, name))
         first = number if not tags else first
-        tags[tag.group(1)] = tag.group(2)
+        tags[name] = value
     return blocks
 
 
 def check_pbn(path, secret, client, commitment=None):
     """Checks every board of a session file (the file's own % commitment line is never used)."""
     try:
-        blocks = pbn_blocks(open(path, encoding="utf-8").read())
+        blocks = pbn_blocks(open(path, encoding="utf-8", newline="").read())
     except ValueError as e:
         print("invalid:", e)
         return 1
@@ -173,20 +202,43 @@ GAMES = {"bridge": ("standard", 4, 4), "holdem": ("standard", 2, 22), "draw": ("
          "skat": ("piquet", 3, 3), "scopa": ("italian", 2, 4), "shoe": (None, 1, 22)}
 
 
+# Section 8.2: the code points of general categories Cc, Cf, Zl, Zp (Unicode 15.0), pinned so
+# that every verifier refuses the same texts whatever Unicode version its platform has.
+FORBIDDEN = [(0x0000, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C),
+             (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x180E, 0x180E),
+             (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF),
+             (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F),
+             (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F)]
+PILE_NAMES = ("Board", "Burn", "Skat", "Table")
+
+
+def text_problem(t):
+    """Section 8.2's text rule (table ids, seat names, seeds): None, or what is wrong."""
+    if not isinstance(t, str) or not t or len(t.encode("utf-8")) > 256:
+        return "must be 1 to 256 bytes"
+    for c in t:
+        if any(lo <= ord(c) <= hi for lo, hi in FORBIDDEN):
+            return "holds U+%04X, a control, format or separator character" % ord(c)
+    if not unicodedata.is_normalized("NFC", t):
+        return "is not in NFC"
+    return None
+
+
 def manifest_problem(m):
     """Section 8.2's rules: None, or what is wrong."""
-    fields = {"version", "table", "game", "deck", "seats", "first", "last"}
-    if set(m) != fields:
-        return "the manifest's fields are %s, not %s" % (sorted(m), sorted(fields))
     if m["version"] != 2 or m["game"] not in GAMES:
         return "version %r, game %r" % (m["version"], m["game"])
     own, low, high = GAMES[m["game"]]
     shoe = re.fullmatch(r"shoe:([1-8])", m["deck"])
     if m["deck"] != own and not (own is None and shoe):
         return "deck %r is not the deck of %s" % (m["deck"], m["game"])
-    names = [m["table"]] + m["seats"]
-    if any(not n or len(n.encode()) > 256 or any(ord(c) < 32 or 127 <= ord(c) < 160 for c in n) for n in names):
-        return "an empty, over-long or control-character name"
+    if m["game"] == "bridge" and m["seats"] != ["North", "East", "South", "West"]:
+        return "a bridge table's seats are North, East, South, West"
+    for n in [m["table"]] + m["seats"]:
+        if text_problem(n):
+            return "name %r %s" % (n, text_problem(n))
+    if any(n in PILE_NAMES for n in m["seats"]):
+        return "a seat has the name of a pile"
     if not low <= len(m["seats"]) <= high or len(set(m["seats"])) != len(m["seats"]):
         return "%d seats (or a repeated name) for %s" % (len(m["seats"]), m["game"])
     if not m["first"] <= m["last"] < m["first"] + 10000 or (m["game"] == "bridge" and m["first"] < 1):
@@ -368,6 +420,132 @@ def check_lock_and_played(t, m, lock, out):
         out.append(("played", "deals played: %r of %d" % (played, count)))
 
 
+# ---- Strict reading (section 10.1) ----
+
+CARD = re.compile(r"(?:[A2-9TJQK][HDCS]|RJ|BJ)\Z")
+HEX = re.compile(r"[0-9a-f]{64}\Z")
+
+
+class DocumentError(Exception):
+    """A document that breaks the reading rules: kind `document`."""
+
+
+def _pairs(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise DocumentError("the key %r appears twice in one object" % k)
+        out[k] = v
+    return out
+
+
+def _constant(name):
+    raise DocumentError("%s is not JSON" % name)
+
+
+def _obj(v, path, required, optional=()):
+    if not isinstance(v, dict):
+        raise DocumentError("%s: an object was expected" % path)
+    for k in v:
+        if k not in required and k not in optional:
+            raise DocumentError("%s: unknown field %r" % (path, k))
+    for k in required:
+        if k not in v:
+            raise DocumentError("%s: the field %r is missing" % (path, k))
+    return v
+
+
+def _str(v, path):
+    if not isinstance(v, str):
+        raise DocumentError("%s: a string was expected" % path)
+    return v
+
+
+def _int(v, path):
+    if type(v) is not int or not 0 <= v < 2 ** 64:
+        raise DocumentError("%s: an integer from 0 to 2^64-1 was expected" % path)
+
+
+def _hex(v, path, nullable=False):
+    if not (nullable and v is None) and not (isinstance(v, str) and HEX.match(v)):
+        raise DocumentError("%s: %r is not 64 lowercase hex digits" % (path, v))
+
+
+def _cards(v, path):
+    if not isinstance(v, list):
+        raise DocumentError("%s: an array was expected" % path)
+    for i, c in enumerate(v):
+        if not (isinstance(c, str) and CARD.match(c)):
+            raise DocumentError("%s[%d]: %r is not a card as the specification writes it" % (path, i, c))
+
+
+def _list(v, path):
+    if not isinstance(v, list):
+        raise DocumentError("%s: an array was expected" % path)
+    return v
+
+
+def check_record_form(t):
+    """Section 10.1 for a version 2 or 2.1 document (already parsed strictly)."""
+    version = t.get("version")
+    if version not in (2, "2.1") or isinstance(version, bool):
+        raise DocumentError("version: %r is not 2 or \"2.1\"" % (version,))
+    top = ["version", "manifest", "commitment", "seats", "server_secret", "deals"]
+    if version == 2:
+        _obj(t, "the transcript", top)
+    else:
+        _obj(t, "the transcript", top + ["lock", "played"], ["void"])
+    m = _obj(t["manifest"], "manifest", ["version", "table", "game", "deck", "seats", "first", "last"])
+    for f in ("version", "first", "last"):
+        _int(m[f], "manifest." + f)
+    for f in ("table", "game", "deck"):
+        _str(m[f], "manifest." + f)
+    for i, n in enumerate(_list(m["seats"], "manifest.seats")):
+        _str(n, "manifest.seats[%d]" % i)
+    _hex(t["commitment"], "commitment")
+    for i, seat in enumerate(_list(t["seats"], "seats")):
+        at = "seats[%d]" % i
+        _obj(seat, at, ["name", "commitment", "seed"])
+        _str(seat["name"], at + ".name")
+        _hex(seat["commitment"], at + ".commitment", True)
+        if seat["seed"] is not None and text_problem(_str(seat["seed"], at + ".seed")):
+            raise DocumentError("%s.seed: a seed %s" % (at, text_problem(seat["seed"])))
+    _hex(t["server_secret"], "server_secret", True)
+    if version == "2.1":
+        _hex(t["lock"], "lock", True)
+        _int(t["played"], "played")
+    if "void" in t:
+        void = _obj(t["void"], "void", ["phase", "seats"])
+        if void["phase"] not in ("commit", "reveal"):
+            raise DocumentError("void.phase: %r" % (void["phase"],))
+        for i, n in enumerate(_list(void["seats"], "void.seats")):
+            _str(n, "void.seats[%d]" % i)
+    for i, d in enumerate(_list(t["deals"], "deals")):
+        at = "deals[%d]" % i
+        _obj(d, at, ["nonce", "piles", "stock"], ["dealer", "vulnerable", "deck"])
+        _int(d["nonce"], at + ".nonce")
+        for f in ("dealer", "vulnerable"):
+            if f in d:
+                _str(d[f], at + "." + f)
+        for j, p in enumerate(_list(d["piles"], at + ".piles")):
+            pat = "%s.piles[%d]" % (at, j)
+            _obj(p, pat, ["name", "role", "cards"])
+            _str(p["name"], pat + ".name")
+            _str(p["role"], pat + ".role")
+            _cards(p["cards"], pat + ".cards")
+        _cards(d["stock"], at + ".stock")
+        if "deck" in d:
+            _cards(d["deck"], at + ".deck")
+
+
+def read_document(text):
+    """Parses TEXT strictly (duplicate keys, NaN and Infinity refused); raises DocumentError."""
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except ValueError as e:
+        raise DocumentError("not JSON: %s" % e)
+
+
 def verify_transcript(t, published=None, lock=None):
     """Section 11: a list of (kind, message); empty when everything matches."""
     out, m = [], t.get("manifest", {})
@@ -397,7 +575,14 @@ def verify_transcript(t, published=None, lock=None):
 
 
 def check_transcript(path, published=None, lock=None):
-    t = json.load(sys.stdin if path == "-" else open(path, encoding="utf-8"))
+    text = (sys.stdin if path == "-" else open(path, encoding="utf-8")).read()
+    try:
+        t = read_document(text)
+        check_record_form(t)
+    except DocumentError as e:
+        print("document: %s" % e)
+        print("invalid: 1 difference(s)")
+        return 1
     found = verify_transcript(t, published, lock)
     for kind, message in found:
         print("%s: %s" % (kind, message))
@@ -439,6 +624,10 @@ def check_v2_vector(v):
         got["lock_message"] = seat_lock_message(m, t["commitment"], commitments).hex()
         got["lock"] = seat_lock(m, t["commitment"], commitments)
     wrong = [k for k in got if v[k] != got[k]]
+    try:
+        check_record_form(t)
+    except DocumentError as e:
+        wrong.append("document (%s)" % e)
     wrong += [kind for kind, _ in verify_transcript(t, t["commitment"], v.get("lock"))]
     if t.get("version") == "2.1" and "lock" not in v and not t.get("void"):
         wrong.append("no lock in a version 2.1 vector")
@@ -448,7 +637,7 @@ def check_v2_vector(v):
 def json_vectors(doc):
     """Every ```json block of DOC that holds a version 2 vector."""
     for block in re.findall(r"```json\n(.*?)```", open(doc, encoding="utf-8").read(), re.S):
-        value = json.loads(block)
+        value = read_document(block)
         if "transcript" in value:
             yield value
 
@@ -468,6 +657,77 @@ def vectors(doc):
         if "secret" in fields:
             fields["client seed"] = json.loads(fields["client seed"])
             yield fields
+
+
+# Negative controls of the reading rules (issue 32): each edit of the "hold'em, 2 seats"
+# vector must be refused with this kind.
+CONTROLS = [
+    ('"seed": "b"', '"seed": "x", "seed": "b"', "document"),
+    ('"first": 0', '"first": 5, "first": 0', "document"),
+    ('"deals"', '"note": 1, "deals"', "document"),
+    ('"role": "player", ', '', "document"),
+    ('"b96fef7f58a3845c', '"B96FEF7F58A3845C', "document"),
+    ('["9D", "3D"]', '[" 9D", "3D"]', "document"),
+    ('["9D", "3D"]', '["3d ", "3D"]', "document"),
+    ('["9D", "3D"]', '["9\u2666", "3D"]', "document"),
+    ('"nonce": 0', '"nonce": 0.0', "document"),
+    ('"nonce": 0', '"nonce": 18446744073709551616', "document"),
+    ('"seed": "a"', '"seed": "a\\u200b"', "document"),
+    ('["9D", "3D"]', '["9D", "9D"]', "hand"),
+    ('["ann", "bo"]', '["ann", "Board"]', "manifest"),
+    ('["ann", "bo"]', '["ann", "bo\\u202e"]', "manifest"),
+    ('["ann", "bo"]', '["ann", "Zoe\\u0308"]', "manifest"),
+]
+
+
+def check_controls(doc):
+    """Runs CONTROLS; returns the number that were not refused as they should be."""
+    text = open(doc, encoding="utf-8").read()
+    block = text.split('{"vector": "hold\'em, 2 seats",', 1)[1].split("```", 1)[0]
+    transcript = block.split('"transcript":\n', 1)[1].rstrip()[:-1]
+    failed = 0 if not verify_transcript(read_document(transcript), "b96fef7f58a3845c1dbf034fc21ffcd1428c4a0d5a6ee6d93497b476ac5cf8e9") else 1
+    for old, new, kind in CONTROLS:
+        edited = transcript.replace(old, new, 1)
+        try:
+            t = read_document(edited)
+            check_record_form(t)
+            kinds = [k for k, _ in verify_transcript(t, t["commitment"])]
+        except DocumentError:
+            kinds = ["document"]
+        if old not in transcript or kind not in kinds:
+            failed += 1
+            print("control %r -> %r: expected %s, found %s" % (old, new, kind, kinds))
+    return failed
+
+
+# Negative controls of section 7.1 (issue 32 item 6): (edit, line of the refusal) on a
+# two-board session, each with the same line as fairdeck's strict reader.
+PBN_CONTROLS = [
+    (("Q9 T6", "Q9\u00a0T6"), 5), (('[Board "1"]', '[Board "01"]'), 2), (("[Deal ", "[deal "), 5),
+    (("\n\n", "\n  \n"), 6), (('[Dealer "N"]', '[Dealer "N\u0000"]'), 3), (("% header", "; header"), 1),
+    (("% header", '{c} [Board "9"]'), 1), (('[Vulnerable "None"]', '[Vulnerable "Love"]'), 4),
+    (("[Board ", "[Board  "), 2), (("N:", "n:"), 5),
+]
+
+
+def check_pbn_controls():
+    """Runs PBN_CONTROLS; returns the number not refused on their line."""
+    secret = bytes(range(32))
+    session = "% header\n" + "\n".join(
+        '[Board "%d"]\n[Dealer "%s"]\n[Vulnerable "%s"]\n[Deal "%s"]\n' % ((n,) + board(secret, "alice", n))
+        for n in (1, 2))
+    failed = 0 if len(pbn_blocks(session)) == 2 else 1
+    for (old, new), line in PBN_CONTROLS + [((chr(0xfeff), chr(0xfeff)), 1)]:
+        text = chr(0xfeff) + session if old == chr(0xfeff) else session.replace(old, new, 1)
+        try:
+            pbn_blocks(text)
+            got = "read"
+        except ValueError as e:
+            got = str(e)
+        if not got.startswith("line %d: " % line):
+            failed += 1
+            print("PBN control %r: expected a refusal on line %d, got %s" % (new, line, got))
+    return failed
 
 
 def check_vectors(doc):
@@ -492,7 +752,10 @@ def check_vectors(doc):
         passed, failed = passed + (not wrong), failed + bool(wrong)
         if wrong:
             print("version 2 vector", repr(v["vector"]), "differs in", ", ".join(wrong))
-    print("fair_verify.py: %d vectors passed, %d failed" % (passed, failed))
+    controls = check_controls(doc) + check_pbn_controls()
+    total = len(CONTROLS) + len(PBN_CONTROLS) + 1
+    passed, failed = passed + total - controls, failed + controls
+    print("fair_verify.py: %d vectors and controls passed, %d failed" % (passed, failed))
     if os.environ.get("TEST_TALLY"):
         with open(os.environ["TEST_TALLY"], "a") as tally:
             tally.write("fair-verify-py %d %d 0\n" % (passed, failed))

@@ -165,9 +165,10 @@ fn importing_for_play_stays_lenient_but_says_what_it_skipped() {
         9,
         "{err}"
     );
-    // The same file is refused for verification, naming the line.
+    // The same file is refused for verification, naming the line: invalid,
+    // kind `document` (exit 1; a file that cannot be read is exit 2).
     let (code, out) = verify(&std::fs::read_to_string(&path).unwrap(), Some(COMMITMENT));
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(
         out.contains("line 1: the board starting here has no [Board] tag"),
         "{out}"
@@ -189,4 +190,52 @@ fn a_file_whose_own_commitment_contradicts_the_secret_is_flagged() {
     );
     // Negative control: the file as written says nothing of the kind.
     assert!(!verify(&text, None).1.contains("warning"));
+}
+
+/// Issue 32 item 6: each loose spelling was read by `fair verify --pbn`;
+/// now each is invalid (kind `document`, exit 1) and names its line.
+#[test]
+fn loose_spellings_are_refused_with_their_line() {
+    let text = session();
+    assert_eq!(verify(&text, Some(COMMITMENT)).0, 0);
+    let deal = text.find("[Deal \"N:").unwrap();
+    let space = deal + text[deal..].find(' ').unwrap() + 1;
+    let space = space + text[space..].find(' ').unwrap();
+    let line_of = |at: usize| text[..at].lines().count();
+    let cases = [
+        (
+            format!("{}\u{a0}{}", &text[..space], &text[space + 1..]),
+            line_of(space),
+            "U+00A0",
+        ),
+        (
+            text.replacen("[Board \"1\"]", "[Board \"01\"]", 1),
+            line_of(text.find("[Board").unwrap() + 1),
+            "leading zeros",
+        ),
+        (
+            text.replacen("[Deal ", "[deal ", 1),
+            line_of(deal + 1),
+            "written [Deal]",
+        ),
+        (
+            text.replacen("\n\n[Event", "\n \n[Event", 1),
+            line_of(text.find("\n\n[Event").unwrap()) + 1,
+            "only spaces",
+        ),
+        (
+            text.replacen("[Dealer \"N\"]", "[Dealer \"N\u{0}\"]", 1),
+            line_of(text.find("[Dealer").unwrap() + 1),
+            "U+0000",
+        ),
+    ];
+    for (tampered, line, says) in cases {
+        let (code, out) = verify(&tampered, Some(COMMITMENT));
+        assert_eq!(code, 1, "{says}: {out}");
+        assert!(
+            out.contains("document: ") && out.contains(&format!("line {line}: ")),
+            "{says} (line {line}): {out}"
+        );
+        assert!(out.contains(says), "{says}: {out}");
+    }
 }

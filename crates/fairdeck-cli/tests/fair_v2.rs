@@ -438,7 +438,11 @@ fn the_spec_vectors_verify_and_the_python_verifier_agrees() {
 
 #[test]
 fn bad_input_is_a_one_line_usage_error() {
-    let t = table(&["--game", "bridge"], &["N", "E", "S", "W"], &[]);
+    let t = table(
+        &["--game", "bridge"],
+        &["North", "East", "South", "West"],
+        &[],
+    );
     let doc = t.arg("table.json");
     let usage = |args: &[&str], needle: &str| {
         let out = fairdeck().args(args).output().unwrap();
@@ -486,12 +490,12 @@ fn bad_input_is_a_one_line_usage_error() {
         "not at this table",
     );
     usage(
-        &["fair", "seed", "reveal", "--table", &doc, "--seat", "N"],
+        &["fair", "seed", "reveal", "--table", &doc, "--seat", "North"],
         "--seed",
     );
     usage(
         &[
-            "fair", "seed", "commit", "--table", &doc, "--seat", "N", "--seed", "",
+            "fair", "seed", "commit", "--table", &doc, "--seat", "North", "--seed", "",
         ],
         "1 to 256 bytes",
     );
@@ -516,8 +520,14 @@ fn bad_input_is_a_one_line_usage_error() {
         r#"{"version": 2, "manifest": {"version": 2}, "deals": []}"#,
     )
     .unwrap();
-    usage(
-        &["fair", "verify", &t.arg("bad.json")],
-        "not a version 2 or 2.1 transcript",
-    );
+    // A transcript that breaks the reading rules is evidence, not a usage
+    // error: invalid, kind `document`, exit 1 (section 10.1).
+    let out = fairdeck()
+        .args(["--format", "json", "fair", "verify", &t.arg("bad.json")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = parse(&out);
+    assert_eq!(v["verdict"], "invalid");
+    assert_eq!(v["differences"][0]["kind"], "document", "{v}");
 }

@@ -5,6 +5,7 @@
 // unshuffled decks). No dependencies.
 
 import { WordStream, deckCards, durstenfeld, sha256, toHex } from './fairspec.js';
+import { DocumentError, checkRecordForm, parseStrict, textProblem } from './fairspec-json.js';
 
 const enc = (text) => new TextEncoder().encode(text);
 
@@ -37,8 +38,8 @@ const GAMES = {
 };
 const FIELDS = ['version', 'table', 'game', 'deck', 'seats', 'first', 'last'];
 
-const badName = (n) => typeof n !== 'string' || n.length === 0 || enc(n).length > 256
-  || [...n].some((c) => c.codePointAt(0) < 32 || (c.codePointAt(0) >= 127 && c.codePointAt(0) < 160));
+const PILE_NAMES = ['Board', 'Burn', 'Skat', 'Table'];
+const BRIDGE_SEATS = ['North', 'East', 'South', 'West'];
 
 /** Section 8.2's rules: null, or what is wrong with the manifest. */
 export function manifestProblem(m) {
@@ -50,7 +51,10 @@ export function manifestProblem(m) {
   if (!rule) return `game ${JSON.stringify(m.game)} is not one of ${Object.keys(GAMES).join(', ')}`;
   const shoe = /^shoe:[1-8]$/.test(m.deck);
   if (m.deck !== rule[0] && !(rule[0] === null && shoe)) return `deck ${JSON.stringify(m.deck)} is not the deck of ${m.game}`;
-  if (badName(m.table) || !Array.isArray(m.seats) || m.seats.some(badName)) return 'an empty, over-long or control-character name';
+  if (!Array.isArray(m.seats)) return 'the seats are not a list';
+  if (m.game === 'bridge' && m.seats.join() !== BRIDGE_SEATS.join()) return `a bridge table's seats are ${BRIDGE_SEATS.join(', ')}`;
+  for (const n of [m.table, ...m.seats]) if (textProblem(n)) return `name ${JSON.stringify(n)} ${textProblem(n)}`;
+  if (m.seats.some((n) => PILE_NAMES.includes(n))) return `a seat has the name of a pile (${PILE_NAMES.join(', ')})`;
   if (m.seats.length < rule[1] || m.seats.length > rule[2]) return `${m.game} is played by ${rule[1]} to ${rule[2]} seats, not ${m.seats.length}`;
   if (new Set(m.seats).size !== m.seats.length) return 'a seat name appears twice';
   const [first, last] = [BigInt(m.first), BigInt(m.last)];
@@ -113,8 +117,9 @@ async function checkLockAndPlayed(t, m, lock, out, checked) {
     checked.push('the seat lock of the seats\' commitments against the one recorded before the reveals');
     if (computed === null || computed !== String(lock).trim().toLowerCase()) out.push({ kind: 'published-lock', message: `the seats' commitments give the lock ${computed}, the one recorded before the reveals is ${lock}: a commitment was replaced after the lock` });
   }
-  const count = Number(BigInt(m.last) - BigInt(m.first)) + 1;
-  if ((t.played == null && v21) || (t.played != null && !(Number.isInteger(t.played) && t.played >= 0 && t.played <= count))) out.push({ kind: 'played', message: `deals played: ${t.played} of ${count}` });
+  const count = BigInt(m.last) - BigInt(m.first) + 1n;
+  const playedOk = (p) => (typeof p === 'number' && Number.isInteger(p) && p >= 0) || typeof p === 'bigint';
+  if ((t.played == null && v21) || (t.played != null && !(playedOk(t.played) && BigInt(t.played) <= count))) out.push({ kind: 'played', message: `deals played: ${t.played} of ${count}` });
   return computed;
 }
 
@@ -195,14 +200,18 @@ function compareDeal(m, cards, claimed, out) {
   }
 }
 
-/** Missing, extra, repeated and out-of-order deals; returns the deals to compare. */
+/**
+ * Missing, extra, repeated and out-of-order deals; returns the deals to compare. Deal numbers are
+ * BigInts: a JS number stops counting at 2^53 (n + 1 === n there), which hung the page.
+ */
 function dealRange(m, deals, out) {
+  const [first, last] = [BigInt(m.first), BigInt(m.last)];
   const seen = new Set();
   const keep = [];
   let previous = null;
   for (const d of Array.isArray(deals) ? deals : []) {
-    const n = Number(d.nonce);
-    if (!(n >= m.first && n <= m.last)) out.push({ kind: 'extra-deal', message: `deal ${d.nonce} is outside the manifest's deals ${m.first}-${m.last}` });
+    const n = BigInt(d.nonce);
+    if (n < first || n > last) out.push({ kind: 'extra-deal', message: `deal ${n} is outside the manifest's deals ${first}-${last}` });
     else if (seen.has(n)) out.push({ kind: 'duplicate-deal', message: `deal ${n} appears twice` });
     else {
       if (previous !== null && n < previous) out.push({ kind: 'deal-order', message: `deal ${n} comes after deal ${previous}` });
@@ -212,7 +221,7 @@ function dealRange(m, deals, out) {
     }
   }
   const missing = [];
-  for (let n = m.first; n <= m.last; n++) if (!seen.has(n)) missing.push(n);
+  for (let n = first; n <= last; n++) if (!seen.has(n)) missing.push(n);
   if (missing.length) out.push({ kind: 'missing-deal', message: `${missing.length} deal(s) of the manifest are missing: ${missing.slice(0, 20).join(', ')}` });
   return keep;
 }
@@ -227,10 +236,18 @@ function dealRange(m, deals, out) {
  * 'partial' names what was not checked.
  */
 export async function verifyTranscript(input, published, lock) {
-  const t = typeof input === 'string' ? JSON.parse(input) : input;
   const out = [];
   const checked = [];
   let computedLock = null;
+  let t = null;
+  try {
+    t = typeof input === 'string' ? parseStrict(input) : input;
+    checkRecordForm(t);
+  } catch (e) {
+    if (!(e instanceof DocumentError)) throw e;
+    const version = t && (t.version === 2 || t.version === '2.1') ? t.version : null;
+    return { verdict: 'invalid', version, commitment: null, lock: null, checked: ['the document\'s form (refused: nothing else was checked)'], unchecked: [], differences: [{ kind: 'document', message: `the document breaks the reading rules (section 10.1): ${e.message}` }] };
+  }
   const done = (commitment = null) => {
     const pub = published ? String(published).trim().toLowerCase() : '';
     const unchecked = [];

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as v2 from '../js/fairspec-v2.js';
+import { parseStrict, textProblem } from '../js/fairspec-json.js';
 import { WordStream, toHex } from '../js/fairspec.js';
 
 const SPEC = fileURLToPath(new URL('../../../../docs/fair-dealing.md', import.meta.url));
@@ -59,7 +60,9 @@ test('a commitment replaced after the lock (F1), a bad lock, a wrong void record
   assert.ok(r.differences.map((d) => d.kind).includes('published-lock'));
   assert.equal((await v2.verifyTranscript(t, t.commitment, locked.lock)).verdict, 'valid');
   assert.ok((await kinds(t, (x) => { x.lock = '0'.repeat(64); })).includes('lock'));
-  assert.ok((await kinds(t, (x) => { delete x.played; })).includes('played'));
+  assert.ok((await kinds(t, (x) => { x.played = 5; })).includes('played'));
+  // A 2.1 transcript without `played` breaks the reading rules (section 10.1).
+  assert.ok((await kinds(t, (x) => { delete x.played; })).includes('document'));
   const voidCommit = VECTORS.find((v) => v.vector === 'void at the commit phase').transcript;
   assert.ok((await kinds(voidCommit, (x) => { x.void.seats = ['ann']; })).includes('void'));
   assert.ok((await kinds(voidCommit, (x) => { x.void.phase = 'reveal'; })).includes('void'));
@@ -93,4 +96,74 @@ test('each tamper class is caught with its kind', async () => {
   // A transcript whose own commitment was rewritten is caught against the published one.
   const forged = await v2.verifyTranscript({ ...holdem, commitment: '0'.repeat(64) }, holdem.commitment);
   assert.deepEqual(forged.differences.map((d) => d.kind), ['commitment']);
+});
+
+/** JSON text of `value` with BigInts written as their digits (JSON.stringify refuses them). */
+const toJson = (value) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `#big#${v}#` : v)).replace(/"#big#(\d+)#"/g, '$1');
+
+/** A whole version 2.1 hold'em transcript of the deals first..last, built from the spec's steps. */
+async function table(first, last) {
+  const m = { version: 2, table: 'big numbers', game: 'holdem', deck: 'standard', seats: ['ann', 'bo'], first, last };
+  const secret = bytes('07'.repeat(32));
+  const seeds = ['a', 'b'];
+  const commitment = await v2.roomCommitment(m, secret);
+  const seats = await Promise.all(seeds.map(async (seed, i) => ({ name: m.seats[i], commitment: await v2.seatCommitment(m, i, seed), seed })));
+  const lock = await v2.seatLock(m, commitment, seats.map((s) => s.commitment));
+  const deals = [];
+  for (let n = BigInt(first); n <= BigInt(last); n++) {
+    const { durstenfeld, deckCards } = await import('../js/fairspec.js');
+    const cards = durstenfeld(deckCards('standard'), new WordStream(await v2.dealKeyV2(m, secret, seeds, n)));
+    deals.push({ nonce: n, ...v2.layOut(m, cards), deck: cards });
+  }
+  const t = { version: '2.1', manifest: m, commitment, seats, lock, server_secret: '07'.repeat(32), played: 0, deals };
+  return { text: toJson(t), commitment, lock };
+}
+
+test('deal numbers at 2^53 - 1, 2^53, 2^53 + 1 and 2^64 - 1 are read and counted exactly', { timeout: 30000 }, async () => {
+  // Issue 32 item 15: JSON.parse rounded these and a JS number stops counting at 2^53, which hung
+  // the tab. Each range must verify valid, quickly, with every digit kept.
+  for (const [first, last] of [[9007199254740991n, 9007199254740992n], [9007199254740992n, 9007199254740993n], [18446744073709551614n, 18446744073709551615n]]) {
+    const { text, commitment, lock } = await table(first, last);
+    assert.ok(text.includes(`"nonce":${last}`), text.slice(0, 200));
+    const started = Date.now();
+    const r = await v2.verifyTranscript(text, commitment, lock);
+    assert.ok(Date.now() - started < 5000);
+    assert.deepEqual([r.verdict, r.differences], ['valid', []], `${first}-${last}`);
+    // One more digit than a u64 holds is not a deal number.
+    const over = text.replace(`"last":${last}`, `"last":${last + 1n}`);
+    if (last === 18446744073709551615n) assert.equal((await v2.verifyTranscript(over, commitment, lock)).differences[0].kind, 'document');
+  }
+  const exact = parseStrict('[9007199254740993, 18446744073709551615]');
+  assert.deepEqual(exact, [9007199254740993n, 18446744073709551615n]);
+});
+
+test('strict reading: duplicate keys, unknown fields, upper-case hex and loose card spellings are kind document', async () => {
+  const v = VECTORS.find((x) => x.vector === "hold'em, 2 seats");
+  const text = JSON.stringify(v.transcript);
+  const c = v.transcript.commitment;
+  assert.equal((await v2.verifyTranscript(text, c)).verdict, 'partial');
+  const edits = [
+    ['"seed":"b"', '"seed":"x","seed":"b"', 'twice'],
+    ['"first":0', '"first":5,"first":0', 'twice'],
+    ['"deals"', '"note":1,"deals"', 'unknown field'],
+    [`"${c}"`, `"${c.toUpperCase()}"`, 'lowercase'],
+    ['["9D","3D"]', '[" 9D","3D"]', 'not a card'],
+    ['["9D","3D"]', '["3d ","3D"]', 'not a card'],
+    ['["9D","3D"]', '["9\u2666","3D"]', 'not a card'],
+    ['"nonce":0', '"nonce":0.0', 'integer'],
+    ['"seed":"a"', '"seed":"a\\u200b"', 'U+200B'],
+  ];
+  for (const [from, to, says] of edits) {
+    assert.ok(text.includes(from), from);
+    const r = await v2.verifyTranscript(text.replace(from, to), c);
+    assert.equal(r.verdict, 'invalid', to);
+    assert.equal(r.differences[0].kind, 'document', to);
+    assert.ok(r.differences[0].message.includes(says), r.differences[0].message);
+  }
+  const dup = await v2.verifyTranscript(text.replace('["9D","3D"]', '["9D","9D"]'), c);
+  assert.equal(dup.differences[0].kind, 'hand');
+  for (const [from, to] of [['["ann","bo"]', '["ann","Board"]'], ['["ann","bo"]', '["ann","bo\\u202e"]'], ['["ann","bo"]', '["ann","Zoe\\u0308"]']]) {
+    assert.equal((await v2.verifyTranscript(text.replace(from, to), c)).differences[0].kind, 'manifest', to);
+  }
+  assert.equal(textProblem('Zo\u00eb'), null);
 });

@@ -258,98 +258,6 @@ pub fn read_lenient(text: &str) -> Result<(Vec<PbnBoard>, Vec<String>), Error> {
     Ok((boards, skipped))
 }
 
-/// Reads a session file strictly, for verification (section 7.1 of
-/// `docs/fair-dealing.md`): only tags, `%` lines (never trusted), `{…}`
-/// comments and blank lines; each board is one block of tags separated from
-/// the next by a blank line, with exactly one `[Board]`, `[Dealer]`,
-/// `[Vulnerable]` and `[Deal]`, none inherited with `#`. O(length).
-///
-/// ```
-/// use fairdeck::cards::pbn;
-///
-/// let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
-/// let one = format!("[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"{deal}\"]\n");
-/// assert_eq!(pbn::read_strict(&one)?.len(), 1);
-/// // A blank line lost between two boards: the second [Board] is refused.
-/// let merged = format!("{one}{one}");
-/// assert!(pbn::read_strict(&merged).unwrap_err().to_string().starts_with("line 5: [Board] again"));
-/// # Ok::<(), fairdeck::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// [`Error::InvalidPbn`] naming the line: a repeated tag (two boards run
-/// together), a board without one of the four tags, any other line.
-pub fn read_strict(text: &str) -> Result<Vec<PbnBoard>, Error> {
-    let bad = |line: usize, why: String| Error::InvalidPbn { line, why };
-    let mut boards: Vec<PbnBoard> = Vec::new();
-    let mut game = Tags::default();
-    let mut in_comment = false;
-    for (i, raw) in text.lines().chain(core::iter::once("")).enumerate() {
-        let (line_no, line) = (i + 1, raw.trim());
-        if in_comment || line.starts_with('{') {
-            in_comment = !line.contains('}');
-            continue;
-        }
-        if line.starts_with('%') {
-            continue;
-        }
-        if line.is_empty() {
-            if !game.tags.is_empty() {
-                boards.push(strict_board(&game, boards.last())?);
-                game.tags.clear();
-            }
-            continue;
-        }
-        let Some(tag) = line.strip_prefix('[') else {
-            let why = "not a tag: a session checked for fairness holds only tags, % lines, \
-                       comments and blank lines";
-            return Err(bad(line_no, why.into()));
-        };
-        let (name, value) = parse_tag(tag).map_err(|why| bad(line_no, why))?;
-        if let Some((_, _, first)) = game
-            .tags
-            .iter()
-            .find(|(n, _, _)| n.eq_ignore_ascii_case(&name))
-        {
-            return Err(bad(
-                line_no,
-                format!(
-                    "[{name}] again (first on line {first}): two boards run together, or a repeated tag"
-                ),
-            ));
-        }
-        game.tags.push((name, value, line_no));
-    }
-    Ok(boards)
-}
-
-/// One strictly read board: all four tags present, none inherited.
-fn strict_board(game: &Tags, previous: Option<&PbnBoard>) -> Result<PbnBoard, Error> {
-    let start = game.tags.first().map_or(1, |t| t.2);
-    for name in ["Board", "Dealer", "Vulnerable", "Deal"] {
-        let found = game
-            .tags
-            .iter()
-            .find(|(n, _, _)| n.eq_ignore_ascii_case(name));
-        match found {
-            None => {
-                let why = format!("the board starting here has no [{name}] tag");
-                return Err(Error::InvalidPbn { line: start, why });
-            }
-            Some((_, v, line)) if v.trim() == "#" => {
-                let why = format!("[{name} \"#\"] (inherited) is not accepted when verifying");
-                return Err(Error::InvalidPbn { line: *line, why });
-            }
-            Some(_) => {}
-        }
-    }
-    board_of(game, previous, 0)?.ok_or(Error::InvalidPbn {
-        line: start,
-        why: "no [Deal] tag".into(),
-    })
-}
-
 /// `Name "value"]` (the `[` already taken) → (name, value).
 fn parse_tag(tag: &str) -> Result<(String, String), String> {
     let (name, rest) = tag
@@ -420,6 +328,10 @@ fn board_of(
     parsed.date = inherit("Date", previous.map(|p| p.date.clone()));
     Ok(Some(parsed))
 }
+
+mod strict;
+
+pub use strict::read_strict;
 
 #[cfg(test)]
 mod tests;

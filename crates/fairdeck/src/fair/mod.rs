@@ -34,6 +34,8 @@
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
 
+#[cfg(feature = "serde")]
+mod document;
 mod lock;
 mod mismatch;
 mod record;
@@ -41,17 +43,21 @@ mod recorded;
 mod session;
 mod stream;
 mod table;
+mod text;
 mod transcript;
 mod verdict;
 mod version;
 mod void;
 
+#[cfg(feature = "serde")]
+pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;
 pub use record::Record;
 pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};
+pub use text::{BRIDGE_SEATS, FORBIDDEN, PILE_NAMES, check_seed, check_text, is_forbidden};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
 pub use verdict::{Difference, Kind, Verification, compare_deal, verify_transcript};
 pub use version::TranscriptVersion;

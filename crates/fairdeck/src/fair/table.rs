@@ -8,6 +8,7 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
+use super::text::{BRIDGE_SEATS, PILE_NAMES, check_text};
 use super::{Commitment, KeyStream, ServerSecret, durstenfeld};
 use crate::Error;
 use crate::cards::{Board, Card, Deal, DeckKind, Game, PileRole};
@@ -104,15 +105,6 @@ fn bad(why: String) -> Error {
     Error::InvalidTable(why)
 }
 
-fn check_text(what: &str, text: &str) -> Result<(), Error> {
-    if text.is_empty() || text.len() > MAX_TEXT || text.chars().any(char::is_control) {
-        return Err(bad(format!(
-            "{what} {text:?} must be 1 to {MAX_TEXT} bytes without control characters"
-        )));
-    }
-    Ok(())
-}
-
 impl Manifest {
     /// Checks every rule of section 8.1 and returns the typed table.
     ///
@@ -146,18 +138,38 @@ impl Manifest {
                 self.seats.len()
             )));
         }
-        for (i, name) in self.seats.iter().enumerate() {
-            check_text("the seat name", name)?;
-            if self.seats[..i].contains(name) {
-                return Err(bad(format!("seat name {name:?} appears twice")));
-            }
-        }
+        self.check_seat_names(game)?;
         self.check_range(game)?;
         Ok(Table {
             manifest: self.clone(),
             game,
             deck,
         })
+    }
+
+    /// Seat names: the text rule, all different (byte equality), none a
+    /// pile's name; a bridge table's are North, East, South, West.
+    fn check_seat_names(&self, game: TableGame) -> Result<(), Error> {
+        if game == TableGame::Cards(Game::Bridge) && self.seats != BRIDGE_SEATS {
+            return Err(bad(format!(
+                "a bridge table's seats are {BRIDGE_SEATS:?} in this order and spelling, the \
+                 manifest has {:?}",
+                self.seats
+            )));
+        }
+        for (i, name) in self.seats.iter().enumerate() {
+            check_text("the seat name", name)?;
+            if self.seats[..i].contains(name) {
+                return Err(bad(format!("seat name {name:?} appears twice")));
+            }
+            if PILE_NAMES.contains(&name.as_str()) {
+                return Err(bad(format!(
+                    "seat name {name:?} is the name of a pile ({})",
+                    PILE_NAMES.join(", ")
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn deck_of(&self, game: TableGame) -> Result<DeckKind, Error> {

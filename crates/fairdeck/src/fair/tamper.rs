@@ -88,8 +88,18 @@ fn tampers(t: &Transcript) -> Vec<(&'static str, Kind, Transcript)> {
     add("manifest: table id", Kind::PublishedCommitment, &|x| {
         x.manifest.table.push('x')
     });
-    add("manifest: seat renamed", Kind::Seats, &|x| {
+    // A bridge table's seat names are fixed (section 8.2): renaming one in
+    // the manifest breaks its rules; anywhere else the seats differ.
+    let renamed = if t.manifest.game == "bridge" {
+        Kind::Manifest
+    } else {
+        Kind::Seats
+    };
+    add("manifest: seat renamed", renamed, &|x| {
         x.manifest.seats[0].push('x')
+    });
+    add("transcript: seat renamed", Kind::Seats, &|x| {
+        x.seats[0].name.push('x')
     });
     add("manifest: range moved", Kind::PublishedCommitment, &|x| {
         x.manifest.last += 1

@@ -20,6 +20,11 @@ use crate::cards::Card;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Kind {
+    /// The document breaks the rules of reading (section 10.1): not JSON,
+    /// a duplicate or unknown key, a missing field, a wrong type, hex not
+    /// in lowercase, a card not in the specification's spelling. Nothing
+    /// else is checked.
+    Document,
     /// The manifest breaks a rule of the specification (or is not version 2).
     Manifest,
     /// The transcript's seats are not the manifest's, in order.
@@ -83,6 +88,7 @@ impl Kind {
     /// The kebab-case name used in JSON and in the specification.
     pub fn name(self) -> &'static str {
         match self {
+            Kind::Document => "document",
             Kind::Manifest => "manifest",
             Kind::Seats => "seats",
             Kind::MissingReveal => "missing-reveal",

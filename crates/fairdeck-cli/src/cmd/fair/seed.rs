@@ -115,10 +115,11 @@ fn seed_of(args: &SeedArgs, reveal: bool) -> anyhow::Result<String> {
             ));
         }
     };
-    if seed.is_empty() || seed.len() > MAX_TEXT || seed.chars().any(char::is_control) {
-        return Err(usage(format!(
-            "a seed is 1 to {MAX_TEXT} bytes of text without control characters"
-        )));
-    }
+    fairdeck::fair::check_seed(&seed).map_err(|e| {
+        usage(format!(
+            "{e}: a seed is 1 to {MAX_TEXT} bytes of NFC text without control, format or \
+             separator characters (docs/fair-dealing.md section 8.2)"
+        ))
+    })?;
     Ok(seed)
 }

@@ -170,7 +170,23 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
     let secret = args.inputs.secret()?;
     let client_seed = args.inputs.client_seed()?;
     let text = super::document::read_json_text(path)?;
-    let boards = pbn::read_strict(&text).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+    let computed = secret.commitment();
+    let published = args
+        .commitment
+        .as_deref()
+        .map(|hex| Commitment::from_hex(hex).map_err(|e| usage(e.to_string())))
+        .transpose()?;
+    let boards = match pbn::read_strict(&text) {
+        Ok(boards) => boards,
+        Err(e) => {
+            return refused(
+                out,
+                &format!("{}: {e}", path.display()),
+                computed,
+                published,
+            );
+        }
+    };
     let range = match &args.boards {
         Some(r) => Board::parse_range(r).map_err(|e| usage(e.to_string()))?,
         None => {
@@ -178,12 +194,6 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
             numbers.clone().min().unwrap_or(1)..=numbers.max().unwrap_or(1)
         }
     };
-    let computed = secret.commitment();
-    let published = args
-        .commitment
-        .as_deref()
-        .map(|hex| Commitment::from_hex(hex).map_err(|e| usage(e.to_string())))
-        .transpose()?;
     let matches = published.map(|c| c == computed);
     let checks = fair::verify_session(&secret, client_seed, &boards);
     let ranges = range_differences(&boards, range.clone());
@@ -253,6 +263,34 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A file the strict reader refuses (section 7.1): invalid, kind `document`,
+/// exit 1 — the file is evidence, and nothing else in it was checked.
+fn refused(
+    out: &mut Output,
+    why: &str,
+    computed: Commitment,
+    published: Option<Commitment>,
+) -> anyhow::Result<ExitCode> {
+    let difference = format!("document: {why}");
+    let verdict = SessionVerdict {
+        verdict: "invalid",
+        commitment: computed.to_hex(),
+        published_commitment: published.map(|c| c.to_hex()),
+        commitment_matches: published.map(|c| c == computed),
+        boards: Vec::new(),
+        range_differences: vec![difference.clone()],
+        file_commitment_contradicts: None,
+        message: format!(
+            "invalid: the file breaks the strict reading of section 7.1 ({why}); no board was checked"
+        ),
+    };
+    match out.format() {
+        Format::Json => out.json(&verdict)?,
+        Format::Text => writeln!(out.stdout(), "{difference}\n{}", verdict.message)?,
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 fn summary(

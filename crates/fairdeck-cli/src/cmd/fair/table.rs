@@ -360,6 +360,12 @@ pub fn deal(args: &DealArgs, path: &Path, out: &mut Output) -> anyhow::Result<Ex
             ));
         }
     };
+    if out.pbn() {
+        let text = super::table_pbn::write(&transcript)?;
+        crate::failure::note("note: the boards show every hand: publish them only after play");
+        out.stdout().write_all(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     crate::failure::note(
         "note: the transcript holds the server secret: publish it only after play",
     );

@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use fairdeck::cards::{Card, DeckKind, Game};
 use fairdeck::fair::{
-    self, Commitment, DealRecord, Difference, Evidence, Kind, MAX_DEALS, Mismatch, OwnSeed,
-    PileRecord, Record, Verdict, Verification, compare_deal, verify_record,
+    self, Commitment, DealRecord, Difference, Document, DocumentError, Evidence, Kind, MAX_DEALS,
+    Mismatch, OwnSeed, PileRecord, V1Deal, Verdict, Verification, compare_deal, read_document,
+    verify_record,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::document::read_json_text;
 use super::{VerifyArgs, parse_cards};
@@ -60,49 +61,73 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let recorded = recorded(args)?;
     let published = recorded.commitment;
     let text = read_json_text(path)?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        usage(format!(
-            "{}: not JSON ({e}): verify takes the JSON transcript (fair deal --format json)",
-            path.display()
-        ))
-    })?;
-    if value.get("version").and_then(|v| v.as_u64()) == Some(3) {
+    if is_version_3(&text) {
         return crate::cmd::hidden::verify_text(&text, out); // read again, strictly
     }
-    if value.get("manifest").is_some() && value.get("deals").is_none() {
+    if is_table_document(&text) {
         return Err(usage(format!(
             "{}: a table document (manifest and commitment), not a transcript: verify the \
              transcript that fair deal --table … --format json writes",
             path.display()
         )));
     }
-    let (version, verification, checked) = if value.get("manifest").is_some() {
-        let t: Record = serde_json::from_value(value).map_err(|e| {
-            usage(format!(
-                "{}: not a version 2 or 2.1 transcript: {e}",
+    let (version, verification, checked) = match read_document(&text) {
+        Err(e) if e.version.is_none() => {
+            return Err(usage(format!(
+                "{}: {e}: verify takes the JSON transcript (fair deal --format json)",
                 path.display()
-            ))
-        })?;
-        let v = verify_record(&t, &recorded);
-        let checked = super::verdict_text::checked_v2(&t, &v);
-        (t.version.name(), v, checked)
-    } else if value.get("client_seed").is_some() {
-        if recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some() {
-            return Err(usage(
-                "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
-            ));
+            )));
         }
-        let doc: V1Deal = serde_json::from_value(value)
-            .map_err(|e| usage(format!("{}: not a version 1 deal: {e}", path.display())))?;
-        let (v, checked) = verify_v1(args, &doc, published.as_ref())?;
-        ("1", v, checked)
-    } else {
-        return Err(usage(format!(
-            "{}: neither a version 2 transcript (no \"manifest\") nor a version 1 deal (no \"client_seed\")",
-            path.display()
-        )));
+        Err(e) => refused(&e),
+        Ok(Document::V2(t)) => {
+            let v = verify_record(&t, &recorded);
+            let checked = super::verdict_text::checked_v2(&t, &v);
+            (t.version.name(), v, checked)
+        }
+        Ok(Document::V1(doc)) => {
+            if recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some() {
+                return Err(usage(
+                    "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
+                ));
+            }
+            let (v, checked) = verify_v1(args, &doc, published.as_ref())?;
+            ("1", v, checked)
+        }
+        Ok(_) => return Err(usage("a document of a version this fairdeck does not know")),
     };
     report(out, version, &verification, checked, &recorded)
+}
+
+/// A table document (`fair table new`) has a manifest and no deals: the
+/// wrong file, said so as a usage error rather than a malformed transcript.
+/// A version-3 (hidden hands) document: read by `fairdeck-hidden`'s strict reader.
+fn is_version_3(text: &str) -> bool {
+    let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    value.is_some_and(|v| v.get("version").and_then(|v| v.as_u64()) == Some(3))
+}
+
+fn is_table_document(text: &str) -> bool {
+    let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    value.is_some_and(|v| {
+        v.get("manifest").is_some() && v.get("deals").is_none() && v.get("version").is_none()
+    })
+}
+
+/// A document refused by the strict reader: one difference of kind
+/// `document`, nothing else checked.
+fn refused(e: &DocumentError) -> (&'static str, Verification, Vec<String>) {
+    let v = Verification {
+        differences: vec![Difference {
+            kind: Kind::Document,
+            message: format!("the document breaks the reading rules (section 10.1): {e}"),
+        }],
+        ..Verification::default()
+    };
+    (
+        e.version.unwrap_or("2"),
+        v,
+        vec!["the document's form (refused: nothing else was checked)".into()],
+    )
 }
 
 /// What the player recorded, from the flags.
@@ -119,7 +144,11 @@ fn recorded(args: &VerifyArgs) -> anyhow::Result<Evidence> {
             .seat
             .clone()
             .zip(args.seed.clone())
-            .map(|(seat, seed)| OwnSeed { seat, seed }),
+            .map(|(seat, seed)| {
+                fair::check_seed(&seed).map_err(|e| usage(format!("--seed: {e}")))?;
+                Ok::<_, anyhow::Error>(OwnSeed { seat, seed })
+            })
+            .transpose()?,
         played: args.played.as_deref().map(parse_played).transpose()?,
     })
 }
@@ -218,25 +247,6 @@ fn v1_verdict(v: &Verification) -> Verdict {
         (true, true) => Verdict::Valid,
         (true, false) => Verdict::SelfConsistentOnly,
     }
-}
-
-/// A version 1 deal as `fair deal --format json` printed it.
-#[derive(Deserialize)]
-struct V1Deal {
-    commitment: String,
-    client_seed: String,
-    nonce: u64,
-    game: String,
-    deck: String,
-    cards: Vec<Card>,
-    hands: Vec<V1Hand>,
-    stock: Vec<Card>,
-}
-
-#[derive(Deserialize)]
-struct V1Hand {
-    name: String,
-    cards: Vec<Card>,
 }
 
 /// Version 1: the hands, stock and deck line of one deal from `(S, T, N)`.

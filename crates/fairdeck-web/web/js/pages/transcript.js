@@ -3,6 +3,7 @@
 // the one the player saw published before play — and never taken from the pasted document.
 
 import * as v2 from '../fairspec-v2.js';
+import { parseStrict } from '../fairspec-json.js';
 
 const WHY = 'Version 2: before play the room published a table manifest (game, deck, seats, the '
   + 'deals to be played) and its commitment; every seat committed to a seed of its own before any '
@@ -24,8 +25,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const HEADINGS = {
-  valid: ['verify-valid', '✔ Valid: everything listed below matches, and the commitment is the one you saw published'],
-  partial: ['verify-warn', '⚠ Partial: everything listed below matches the commitment you saw, but the seat lock you recorded before the reveals was not compared (this page does not ask for it yet): a seat colluding with the room may have chosen its seed after the others\' reveals — check it with fairdeck fair verify --lock'],
+  valid: ['verify-valid', '✔ Valid as far as this page checks: everything listed below matches, the commitment is the one you saw published and the seat lock the one you recorded. Your own seed and the deal numbers you were shown are compared by fairdeck fair verify --seat --seed --played'],
+  partial: ['verify-warn', '⚠ Partial: everything listed below matches the commitment you saw, but the seat lock you recorded before the reveals was not given, so not compared: a seat colluding with the room may have chosen its seed after the others\' reveals. Your own seed and the deal numbers you were shown are compared by fairdeck fair verify --seat --seed --played'],
   void: ['verify-warn', '⚠ Void table: the record names the seat(s) that failed, and nothing was dealt'],
   'self-consistent-only': ['verify-warn', '⚠ Self-consistent only: the transcript agrees with itself, but no published commitment was compared — type the one you saw before play'],
   invalid: ['verify-invalid', '✘ Not valid'],
@@ -78,9 +79,13 @@ export function renderTranscript(root, ctx) {
   const published = el('input', {
     id: 'transcript-commitment', placeholder: '64 hex digits: the commitment published before play', spellcheck: 'false', autocomplete: 'off',
   });
+  const lock = el('input', {
+    id: 'transcript-lock', placeholder: '64 hex digits: the seat lock L published before any seed was revealed (version 2.1)', spellcheck: 'false', autocomplete: 'off',
+  });
   const form = el('form', { class: 'verify-form', novalidate: true },
     el('label', { class: 'verify-field verify-wide' }, el('span', { text: 'Transcript (version 2)' }), doc),
     el('label', { class: 'verify-field verify-wide' }, el('span', { text: 'Commitment you saw published before play (never read from the transcript)' }), published),
+    el('label', { class: 'verify-field verify-wide' }, el('span', { text: 'Seat lock L you recorded before revealing your seed (never read from the transcript)' }), lock),
     el('div', { class: 'verify-buttons' }, el('button', { id: 'transcript-button', type: 'submit', text: 'Verify transcript' })));
   const error = el('p', { id: 'transcript-error', class: 'verify-error', role: 'alert' });
   const out = el('div', { class: 'verify-output' });
@@ -90,13 +95,18 @@ export function renderTranscript(root, ctx) {
     error.textContent = '';
     out.replaceChildren();
     try {
-      const transcript = JSON.parse(doc.value);
       const commitment = published.value.trim();
+      const recorded = lock.value.trim();
       if (commitment && !/^[0-9a-fA-F]{64}$/.test(commitment)) throw new Error('the published commitment must be 64 hex digits');
-      const result = await v2.verifyTranscript(transcript, commitment || undefined);
+      if (recorded && !/^[0-9a-fA-F]{64}$/.test(recorded)) throw new Error('the seat lock must be 64 hex digits');
+      // The text goes to the verifier as it is: it reads it strictly (duplicate keys refused,
+      // every digit of a deal number kept); the deals shown below come from the same reader.
+      const result = await v2.verifyTranscript(doc.value, commitment || undefined, recorded || undefined);
+      let transcript = null;
+      try { transcript = parseStrict(doc.value); } catch { /* the verdict already says why */ }
       out.append(resultView(result, transcript, ctx));
     } catch (e) {
-      error.textContent = e instanceof SyntaxError ? `the transcript is not JSON: ${e.message}` : e.message;
+      error.textContent = e.message;
     }
   });
 }

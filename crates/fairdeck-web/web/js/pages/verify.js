@@ -8,6 +8,7 @@
 // { api(path, params), setQuery(obj), cards } with cards the cards.js module.
 
 import * as spec from '../fairspec.js';
+import { verifyDealDocument } from '../fairspec-deal.js';
 import { renderTranscript } from './transcript.js';
 
 const FIELDS = [
@@ -125,10 +126,10 @@ function differingPlaces(claimed, expected) {
 function resultView(result, inputs, claimed, ctx) {
   const { expected } = result;
   const box = el('section', { id: 'verify-result', 'data-valid': String(result.valid), 'aria-live': 'polite' });
-  const handsChecked = result.message === spec.VALID_WITH_HANDS;
-  const heading = handsChecked ? '✔ Valid: the deck and every hand are the deal the commitment promised'
-    : '✔ The deck line is the one the commitment promised (hands were not pasted, so not checked)';
-  box.append(el('h3', { class: result.valid ? 'verify-valid' : 'verify-invalid', text: result.valid ? heading : '✘ Not valid' }));
+  // A deck line alone is a partial check, as `fair verify --deal` says: never a ✔.
+  const heading = '⚠ The deck line is the one the commitment promised — the deck line only: the hands were not '
+    + 'checked. Paste the JSON document fair deal --format json printed to check every hand, as fairdeck fair verify does';
+  box.append(el('h3', { class: result.valid ? 'verify-warn' : 'verify-invalid', text: result.valid ? heading : '✘ Not valid' }));
   box.append(el('ul', { class: 'verify-differences' }, ...result.differences.map((d) => el('li', { text: d }))));
   box.append(el('dl', { class: 'verify-values' },
     el('dt', { text: 'SHA-256 of the secret' }), el('dd', { text: result.computedCommitment }),
@@ -204,11 +205,38 @@ async function demo(form, ctx, note) {
   return true;
 }
 
+const DOC_HEADINGS = {
+  valid: ['verify-valid', '✔ Valid: the secret gives the commitment you typed and the deal\'s own, and every hand, the community cards, burns, the stock and the deck line are the derived deal'],
+  'self-consistent-only': ['verify-warn', '⚠ Self-consistent only: the document agrees with its secret, but no published commitment was compared — type the one you saw before play'],
+  invalid: ['verify-invalid', '✘ Not valid'],
+};
+
+/** The verdict on a pasted JSON deal, as `fairdeck fair verify DEAL.json` prints it. */
+function documentView(result) {
+  const [cls, text] = DOC_HEADINGS[result.verdict];
+  const box = el('section', { id: 'verify-result', 'data-valid': String(result.verdict === 'valid'), 'data-verdict': result.verdict, 'aria-live': 'polite' });
+  box.append(el('h3', { class: cls, text }));
+  box.append(el('ul', { class: 'verify-differences' },
+    ...result.differences.map((d) => el('li', { 'data-kind': d.kind }, el('strong', { text: `${d.kind}: ` }), d.message))));
+  box.append(el('h4', { text: 'Checked in your browser' }), el('ul', { class: 'verify-checked' }, ...result.checked.map((c) => el('li', { text: c }))));
+  if (result.commitment) box.append(el('dl', { class: 'verify-values' }, el('dt', { text: 'SHA-256 of the secret' }), el('dd', { text: result.commitment })));
+  return box;
+}
+
 /** Verifies what the form holds and shows the result (or the input error) in `out`/`error`. */
 async function verifyForm(form, ctx, out, error, updateUrl) {
   error.textContent = '';
   out.replaceChildren();
   try {
+    const pasted = form.elements.deal.value;
+    if (pasted.trim().startsWith('{')) {
+      // The JSON document is checked as the CLI checks it: its own fields, strictly read.
+      const result = await verifyDealDocument(pasted, { published: form.elements.commitment.value, serverSecret: form.elements.secret.value });
+      out.append(documentView(result));
+      form.elements['verify-tamper'].disabled = false;
+      if (updateUrl) ctx.setQuery(Object.fromEntries(['commitment', 'secret', 'deal'].map((k) => [k, form.elements[k].value]).filter(([, v]) => v !== '')));
+      return;
+    }
     const inputs = readForm(form);
     const result = await spec.verify(inputs);
     inputs.keyHex = spec.toHex(await spec.dealKey(inputs.serverSecret, inputs.clientSeed, inputs.nonce));

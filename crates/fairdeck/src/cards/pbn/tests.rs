@@ -157,3 +157,63 @@ fn lenient_reading_says_what_it_skipped_and_strict_reading_refuses_it() {
         2
     );
 }
+
+/// Issue 32 item 6: each of these was read by the strict reader; now each
+/// is refused, naming its line.
+#[test]
+fn strict_reading_refuses_every_loose_spelling_with_its_line() {
+    let deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+    let board =
+        format!("[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"{deal}\"]\n");
+    let two = format!("% header\n{board}\n{}", board.replace("\"1\"", "\"2\""));
+    assert_eq!(read_strict(&two).unwrap().len(), 2);
+    assert_eq!(read_strict(&two.replace('\n', "\r\n")).unwrap().len(), 2);
+    let cases: Vec<(String, usize, &str)> = vec![
+        (two.replacen(". .", ".\u{a0}.", 1), 5, "U+00A0"),
+        (
+            two.replacen("[Board \"1\"]", "[Board \"01\"]", 1),
+            2,
+            "leading zeros",
+        ),
+        (two.replacen("[Deal ", "[deal ", 1), 5, "written [Deal]"),
+        (
+            two.replacen("[Dealer ", "[DEALER ", 1),
+            3,
+            "written [Dealer]",
+        ),
+        (two.replacen("\n\n", "\n  \n", 1), 6, "only spaces or tabs"),
+        (two.replacen("\n\n", "\n\t\n", 1), 6, "only spaces or tabs"),
+        (
+            two.replacen("[Dealer \"N\"]", "[Dealer \"N\u{0}\"]", 1),
+            3,
+            "U+0000",
+        ),
+        (format!("\u{feff}{two}"), 1, "byte-order mark"),
+        (two.replacen("% header", "; header", 1), 1, "';' comment"),
+        (
+            two.replacen("% header", "{c} [Board \"9\"]", 1),
+            1,
+            "whole lines",
+        ),
+        (
+            two.replacen("[Vulnerable \"None\"]", "[Vulnerable \"Love\"]", 1),
+            4,
+            "None, NS",
+        ),
+        (
+            two.replacen("[Dealer \"N\"]", "[Dealer \"n\"]", 1),
+            3,
+            "not N, E",
+        ),
+        (two.replacen(". .", ".  .", 1), 5, "single spaces"),
+        (two.replacen("N:AKQ", "N:akq", 1), 5, "upper case"),
+        (two.replacen("[Board ", "[Board  ", 1), 2, "one space"),
+        (two.replacen("[Board", " [Board", 1), 2, "start of the line"),
+        (two.replacen("% header", "% header\u{202e}", 1), 1, "U+202E"),
+    ];
+    for (text, line, says) in cases {
+        let err = read_strict(&text).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("line {line}: ")), "{says}: {err}");
+        assert!(err.contains(says), "{says}: {err}");
+    }
+}
