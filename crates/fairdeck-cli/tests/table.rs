@@ -145,6 +145,44 @@ fn bad_flags_are_one_line() {
     assert!(!err.contains("panicked"));
 }
 
+/// `--db` is read by one rule: a key=value string is PostgreSQL (here one
+/// that cannot be reached: a one-line error), another URL scheme is
+/// refused; neither ever becomes a SQLite file named like it.
+#[test]
+fn a_connection_string_never_becomes_a_sqlite_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |db: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .current_dir(dir.path())
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db", db])
+            .output()
+            .unwrap()
+    };
+    let unreachable =
+        run("host=/nonexistent/socket/dir dbname=tables user=nobody connect_timeout=2");
+    assert_eq!(unreachable.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&unreachable.stderr);
+    assert!(
+        !err.contains("cannot open") && !err.contains("panicked"),
+        "{err}"
+    );
+    let other = run("mysql://host/tables");
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("mysql:// is not a database") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Nothing named like either string was created (the admin token only
+    // for the reachable-looking one, which failed at connecting).
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "tables.admin-token")
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
 /// Tables and seats of the crash run: bounded, so the test stays under a
 /// few seconds (24 tables × 20 requests).
 const CRASH_TABLES: usize = 24;

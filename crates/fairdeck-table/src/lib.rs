@@ -77,6 +77,6 @@ pub use invitation::{Invitation, MAX_WINDOW, NewTable, TABLE_ID_PATTERN, table_i
 pub use request::{CommitRequest, ReleaseRequest, RevealRequest};
 pub use room::Room;
 pub use state::{Access, Phase, Released, SeatState, TableState};
-pub use store::{Decide, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store};
+pub use store::{Decide, Location, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store};
 pub use token::{Token, TokenHash};
 pub use view::{Community, Hand, OperatorView, PublicSeat, PublicView, SeatView, ShownPile};

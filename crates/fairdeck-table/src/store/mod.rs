@@ -4,9 +4,11 @@
 //! versioned migrations: [`SqliteStore`] (embedded, the default) and
 //! [`PostgresStore`] (several service processes on one database).
 
+mod location;
 mod postgres;
 mod sqlite;
 
+pub use self::location::Location;
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
 
