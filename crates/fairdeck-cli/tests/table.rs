@@ -145,6 +145,44 @@ fn bad_flags_are_one_line() {
     assert!(!err.contains("panicked"));
 }
 
+/// `--db` is read by one rule: a key=value string is PostgreSQL (here one
+/// that cannot be reached: a one-line error), another URL scheme is
+/// refused; neither ever becomes a SQLite file named like it.
+#[test]
+fn a_connection_string_never_becomes_a_sqlite_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |db: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .current_dir(dir.path())
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db", db])
+            .output()
+            .unwrap()
+    };
+    let unreachable =
+        run("host=/nonexistent/socket/dir dbname=tables user=nobody connect_timeout=2");
+    assert_eq!(unreachable.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&unreachable.stderr);
+    assert!(
+        !err.contains("cannot open") && !err.contains("panicked"),
+        "{err}"
+    );
+    let other = run("mysql://host/tables");
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("mysql:// is not a database") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Nothing named like either string was created (the admin token only
+    // for the reachable-looking one, which failed at connecting).
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "tables.admin-token")
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
 /// Tables and seats of the crash run: bounded, so the test stays under a
 /// few seconds (24 tables × 20 requests).
 const CRASH_TABLES: usize = 24;
@@ -315,7 +353,8 @@ fn binds_localhost_and_says_where_the_admin_token_is() {
 }
 
 /// The book's way from a closed table to `fair verify`: the public view's
-/// `.transcript` (what its jq line extracts) verifies against `C`.
+/// `.transcript` (what its jq line extracts, a version 2.1 record) verifies
+/// as `valid` against `C`, `L`, a seat's own seed and the deal it was shown.
 #[test]
 fn the_public_transcript_verifies_as_the_book_says() {
     use fairdeck_table::load::{Client, Hand};
@@ -339,19 +378,31 @@ fn the_public_transcript_verifies_as_the_book_says() {
     let public: serde_json::Value = serde_json::from_str(&body).unwrap();
     let file = dir.path().join("book.json");
     std::fs::write(&file, public["transcript"].to_string()).unwrap();
-    let verify = |commitment: &str| {
-        Command::new(env!("CARGO_BIN_EXE_fairdeck"))
-            .args(["fair", "verify"])
+    // What seat 0 recorded: C, L (the public view's `lock`), its own seed
+    // (the load client's, see `Hand::seed`) and the deal it was shown.
+    let seat = public["manifest"]["seats"][0].as_str().unwrap().to_string();
+    let lock = public["lock"].as_str().unwrap().to_string();
+    let verify = |commitment: &str, lock: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["fair", "verify", "--format", "json"])
             .arg(&file)
-            .args(["--commitment", commitment])
+            .args(["--commitment", commitment, "--lock", lock])
+            .args(["--seat", &seat, "--seed", "load seed of seat 0 at book"])
+            .args(["--played", "0"])
             .output()
-            .unwrap()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            out.status.success(),
+            doc["verdict"].as_str().unwrap().to_string(),
+        )
     };
-    let out = verify(public["commitment"].as_str().unwrap());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("valid"), "{text}");
-    // A commitment other than the one published before play fails.
-    assert!(!verify(&"0".repeat(64)).status.success());
+    let c = public["commitment"].as_str().unwrap();
+    assert!(book.contains("fair verify t1.json --commitment C --lock L"));
+    assert_eq!(verify(c, &lock), (true, "valid".into()));
+    // A commitment or a lock other than the ones published before play fails.
+    assert_eq!(verify(&"0".repeat(64), &lock), (false, "invalid".into()));
+    assert_eq!(verify(c, &"0".repeat(64)), (false, "invalid".into()));
 }
 
 #[test]

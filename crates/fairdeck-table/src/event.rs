@@ -68,6 +68,11 @@ pub enum Event {
         seat: usize,
         /// `c_i`, 64 lowercase hex digits.
         commitment: String,
+        /// The last commitment: the seat lock `L` it sets (version 2.1),
+        /// published with it before any reveal. Absent for the others, and
+        /// in logs written before version 2.1 (replay computes it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lock: Option<String>,
         /// When.
         at: u64,
     },

@@ -1,7 +1,8 @@
 //! The append-only log: each entry holds one [`Event`] and the SHA-256 of
 //! the entry before it, so an edited, dropped or reordered entry breaks
 //! the chain, and [`audit`] replays the whole history through the state
-//! machine and checks the final transcript with `fairdeck`'s v2 verifier.
+//! machine and checks the final record with `fairdeck`'s version 2.1
+//! verifier (`verify_record`).
 //!
 //! ```text
 //! hash_k = SHA-256( lp("fairdeck-table-log") ‖ hash_{k-1} ‖ u64_be(k) ‖ lp(event JSON) )
@@ -15,7 +16,7 @@
 //! seats' commitments, which no rewritten history can change without the
 //! seats noticing.
 
-use fairdeck::fair::{Commitment, Kind, Verification, verify_transcript};
+use fairdeck::fair::{Commitment, Evidence, Verdict, Verification, verify_record};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -85,9 +86,10 @@ pub struct Audit {
 /// Checks a whole log: the chain (places 0, 1, 2, … each naming the
 /// previous hash, each hash recomputed), every event replayed through the
 /// state machine (so no refused transition can hide in it), and, for a
-/// closed table, that the transcript verifies as `valid` against the
-/// commitment published at creation; for a void table, that the only
-/// differences are the missing reveals. O(entries + deals · deck).
+/// closed table, that its version 2.1 record verifies against the
+/// commitment published at creation, the lock set by the last commitment
+/// and the deals played, with no difference; for a void table, that its
+/// void record names the phase and the seats that failed. O(entries + deals · deck).
 ///
 /// # Errors
 ///
@@ -132,20 +134,32 @@ pub fn audit(entries: &[LogEntry]) -> Result<Audit, Error> {
 }
 
 fn verify_final(state: &TableState) -> Result<Option<Verification>, Error> {
-    let Some(transcript) = state.transcript() else {
-        return Ok(None);
+    let bad = |why: String| Error::Corrupt(why);
+    let Some(record) = state.transcript() else {
+        return match state.phase {
+            Phase::Closed | Phase::Void => Err(bad("the table's record cannot be made".into())),
+            _ => Ok(None),
+        };
     };
-    let published =
-        Commitment::from_hex(&state.commitment).map_err(|e| Error::Corrupt(e.to_string()))?;
-    let v = verify_transcript(&transcript, Some(&published));
+    let hex = |h: &str| Commitment::from_hex(h).map_err(|e| bad(e.to_string()));
+    let evidence = Evidence {
+        commitment: Some(hex(&state.commitment)?),
+        lock: state.lock.as_deref().map(hex).transpose()?,
+        seat: None,
+        played: Some(state.played()),
+    };
+    let v = verify_record(&record, &evidence);
+    // Every seed is in the record: only a player's own seed is unchecked
+    // (a void record of the commit phase has no lock to check either).
     let fine = match state.phase {
-        Phase::Void => v.differences.iter().all(|d| d.kind == Kind::MissingReveal),
-        _ => v.is_valid(),
+        Phase::Void => v.verdict() == Verdict::Void,
+        _ => v.verdict() == Verdict::Partial && v.lock_checked && v.played_checked,
     };
     if !fine {
         let kinds: Vec<String> = v.differences.iter().map(|d| d.to_string()).collect();
-        return Err(Error::Corrupt(format!(
-            "the transcript does not verify: {}",
+        return Err(bad(format!(
+            "the record does not verify ({}): {}",
+            v.verdict().name(),
             kinds.join("; ")
         )));
     }

@@ -1,5 +1,5 @@
 //! The core of `fairdeck table`, the fair-dealing service a card room runs:
-//! tables that follow the version-2 protocol of `docs/fair-dealing.md`
+//! tables that follow the version-2.1 protocol of `docs/fair-dealing.md`
 //! (every seat contributes a committed seed), seat tokens that show each
 //! player only their own cards, and storage that loses no answered change.
 //!
@@ -14,7 +14,7 @@
 //!   [`OperatorView`], [`PublicView`]; the transcript only once closed.
 //! - [`Store`]: [`SqliteStore`] and [`PostgresStore`], one transaction per
 //!   change, an append-only hash-chained log ([`ledger`]) that [`ledger::audit`]
-//!   replays and checks with `fairdeck`'s v2 verifier.
+//!   replays and checks with `fairdeck`'s version 2.1 verifier.
 //!
 //! A front end holds one [`Room`] per connection: behind a mutex for
 //! SQLite (its writes are serialized by the file anyway), one per worker for
@@ -77,6 +77,6 @@ pub use invitation::{Invitation, MAX_WINDOW, NewTable, TABLE_ID_PATTERN, table_i
 pub use request::{CommitRequest, ReleaseRequest, RevealRequest};
 pub use room::Room;
 pub use state::{Access, Phase, Released, SeatState, TableState};
-pub use store::{Decide, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store};
+pub use store::{Decide, Location, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store};
 pub use token::{Token, TokenHash};
 pub use view::{Community, Hand, OperatorView, PublicSeat, PublicView, SeatView, ShownPile};

@@ -1,6 +1,13 @@
-//! A table's deals and transcript, recomputed from its secret and seeds.
+//! A table's deals and published record, recomputed from its secret and seeds.
+//!
+//! The record is version 2.1 (section 10 of `docs/fair-dealing.md`): the
+//! transcript, the seat lock `L` the table published before the reveals,
+//! and `played`. The service deals the whole range in one step and every
+//! seat sees all its hands, numbered, at that moment, so a closed table's
+//! `played` is the whole range, `first` to `last` in order. A void table's
+//! record names the phase and the seats that failed it (section 8.7).
 
-use fairdeck::fair::{DealRecord, SeatRecord, ServerSecret, Transcript, deal_record};
+use fairdeck::fair::{Commitment, DealRecord, Record, SeatRecord, ServerSecret, deal_record};
 
 use crate::state::{Phase, TableState};
 
@@ -26,27 +33,44 @@ impl TableState {
         ))
     }
 
-    /// The full transcript with the secret, once the table is closed or
-    /// void; `None` before. O(deals · deck).
-    pub fn transcript(&self) -> Option<Transcript> {
-        let seats: Vec<SeatRecord> = (self.manifest.seats.iter().zip(&self.seats))
+    /// The deal numbers shown to the seats, in the order played: the whole
+    /// range once dealt (every hand is shown at the deal), none before.
+    pub fn played(&self) -> Vec<u64> {
+        match self.phase {
+            Phase::Dealt | Phase::Closed => (self.manifest.first..=self.manifest.last).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn seat_records(&self) -> Vec<SeatRecord> {
+        (self.manifest.seats.iter().zip(&self.seats))
             .map(|(name, s)| SeatRecord {
                 name: name.clone(),
                 commitment: s.commitment.clone().unwrap_or_default(),
                 seed: s.seed.clone(),
             })
-            .collect();
+            .collect()
+    }
+
+    /// The published record with the secret, once the table is closed (a
+    /// version 2.1 transcript with its lock and `played`) or void (a void
+    /// record naming the phase and the seats that failed); `None` before.
+    /// O(deals · deck).
+    pub fn transcript(&self) -> Option<Record> {
+        let seats = self.seat_records();
         let secret = ServerSecret::from_bytes(self.secret.0);
-        match self.phase {
-            Phase::Closed => Transcript::deal(&self.manifest, &secret, &seats).ok(),
-            Phase::Void => Some(Transcript {
-                version: 2,
-                manifest: self.manifest.clone(),
-                commitment: self.commitment.clone(),
-                seats,
-                server_secret: Some(secret.to_hex()),
-                deals: Vec::new(),
-            }),
+        let lock = match &self.lock {
+            Some(l) => Some(Commitment::from_hex(l).ok()?),
+            None => None,
+        };
+        match (self.phase, lock) {
+            (Phase::Closed, Some(lock)) => {
+                let played = self.manifest.last - self.manifest.first + 1;
+                Record::deal_locked(&self.manifest, &secret, &seats, &lock, played).ok()
+            }
+            (Phase::Void, lock) => {
+                Record::void(&self.manifest, &secret, &seats, lock.as_ref()).ok()
+            }
             _ => None,
         }
     }

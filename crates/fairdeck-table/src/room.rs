@@ -91,13 +91,16 @@ impl<S: Store> Room<S> {
         commitment: &str,
         now: u64,
     ) -> Result<SeatView, Error> {
-        let commitment = commitment.to_string();
-        let event = Event::Committed {
-            seat,
-            commitment,
-            at: now,
-        };
-        seat_view(&self.change(table, Access::Seat(seat), token, event)?, seat)
+        let snapshot = self.store.change(table, &mut |state| {
+            state.authorize(Access::Seat(seat), token)?;
+            Ok(Event::Committed {
+                seat,
+                commitment: commitment.to_string(),
+                lock: state.lock_after(seat, commitment)?,
+                at: now,
+            })
+        })?;
+        seat_view(&snapshot.state, seat)
     }
 
     /// Seat `seat` reveals its seed, checked against its commitment.

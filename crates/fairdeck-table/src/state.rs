@@ -4,10 +4,15 @@
 //!
 //! ```text
 //! Committing ──every seat committed──▶ Revealing ──every seed revealed──▶ Ready
-//!     │                                    │                               │ deal (operator)
+//!     │        (the seat lock L is set)    │                               │ deal (operator)
 //!     └──deadline passed, seats missing────┴──────────▶ Void               ▼
 //!                                                    Closed ◀──close── Dealt ⟲ release
 //! ```
+//!
+//! The seat lock `L` (version 2.1, section 8.6 of `docs/fair-dealing.md`)
+//! is computed by the event of the last commitment, in the same transition
+//! that opens the reveals: no commitment is accepted once it is set, and no
+//! reveal before.
 
 use std::collections::BTreeMap;
 
@@ -91,6 +96,11 @@ pub struct TableState {
     pub released: BTreeMap<u64, Released>,
     /// The seats that made the table void, by index.
     pub late: Vec<usize>,
+    /// The seat lock `L` (64 hex digits), set by the last commitment and
+    /// published before any reveal. (Absent from snapshots written before
+    /// version 2.1; [`TableState::fill_lock`] recomputes it.)
+    #[serde(default)]
+    pub lock: Option<String>,
 }
 
 /// Who an operation needs.
@@ -158,6 +168,7 @@ impl TableState {
             reveal_seconds: *reveal_seconds,
             released: BTreeMap::new(),
             late: Vec::new(),
+            lock: None,
         })
     }
 
@@ -204,8 +215,9 @@ impl TableState {
             Event::Committed {
                 seat,
                 commitment,
+                lock,
                 at,
-            } => self.commit(*seat, commitment, *at),
+            } => self.commit(*seat, commitment, lock.as_deref(), *at),
             Event::Revealed { seat, seed, at } => self.reveal(*seat, seed, *at),
             Event::Dealt { .. } => self.advance("deal", Phase::Ready, Phase::Dealt),
             Event::Released { deal, street, .. } => self.release(*deal, *street),
@@ -241,8 +253,14 @@ impl TableState {
         Ok(())
     }
 
-    fn commit(&mut self, seat: usize, commitment: &str, at: u64) -> Result<(), Error> {
-        if self.phase != Phase::Committing {
+    fn commit(
+        &mut self,
+        seat: usize,
+        commitment: &str,
+        lock: Option<&str>,
+        at: u64,
+    ) -> Result<(), Error> {
+        if self.phase != Phase::Committing || self.lock.is_some() {
             return Err(phase("commit", self.phase));
         }
         let name = self.manifest.seats.get(seat).cloned().unwrap_or_default();
@@ -255,16 +273,83 @@ impl TableState {
         self.on_time("commit", at)?;
         let c = Commitment::from_hex(commitment)
             .map_err(|_| Error::invalid("commitment", "must be 64 hex digits"))?;
-        self.seats[seat].commitment = Some(c.to_hex());
-        if self.seats.iter().all(|s| s.commitment.is_some()) {
-            self.phase = Phase::Revealing;
-            self.deadline = at.saturating_add(self.reveal_seconds);
+        let mut after = self.clone();
+        after.seats[seat].commitment = Some(c.to_hex());
+        after.lock = after.computed_lock()?;
+        // A log written before version 2.1 carries no lock: it is computed.
+        if lock.is_some() && after.lock.as_deref() != lock {
+            return Err(corrupt(
+                "a commitment's lock is not the seat lock of the commitments \
+                 (only the last commitment sets it)",
+            ));
+        }
+        if after.lock.is_some() {
+            after.phase = Phase::Revealing;
+            after.deadline = at.saturating_add(self.reveal_seconds);
+        }
+        *self = after;
+        Ok(())
+    }
+
+    /// The seat lock `L` of the commitments once every seat committed
+    /// (`None` before). O(manifest + seats).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Corrupt`] for a stored commitment that does not read.
+    pub fn computed_lock(&self) -> Result<Option<String>, Error> {
+        let Some(cs) = self
+            .seats
+            .iter()
+            .map(|s| s.commitment.as_deref().map(Commitment::from_hex))
+            .collect::<Option<Result<Vec<_>, _>>>()
+        else {
+            return Ok(None);
+        };
+        let cs = cs.map_err(|e| corrupt(e.to_string()))?;
+        let table = self.table()?;
+        let room = Commitment::from_hex(&self.commitment).map_err(|e| corrupt(e.to_string()))?;
+        let lock = table
+            .seat_lock(&room, &cs)
+            .map_err(|e| corrupt(e.to_string()))?;
+        Ok(Some(lock.to_hex()))
+    }
+
+    /// The lock a commitment of `seat` would set: `Some(L)` when it is the
+    /// last one missing (the event that opens the reveals carries it).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableState::computed_lock`]. A commitment that is not 64 hex
+    /// digits sets none (the state machine refuses it).
+    pub fn lock_after(&self, seat: usize, commitment: &str) -> Result<Option<String>, Error> {
+        let Ok(c) = Commitment::from_hex(commitment) else {
+            return Ok(None);
+        };
+        let mut after = self.clone();
+        match after.seats.get_mut(seat) {
+            Some(s) if s.commitment.is_none() => s.commitment = Some(c.to_hex()),
+            _ => return Ok(None),
+        }
+        after.computed_lock()
+    }
+
+    /// Sets the lock of a snapshot written before version 2.1 (a table
+    /// past its commitments without a stored lock). O(seats).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableState::computed_lock`].
+    pub fn fill_lock(&mut self) -> Result<(), Error> {
+        if self.lock.is_none() && self.phase != Phase::Committing {
+            self.lock = self.computed_lock()?;
         }
         Ok(())
     }
 
     fn reveal(&mut self, seat: usize, seed: &str, at: u64) -> Result<(), Error> {
-        if self.phase != Phase::Revealing {
+        // No seed before the lock is published (section 8.6).
+        if self.phase != Phase::Revealing || self.lock.is_none() {
             return Err(phase("reveal", self.phase));
         }
         let name = self.manifest.seats.get(seat).cloned().unwrap_or_default();

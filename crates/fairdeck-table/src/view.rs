@@ -3,7 +3,7 @@
 //! transcript (with the secret) only once the table is closed or void.
 
 use fairdeck::cards::{Card, Game};
-use fairdeck::fair::{DealRecord, Manifest, TableGame, Transcript};
+use fairdeck::fair::{DealRecord, Manifest, Record, TableGame};
 use serde::Serialize;
 
 use crate::state::{Phase, TableState};
@@ -46,6 +46,9 @@ pub struct PublicView {
     pub manifest: Manifest,
     /// The room's commitment `C`.
     pub commitment: String,
+    /// The seat lock `L` (version 2.1), once every seat committed: set
+    /// before any reveal is accepted. A seat records it before revealing.
+    pub lock: Option<String>,
     /// The phase's name.
     pub phase: &'static str,
     /// The deadline of the committing or revealing phase (seconds since the epoch).
@@ -56,8 +59,9 @@ pub struct PublicView {
     pub waiting_for: Vec<String>,
     /// Released community cards, per deal.
     pub community: Vec<Community>,
-    /// The transcript with the secret, once closed or void.
-    pub transcript: Option<Transcript>,
+    /// The published record with the secret, once closed (a version 2.1
+    /// transcript) or void (a void record naming the seats that failed).
+    pub transcript: Option<Record>,
 }
 
 /// One of a seat's hands.
@@ -134,6 +138,7 @@ impl TableState {
         PublicView {
             manifest: self.manifest.clone(),
             commitment: self.commitment.clone(),
+            lock: self.lock.clone(),
             phase: self.phase.name(),
             deadline: matches!(self.phase, Phase::Committing | Phase::Revealing)
                 .then_some(self.deadline),

@@ -5,7 +5,7 @@ mod common;
 
 use chacha20::ChaCha20Rng;
 use common::*;
-use fairdeck::fair::{Kind, Manifest, verify_transcript};
+use fairdeck::fair::{Commitment, Evidence, Manifest, Verdict, VoidPhase, verify_record};
 use fairdeck_table::{Error, Event, Invitation, Phase, Refusal, Street, TableState};
 use rand_core::SeedableRng;
 
@@ -16,10 +16,20 @@ fn start(m: &Manifest) -> (TableState, Invitation) {
     (TableState::start(&event).unwrap(), inv)
 }
 
+/// What a player recorded: `C` and `L` (no own seed, no deal numbers).
+fn evidence(commitment: Option<Commitment>, lock: Option<Commitment>) -> Evidence {
+    Evidence {
+        commitment,
+        lock,
+        ..Evidence::default()
+    }
+}
+
 fn commit(i: usize, m: &Manifest) -> Event {
     Event::Committed {
         seat: i,
         commitment: commitment(m, i),
+        lock: None,
         at: T0 + 1,
     }
 }
@@ -174,12 +184,14 @@ fn commitments_and_seeds_cannot_change() {
     let again = Event::Committed {
         seat: 0,
         commitment: commitment(&m, 1),
+        lock: None,
         at: T0 + 1,
     };
     assert!(matches!(s.apply(&again), Err(Error::Repeated { .. })));
     let bad = Event::Committed {
         seat: 1,
         commitment: "zz".into(),
+        lock: None,
         at: T0 + 1,
     };
     assert!(matches!(
@@ -192,6 +204,7 @@ fn commitments_and_seeds_cannot_change() {
     let nowhere = Event::Committed {
         seat: 2,
         commitment: commitment(&m, 1),
+        lock: None,
         at: T0 + 1,
     };
     assert!(matches!(
@@ -231,6 +244,7 @@ fn a_seat_that_never_commits_is_named_after_the_deadline() {
     let late = Event::Committed {
         seat: 0,
         commitment: commitment(&m, 0),
+        lock: None,
         at: deadline + 1,
     };
     assert_eq!(
@@ -243,6 +257,7 @@ fn a_seat_that_never_commits_is_named_after_the_deadline() {
     let on_time = Event::Committed {
         seat: 0,
         commitment: commitment(&m, 0),
+        lock: None,
         at: deadline,
     };
     s.clone().apply(&on_time).unwrap();
@@ -263,13 +278,17 @@ fn a_seat_that_never_commits_is_named_after_the_deadline() {
     .unwrap();
     assert_eq!(s.public_view().waiting_for, ["player 0", "player 2"]);
     let t = s.transcript().unwrap();
-    assert!(t.deals.is_empty());
-    let v = verify_transcript(&t, None);
-    assert!(v.differences.iter().all(|d| d.kind == Kind::MissingReveal));
-    // Every seed is missing (seat 1 committed but never got to reveal); the
-    // two late seats are the ones without a commitment.
-    assert_eq!(v.differences.len(), 3);
+    assert!(t.transcript.deals.is_empty() && t.lock.is_none());
+    // The void record names the seats without a commitment (not seat 1,
+    // which committed): the commit phase, before any lock.
+    let record = t.void.clone().unwrap();
+    assert_eq!(record.phase, VoidPhase::Commit);
+    assert_eq!(record.seats, ["player 0", "player 2"]);
+    let published = Commitment::from_hex(&s.commitment).unwrap();
+    let v = verify_record(&t, &evidence(Some(published), None));
+    assert_eq!(v.verdict(), Verdict::Void, "{:?}", v.differences);
     let uncommitted: Vec<&str> = t
+        .transcript
         .seats
         .iter()
         .filter(|x| x.commitment.is_empty())
@@ -297,6 +316,64 @@ fn a_seat_that_never_reveals_voids_the_table_and_nothing_is_dealt() {
     assert!(s.deal_record(0).is_none());
     assert!(s.apply(&Event::Dealt { at: deadline + 2 }).is_err());
     assert!(s.apply(&reveal(2, &m)).is_err());
+    // The void record: the reveal phase, the silent seat only, the lock.
+    let t = s.transcript().unwrap();
+    let record = t.void.clone().unwrap();
+    assert_eq!(
+        (record.phase, record.seats),
+        (VoidPhase::Reveal, vec!["player 2".into()])
+    );
+    assert_eq!(t.lock, s.lock);
+    let published = Commitment::from_hex(&s.commitment).unwrap();
+    let lock = Commitment::from_hex(s.lock.as_deref().unwrap()).unwrap();
+    let v = verify_record(&t, &evidence(Some(published), Some(lock)));
+    assert_eq!(v.verdict(), Verdict::Void, "{:?}", v.differences);
+}
+
+#[test]
+fn the_last_commitment_sets_the_lock_and_nothing_changes_after_it() {
+    let m = holdem("locked", 3);
+    let (mut s, _) = start(&m);
+    s.apply(&commit(0, &m)).unwrap();
+    assert_eq!(s.lock_after(1, &commitment(&m, 1)).unwrap(), None);
+    // No reveal before the lock, even from a seat that committed.
+    assert!(matches!(s.apply(&reveal(0, &m)), Err(Error::Phase { .. })));
+    s.apply(&commit(1, &m)).unwrap();
+    assert!(s.lock.is_none() && s.public_view().lock.is_none());
+    let lock = s.lock_after(2, &commitment(&m, 2)).unwrap().unwrap();
+    // An event carrying another lock (or a lock before the last commitment) is refused.
+    let with = |lock: &str, seat| Event::Committed {
+        seat,
+        commitment: commitment(&m, seat),
+        lock: Some(lock.to_string()),
+        at: T0 + 1,
+    };
+    let before = s.clone();
+    assert!(matches!(
+        s.apply(&with(&"0".repeat(64), 2)),
+        Err(Error::Corrupt(_))
+    ));
+    assert_eq!(s, before);
+    s.apply(&with(&lock, 2)).unwrap();
+    assert_eq!(
+        (s.phase, s.lock.as_deref()),
+        (Phase::Revealing, Some(lock.as_str()))
+    );
+    assert_eq!(s.public_view().lock.as_deref(), Some(lock.as_str()));
+    assert_eq!(s.seat_view(0).unwrap().public.lock, s.public_view().lock);
+    // F1: once locked, no seat's commitment can be replaced or added.
+    let mut other = m.clone();
+    other.table = "ground".into();
+    let ground = Event::Committed {
+        seat: 1,
+        commitment: commitment(&other, 1),
+        lock: None,
+        at: T0 + 1,
+    };
+    let before = s.clone();
+    assert!(matches!(s.apply(&ground), Err(Error::Phase { .. })));
+    assert_eq!(s, before);
+    s.apply(&reveal(0, &m)).unwrap();
 }
 
 #[test]
@@ -407,8 +484,11 @@ fn views_show_each_party_only_its_share() {
     assert!(s.operator_view().public.transcript.is_none());
     s.apply(&Event::Closed { at: T0 + 4 }).unwrap();
     let t = s.public_view().transcript.unwrap();
-    let published = fairdeck::fair::Commitment::from_hex(&s.commitment).unwrap();
-    assert!(verify_transcript(&t, Some(&published)).is_valid());
+    let published = Commitment::from_hex(&s.commitment).unwrap();
+    let lock = Commitment::from_hex(s.lock.as_deref().unwrap()).unwrap();
+    assert_eq!((t.version.name(), t.played), ("2.1", Some(1)));
+    let v = verify_record(&t, &evidence(Some(published), Some(lock)));
+    assert!(v.is_valid() && v.lock_checked, "{:?}", v.differences);
 }
 
 #[test]

@@ -205,7 +205,7 @@ fn the_file_is_private_in_wal_mode_with_full_sync() {
 
 /// Runs the independent verifier (`docs/fair_verify.py`, Python standard
 /// library only) on a transcript; its exit status and first line.
-fn python_verify(transcript: &str, commitment: &str) -> (bool, String) {
+fn python_verify(transcript: &str, commitment: &str, lock: &str) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("transcript.json");
     std::fs::write(&file, transcript).unwrap();
@@ -213,7 +213,7 @@ fn python_verify(transcript: &str, commitment: &str) -> (bool, String) {
     let out = std::process::Command::new("python3")
         .args([script, "--transcript"])
         .arg(&file)
-        .arg(commitment)
+        .args([commitment, lock])
         .output()
         .expect("python3 runs (scripts/test installs it)");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -227,7 +227,8 @@ fn a_closed_table_verifies_with_the_independent_python_verifier() {
     bridge_boards(&mut r, "python");
     let public = r.public_view("python").unwrap();
     let json = public.transcript.unwrap().to_json();
-    let (ok, text) = python_verify(&json, &public.commitment);
+    let lock = public.lock.unwrap();
+    let (ok, text) = python_verify(&json, &public.commitment, &lock);
     assert!(ok && text.starts_with("valid"), "{text}");
     // Negative control: one card of North's first hand swapped for another.
     let north =
@@ -238,6 +239,6 @@ fn a_closed_table_verifies_with_the_independent_python_verifier() {
         .to_string();
     let other = if north == "AS" { "KS" } else { "AS" };
     let edited = json.replacen(&format!("\"{north}\""), &format!("\"{other}\""), 1);
-    let (ok, text) = python_verify(&edited, &public.commitment);
+    let (ok, text) = python_verify(&edited, &public.commitment, &lock);
     assert!(!ok && text.contains("invalid"), "{text}");
 }

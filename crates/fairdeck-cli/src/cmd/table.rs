@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck_table::service::{Service, serve};
-use fairdeck_table::{PostgresStore, SqliteStore, Store};
+use fairdeck_table::{Location, PostgresStore, SqliteStore, Store};
 
 use crate::failure::{note, usage};
 use crate::output::Output;
@@ -34,9 +34,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8090")]
     pub bind: String,
 
-    /// The store: a SQLite file (created if missing) or a postgres:// URL
-    /// (several service processes may share one PostgreSQL database).
-    #[arg(long, value_name = "FILE|URL", default_value = "tables.sqlite")]
+    /// The store: a postgres:// URL or a key=value PostgreSQL string
+    /// (anything with `=`; several service processes may share one
+    /// database), else a SQLite file (created if missing). Other URL
+    /// schemes are refused.
+    #[arg(long, value_name = "FILE|URL|K=V…", default_value = "tables.sqlite")]
     pub db: String,
 
     /// The admin token that may open tables: read from FILE, or written
@@ -57,14 +59,19 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
     let bind = fairdeck_web::listen_address(&loopback_name(&args.bind), &args.allow_host)
         .map_err(usage)?;
+    // Read before anything is written: a bad --db creates no file.
+    let location = Location::parse(&args.db).map_err(|e| usage(e.to_string()))?;
     let admin = admin_token(&args.admin_token_file)?;
-    if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
-        let store = PostgresStore::connect(&args.db).map_err(|e| anyhow::anyhow!("{e}"))?;
-        run_service(store, &admin, bind, args.allow_host.clone())
-    } else {
-        let store = SqliteStore::open(Path::new(&args.db))
-            .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.db))?;
-        run_service(store, &admin, bind, args.allow_host.clone())
+    match location {
+        Location::Postgres(params) => {
+            let store = PostgresStore::connect(&params).map_err(|e| anyhow::anyhow!("{e}"))?;
+            run_service(store, &admin, bind, args.allow_host.clone())
+        }
+        Location::Sqlite(path) => {
+            let store = SqliteStore::open(&path)
+                .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
+            run_service(store, &admin, bind, args.allow_host.clone())
+        }
     }
 }
 

@@ -4,9 +4,11 @@
 //! versioned migrations: [`SqliteStore`] (embedded, the default) and
 //! [`PostgresStore`] (several service processes on one database).
 
+mod location;
 mod postgres;
 mod sqlite;
 
+pub use self::location::Location;
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
 
@@ -179,7 +181,9 @@ fn finish(state: TableState, entry: LogEntry) -> Result<(Snapshot, LogEntry, Str
 
 /// Reads a stored state.
 pub(crate) fn read_state(json: &str, seq: i64, head: String) -> Result<Snapshot, Error> {
-    let state = serde_json::from_str(json).map_err(|e| Error::Corrupt(e.to_string()))?;
+    let mut state: TableState =
+        serde_json::from_str(json).map_err(|e| Error::Corrupt(e.to_string()))?;
+    state.fill_lock()?;
     let seq = u64::try_from(seq).map_err(|_| Error::Corrupt("a negative place".into()))?;
     Ok(Snapshot { state, seq, head })
 }

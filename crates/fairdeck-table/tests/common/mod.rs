@@ -6,7 +6,7 @@
 use std::sync::{Arc, Barrier};
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck::fair::{Manifest, Verdict, VoidPhase};
 use fairdeck_table::{Error, Invitation, NewTable, Phase, Room, Store, Street};
 use rand_core::SeedableRng;
 
@@ -207,10 +207,20 @@ pub fn silent_seat<S: Store>(room: &mut Room<S>, id: &str) {
     assert_eq!(void.public.waiting_for, ["player 1"]);
     assert!(void.deals.is_empty());
     let t = void.public.transcript.unwrap();
-    assert!(t.deals.is_empty() && t.seats[1].seed.is_none());
+    let record = t.void.clone().unwrap();
+    assert_eq!(
+        (record.phase, record.seats),
+        (VoidPhase::Reveal, vec!["player 1".to_string()]),
+        "the void record names the seat that did not reveal"
+    );
+    assert_eq!(
+        t.lock, void.public.lock,
+        "the lock published before the reveals"
+    );
+    assert!(t.transcript.deals.is_empty() && t.transcript.seats[1].seed.is_none());
     let audit = room.audit(id).unwrap();
     assert_eq!(audit.state.phase, Phase::Void);
-    assert!(!audit.verification.unwrap().differences.is_empty());
+    assert_eq!(audit.verification.unwrap().verdict(), Verdict::Void);
 }
 
 /// Brings any table of these tests to its close from wherever it stands.

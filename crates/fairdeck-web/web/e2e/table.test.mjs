@@ -96,6 +96,17 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   await operator.click('button[data-action="Deal"]');
   await phase(operator, 'dealt');
 
+  // Every page recorded C before committing and L before revealing, and shows both.
+  const published = await (await operator.request.get(`${base}/api/tables/e2e-holdem`)).json();
+  assert.match(published.lock, /^[0-9a-f]{64}$/);
+  for (const [i, { page }] of players.entries()) {
+    const r = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), `fairdeck-record/e2e-holdem/${i}`);
+    assert.deepEqual([r.c.value, r.c.phase], [published.commitment, 'committing'], PLAYERS[i]);
+    assert.deepEqual([r.lock.value, r.lock.phase, r.lock.mine], [published.lock, 'revealing', true], PLAYERS[i]);
+    assert.match(await page.textContent('#recorded-l'), new RegExp(published.lock));
+    assert.match(await page.textContent('#recorded-c'), new RegExp(published.commitment));
+  }
+
   const holes = [];
   for (const [i, { page }] of players.entries()) {
     await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 2, null, { timeout: 30_000 });
@@ -138,8 +149,21 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   await players[0].page.waitForSelector('#showdown:not([hidden])');
   const shown = await cardsIn(players[0].page, '#showdown');
   assert.deepEqual(new Set(shown), new Set(holes.flat()));
+  assert.match(await players[0].page.textContent('#verdict'), /as committed before play/);
   await fitsPhone(players[5].page);
   await shot(players[5].page, 'table-verified-phone');
+  // A fresh tab (own storage, never saw C before play, no seed) cannot confirm C or L.
+  const fresh = await browser.newContext({ viewport: PHONE });
+  const late = await fresh.newPage();
+  await late.goto(links[1]);
+  await late.waitForSelector('#verified[data-verdict]', { timeout: 60_000 });
+  assert.equal(await late.getAttribute('#verified', 'data-verdict'), 'partial');
+  const words = await late.textContent('#verdict');
+  assert.match(words, /cannot confirm that C is the one published before play/);
+  assert.doesNotMatch(words, /as committed before play/);
+  await fitsPhone(late);
+  await shot(late, 'table-fresh-tab-phone');
+  await fresh.close();
   for (const { context } of players) await context.close();
   await operatorContext.close();
 });
@@ -157,12 +181,12 @@ test('a link without its token says so, and the service answers unknown paths wi
 });
 
 /** Opens a table through the API with the admin token; returns the invitation. */
-async function openTable(request, id, seats) {
+async function openTable(request, id, seats, commitSeconds = 600) {
   const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
   const manifest = { version: 2, table: id, game: 'holdem', deck: 'standard', seats, first: 0, last: 0 };
   const res = await request.post(`${base}/api/tables`, {
     headers: { Authorization: `Bearer ${admin}` },
-    data: { manifest, commit_seconds: 600, reveal_seconds: 600 },
+    data: { manifest, commit_seconds: commitSeconds, reveal_seconds: 600 },
   });
   assert.equal(res.status(), 201, await res.text());
   return res.json();
@@ -213,3 +237,23 @@ test('the page and the API take the same table ids', async () => {
   await context.close();
 });
 
+
+test('a seat that never commits voids the table; the page says void and names that seat', async () => {
+  const context = await browser.newContext({ viewport: PHONE });
+  const inv = await openTable(context.request, 'e2e-void', ['ann', 'bob'], 2);
+  const page = await context.newPage();
+  await page.goto(`${base}/table/play.html#table=e2e-void&seat=0&token=${inv.seats[0]}`);
+  await page.waitForSelector('#seats li[data-state="committed"]', { timeout: 30_000 });
+  // bob never opens his link; after the deadline the operator voids the table.
+  await page.waitForTimeout(3000);
+  const res = await context.request.post(`${base}/api/tables/e2e-void/void`, {
+    headers: { Authorization: `Bearer ${inv.operator}` }, data: {},
+  });
+  assert.equal(res.status(), 200, await res.text());
+  await page.waitForSelector('#verified[data-verdict]', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'void');
+  assert.match(await page.textContent('#verdict'), /names bob at the commit phase/);
+  await fitsPhone(page);
+  await shot(page, 'table-void-phone');
+  await context.close();
+});

@@ -1,26 +1,73 @@
 // A seat's page: draws the seat's seed in the browser (WebCrypto), commits
 // to it and reveals it when the table asks, shows the seat's own cards and
 // the community cards as they are released, and after the close verifies
-// the whole transcript here, with the independent verifier.
+// the whole record here, with the independent verifier.
+//
+// What the page records (localStorage, per table and seat), each when it
+// first sees it: the room's commitment C (before it commits, or later in a
+// fresh tab — then it says it cannot confirm C was the one before play), the
+// seat lock L (before it reveals: no reveal without a recorded L that is the
+// lock of the published commitments, its own among them), and the deal
+// numbers shown to it. At the close it verifies with those, never with the
+// server's current C and L.
 
-import { seatCommitment, verifyTranscript } from '/js/fairspec-v2.js';
+import { seatCommitment, seatLock, verifyTranscript } from '/js/fairspec-v2.js';
 import { api, communityCards, linkParams, poll, showCards, showError, showSeats } from '/table/table.js';
+import { evidenceWords, showEvidence } from '/table/record.js';
 
 const { table, seat, token } = linkParams();
 const base = `/api/tables/${encodeURIComponent(table)}`;
 const mine = `${base}/seats/${encodeURIComponent(seat ?? '')}`;
-const storeKey = `fairdeck-seed/${table}/${seat}`;
+const seedKey = `fairdeck-seed/${table}/${seat}`;
+const recordKey = `fairdeck-record/${table}/${seat}`;
 const status = document.getElementById('status');
 
-/** The seat's seed: drawn once (32 random bytes as hex) and kept in this browser until revealed. */
+/** The seat's seed: drawn once (32 random bytes as hex) and kept in this browser. */
 function seed() {
-  let s = localStorage.getItem(storeKey);
+  let s = localStorage.getItem(seedKey);
   if (!s) {
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     s = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-    localStorage.setItem(storeKey, s);
+    localStorage.setItem(seedKey, s);
   }
   return s;
+}
+
+/** What this page recorded: { c: {value, phase}, lock: {value, phase}, deals: [n, …] }. */
+function recorded() {
+  try {
+    return JSON.parse(localStorage.getItem(recordKey)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function record(r) {
+  localStorage.setItem(recordKey, JSON.stringify(r));
+  showEvidence(r);
+}
+
+/** Records C, L and the deal numbers shown, each the first time it is seen. */
+function note(view) {
+  const r = recorded();
+  if (!r.c) r.c = { value: view.commitment, phase: view.phase };
+  if (!r.lock && view.lock) r.lock = { value: view.lock, phase: view.phase, mine: false };
+  if (!r.deals && view.hands.length) r.deals = view.hands.map((h) => h.deal);
+  record(r);
+  return r;
+}
+
+/**
+ * Before revealing: the recorded L must be the lock of the recorded C and the
+ * published commitments, this seat's own among them; returns why not, or null.
+ */
+async function lockProblem(view, r, own) {
+  if (!r.lock) return 'the seat lock is not published yet';
+  if (r.lock.value !== view.lock) return `the room's seat lock changed from ${r.lock.value} to ${view.lock}: not revealing`;
+  if (view.seats[view.seat].commitment !== own) return 'the published commitment of this seat is not the one this page made: not revealing';
+  const computed = await seatLock(view.manifest, r.c.value, view.seats.map((s) => s.commitment));
+  if (computed !== r.lock.value) return `the seat lock ${r.lock.value} is not the lock of the published commitments (${computed}): not revealing`;
+  return null;
 }
 
 let verified = false;
@@ -30,12 +77,20 @@ async function tick() {
   const me = view.seats[view.seat];
   document.getElementById('title').textContent = `${view.name} at ${view.manifest.table} (${view.manifest.game})`;
   document.body.dataset.phase = view.phase;
+  const r = note(view);
   if (view.phase === 'committing' && !me.commitment) {
     const commitment = await seatCommitment(view.manifest, view.seat, seed());
     await api('POST', `${mine}/commit`, token, { commitment });
     return false;
   }
-  if (view.phase === 'revealing' && !me.revealed) {
+  if (view.phase === 'revealing' && !me.revealed && localStorage.getItem(seedKey)) {
+    const problem = await lockProblem(view, r, await seatCommitment(view.manifest, view.seat, seed()));
+    if (problem) {
+      showError(problem);
+      return true;
+    }
+    r.lock.mine = true;
+    record(r);
     await api('POST', `${mine}/reveal`, token, { seed: seed() });
     return false;
   }
@@ -45,10 +100,9 @@ async function tick() {
   showSeats(document.getElementById('seats'), view);
   const waiting = view.waiting_for?.length ? ` — waiting for ${view.waiting_for.join(', ')}` : '';
   status.textContent = `phase: ${view.phase}${waiting}`;
-  if (view.phase === 'closed' && view.transcript && !verified) {
+  if ((view.phase === 'closed' || view.phase === 'void') && view.transcript && !verified) {
     verified = true;
-    localStorage.removeItem(storeKey);
-    await verify(view);
+    await verify(view, r);
     showdown(view.transcript);
   }
   return view.phase === 'closed' || view.phase === 'void';
@@ -72,20 +126,17 @@ function showdown(transcript) {
   document.getElementById('showdown').hidden = rows.length === 0;
 }
 
-/** Verifies the transcript against the commitment this page saw before the deal. */
-async function verify(view) {
-  const published = sessionStorage.getItem(`fairdeck-commitment/${table}`) ?? view.commitment;
-  const result = await verifyTranscript(view.transcript, published);
+/** Verifies the record against what this page recorded: C, L, its own seed, the deals shown. */
+async function verify(view, r) {
+  // L counts only when recorded before this seat revealed (else the verifier says it is unchecked).
+  const result = await verifyTranscript(view.transcript, r.c.value, r.lock?.mine ? r.lock.value : undefined);
+  const own = localStorage.getItem(seedKey);
+  const words = evidenceWords(view, r, result, own);
   const section = document.getElementById('verified');
   section.hidden = false;
-  section.dataset.verdict = result.verdict;
-  const words = {
-    valid: 'valid: the deal follows from every seat\'s seed and the room\'s secret, as committed before play',
-    'self-consistent-only': 'self-consistent only: no commitment was seen before play',
-    invalid: 'INVALID: ' + result.differences.map((d) => d.message).join('; '),
-  };
-  document.getElementById('verdict').textContent = words[result.verdict];
-  document.getElementById('checked').replaceChildren(...result.checked.map((c) => {
+  section.dataset.verdict = words.verdict;
+  document.getElementById('verdict').textContent = words.text;
+  document.getElementById('checked').replaceChildren(...words.checked.map((c) => {
     const li = document.createElement('li');
     li.textContent = c;
     return li;
@@ -95,10 +146,6 @@ async function verify(view) {
 if (!table || seat === null || !token) {
   showError('this link has no table, seat or token: open the link the room sent you');
 } else {
-  // Keep the room's commitment as first seen, to check the transcript against it later.
-  api('GET', base).then((v) => {
-    const key = `fairdeck-commitment/${table}`;
-    if (!sessionStorage.getItem(key)) sessionStorage.setItem(key, v.commitment);
-  }).catch(() => {});
+  showEvidence(recorded());
   poll(tick);
 }

@@ -1,0 +1,88 @@
+//! Where the store lives, read from one `--db` string by one rule, so no
+//! front end guesses: a PostgreSQL connection string, or a SQLite file.
+
+use std::path::PathBuf;
+
+use crate::Error;
+
+/// The database a `--db` string names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// PostgreSQL: a `postgres://` or `postgresql://` URL, or a key=value
+    /// string such as `host=/run/postgresql dbname=tables`.
+    Postgres(String),
+    /// A SQLite file (created if missing).
+    Sqlite(PathBuf),
+}
+
+impl Location {
+    /// Reads `db`: a `postgres://`/`postgresql://` URL or any string with
+    /// `=` (the key=value form) is PostgreSQL; any other `SCHEME://` is
+    /// refused; everything else is a SQLite file's path. So a connection
+    /// string never becomes the name of a new SQLite file. O(len).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] (`db`) for an empty string or another URL scheme.
+    ///
+    /// ```
+    /// use fairdeck_table::Location;
+    ///
+    /// assert!(matches!(Location::parse("dbname=t user=u")?, Location::Postgres(_)));
+    /// assert!(matches!(Location::parse("postgresql://h/t")?, Location::Postgres(_)));
+    /// assert!(matches!(Location::parse("tables.sqlite")?, Location::Sqlite(_)));
+    /// assert!(Location::parse("mysql://h/t").is_err());
+    /// # Ok::<(), fairdeck_table::Error>(())
+    /// ```
+    pub fn parse(db: &str) -> Result<Location, Error> {
+        let lower = db.to_ascii_lowercase();
+        if lower.starts_with("postgres://")
+            || lower.starts_with("postgresql://")
+            || db.contains('=')
+        {
+            return Ok(Location::Postgres(db.to_string()));
+        }
+        if let Some((scheme, _)) = db.split_once("://") {
+            let why = format!(
+                "{scheme}:// is not a database this service uses: give a postgres:// URL, \
+                 a key=value PostgreSQL string, or a SQLite file's path"
+            );
+            return Err(Error::invalid("db", why));
+        }
+        if db.trim().is_empty() {
+            return Err(Error::invalid(
+                "db",
+                "empty: give a SQLite file or a PostgreSQL string",
+            ));
+        }
+        Ok(Location::Sqlite(PathBuf::from(db)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Location;
+
+    #[test]
+    fn each_form_is_read_by_one_rule() {
+        let pg = |s: &str| Location::Postgres(s.to_string());
+        for s in [
+            "postgres://u@h/db",
+            "POSTGRESQL://h/db",
+            "dbname=t user=u",
+            "host=/run/postgresql dbname=tables sslmode=require",
+        ] {
+            assert_eq!(Location::parse(s).unwrap(), pg(s), "{s}");
+        }
+        for s in ["tables.sqlite", "/var/lib/fairdeck/t.db", "./a b.sqlite"] {
+            assert_eq!(
+                Location::parse(s).unwrap(),
+                Location::Sqlite(s.into()),
+                "{s}"
+            );
+        }
+        for s in ["mysql://h/db", "sqlite://t.db", "", "  "] {
+            assert!(Location::parse(s).is_err(), "{s:?}");
+        }
+    }
+}
