@@ -62,6 +62,11 @@ export function harness() {
     open,
     openPhone: (route) => open(route, PHONE),
     shot: (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true }),
+    /** One screenful (what a phone shows), `selector` scrolled to its top: the book's pictures. */
+    screen: async (page, name, selector) => {
+      await page.$eval(selector, (e) => e.scrollIntoView());
+      await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    },
   };
 }
 

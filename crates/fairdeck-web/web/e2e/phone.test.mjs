@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { assertLayout } from './layout.mjs';
 import { harness, act, REPO } from './harness.mjs';
 
-const { openPhone, shot } = harness();
+const { openPhone, shot, screen } = harness();
 
 /** The distinct rows (tops, in px) the cards of each bridge hand lie on. */
 const handRows = (page) => page.$$eval('.compass .hand', (hands) => hands.map((h) => new Set(
@@ -20,6 +20,7 @@ const handRows = (page) => page.$$eval('.compass .hand', (hands) => hands.map((h
 test('deal: bridge hands in one row each, and every button keeps the page within the screen', async () => {
   const page = await openPhone('deal?game=bridge&seed=phone');
   assert.deepEqual(await handRows(page), [1, 1, 1, 1], 'each hand of 13 cards in one row');
+  await screen(page, 'screen-phone-deal', '#deal-output');
   await act(page, () => page.click('#deal-fresh'));
   assert.deepEqual(await handRows(page), [1, 1, 1, 1]);
   await assertLayout(page, 'after Fresh deal');
@@ -47,6 +48,7 @@ test('algorithms: the tree opens at its root, says it scrolls, and the player ke
   });
   assert.deepEqual(tree, { wide: true, root: true, hint: true });
   await shot(page, 'phone-algorithms-tree-root');
+  await screen(page, 'screen-phone-tree', '#tree');
   for (const id of ['#step-forward', '#step-forward', '#step-back']) {
     await page.click(id);
     await assertLayout(page, `after ${id}`);
@@ -71,6 +73,7 @@ test('fairness: a tapped cell, 52 cards with readable headers, and n = 1 refused
   const heads = await page.$$eval('table.matrix.big th', (els) => els.map((e) => e.textContent).filter(Boolean));
   assert.deepEqual(heads.slice(0, 5), ['10', '20', '30', '40', '50']);
   await assertLayout(page, 'after an audit of 52 cards');
+  await screen(page, 'screen-phone-fairness-52', '#fair-output');
   await page.close();
   // Typed, the browser refuses n = 1 itself (min 2); from a link, the page says so.
   const one = await openPhone('fairness?n=1');
@@ -93,6 +96,7 @@ test('hand shuffles: whole words in the tables, a ticked box draws, and no curve
   await act(page, () => page.click('#mix-form button[type="submit"]'));
   assert.equal(await page.locator('.mix-tables .matrix-card').count(), 2);
   await assertLayout(page, 'after ticking riffle');
+  await screen(page, 'screen-phone-mix', '.mix-tables');
   await page.close();
   const none = await openPhone('mix?n=52&models=');
   assert.match(await none.textContent('#mix-empty'), /Tick at least one/);

@@ -96,8 +96,8 @@ function table(report) {
     sideways(el('table', { class: 'tests' }, el('tbody', {},
       el('tr', {}, ...['k', 'distance', 'lower bound [95 % band]', 'upper bound'].map((t) => el('th', { text: t }))),
       ...report.rows.map((r) => el('tr', {}, el('td', { text: r.shuffles }), el('td', { text: c(r.total_variation) }),
-        el('td', { text: lowerCell(r), 'data-noise': String(r.resolved === false) }), el('td', { text: c(r.upper_bound) }))))),
-    ...noiseNote(report)));
+        el('td', { text: lowerCell(r), 'data-noise': String(r.resolved === false) }), el('td', { text: c(r.upper_bound) })))))),
+    ...noiseNote(report));
 }
 
 /** A simulated point with its band; "noise" when the band reaches 0. */
