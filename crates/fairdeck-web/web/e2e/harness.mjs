@@ -60,6 +60,9 @@ export function harness() {
   };
   return {
     open,
+    /** A blank tab and the URL of a route, for tests that drive the loading themselves. */
+    blank: () => browser.newPage(),
+    url: (route) => `${base}#/${route}`,
     openPhone: (route) => open(route, PHONE),
     shot: (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true }),
     /** One screenful (what a phone shows), `selector` scrolled to its top: the book's pictures. */

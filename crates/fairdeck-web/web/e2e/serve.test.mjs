@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { assertLayout } from './layout.mjs';
 import { harness, REPO } from './harness.mjs';
 
-const { open, openPhone, shot } = harness();
+const { open, openPhone, shot, blank, url } = harness();
 
 test('deal renders 52 distinct card images and the replay link reproduces it', async () => {
   const page = await open('deal?game=bridge');
@@ -154,6 +154,26 @@ test('a bad parameter shows an error message', async () => {
   assert.match(await fair.textContent('p.error'), /^⚠ Shuffles \(audit\) must be/);
   assert.doesNotMatch(await fair.textContent('main'), /--trials|--allow-long/);
   await fair.close();
+});
+
+// A page left before its answer came must not write its state into the next page's URL
+// (seen while checking issue 36: a late deal turned #/mix?n=52&models= into #/mix?game=bridge…).
+test("a page left while loading leaves the next page's link alone", async () => {
+  const page = await blank();
+  let answered;
+  const late = new Promise((resolve) => { answered = resolve; });
+  await page.route('**/api/deal**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+    answered();
+  });
+  await page.goto(url('deal?game=bridge'));
+  await page.evaluate(() => { window.location.hash = '#/mix?n=52&models='; });
+  await page.waitForSelector('#mix-empty');
+  await late;
+  await page.waitForSelector('main#page:not([aria-busy])'); // the deal's answer read and handled
+  assert.match(page.url(), /#\/mix\?n=52&models=none$/);
+  await page.close();
 });
 
 // Phone size (issue 26, item 7): every page at 390 × 844 fits the screen. An element

@@ -98,7 +98,10 @@ async function route() {
   main.removeAttribute('data-ready');
   try {
     const page = await import(`./pages/${name}.js`);
-    await page.render(root, query, { api, setQuery, cards });
+    // A page still answering after the user left it must not write its state into the next
+    // page's URL: only the current render may set the query.
+    const own = (obj) => { if (ticket === rendering) setQuery(obj); };
+    await page.render(root, query, { api, setQuery: own, cards });
   } catch (e) {
     const p = document.createElement('p');
     p.className = 'error';
