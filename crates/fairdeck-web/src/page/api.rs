@@ -13,8 +13,9 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::mix::Model;
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::OnceCell;
 
+use super::lanes::{self, Lane, Lanes};
 use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, float, int,
     text,
@@ -23,12 +24,13 @@ use super::words::{request, to_api_error};
 use fairdeck_report::catalogue as algorithms;
 use fairdeck_report::{audit, chaos, deal, exact, fair, mix, shuffle, tree};
 
-/// What the handlers share: the gate on heavy work and the catalogue, computed once.
+/// What the handlers share: the lanes work waits in and the catalogue, computed once.
 pub struct AppState {
-    /// Permits for heavy requests ([`limits::HEAVY_AT_ONCE`]); light ones
-    /// (deals, trees, chaos, the catalogue) never take one, so they never
-    /// queue behind audits.
-    pub heavy: Arc<Semaphore>,
+    /// Permits for cheap and for heavy requests ([`lanes`]); light ones
+    /// (deals, trees, chaos, the catalogue) never take one, and cheap ones
+    /// (a walk of 6 paths, an audit of 100 shuffles) never queue behind
+    /// heavy ones.
+    pub lanes: Lanes,
     catalogue: OnceCell<Catalogue>,
 }
 
@@ -48,7 +50,7 @@ impl AppState {
     /// A fresh state.
     pub fn new() -> Self {
         Self {
-            heavy: Arc::new(Semaphore::new(limits::HEAVY_AT_ONCE)),
+            lanes: Lanes::default(),
             catalogue: OnceCell::new(),
         }
     }
@@ -106,7 +108,7 @@ pub async fn deal(state: Shared, p: Params) -> Answer {
     p.check(&DEAL)?;
     limits::deck(&p)?;
     let request: deal::Request = request(&p, &DEAL)?;
-    work(&state, &p, false, move || {
+    work(&state, &p, Lane::Light, move || {
         let mut random = request.random.randomness()?;
         json(deal::run(&request, &mut random)?.0)
     })
@@ -128,7 +130,7 @@ pub async fn shuffle_steps(state: Shared, p: Params) -> Answer {
     algorithm(&p)?;
     let mut request: shuffle::Request = request(&p, &STEPS)?;
     request.steps = true;
-    work(&state, &p, false, move || {
+    work(&state, &p, Lane::Light, move || {
         let mut random = request.random.randomness()?;
         json(shuffle::run(&request, &mut random)?)
     })
@@ -150,7 +152,7 @@ pub async fn tree(state: Shared, p: Params) -> Answer {
     p.check(&TREE)?;
     algorithm(&p)?;
     let request: shuffle::Request = request(&p, &TREE)?;
-    work(&state, &p, false, move || {
+    work(&state, &p, Lane::Light, move || {
         let random = request.random.randomness()?;
         json(tree::run(&request, random)?)
     })
@@ -167,12 +169,14 @@ const EXACT: [Spec; 4] = [
 /// `GET /api/exact`: `fairdeck exact ALG -n N --format json` (n ≤ 7).
 pub async fn exact(state: Shared, p: Params) -> Answer {
     p.check(&EXACT)?;
-    algorithm(&p)?;
+    let alg = algorithm(&p)?;
     let mut p = p;
     p.0.entry("max_paths".into())
         .or_insert_with(|| "1000000".into());
     let request: exact::Request = request(&p, &EXACT)?;
-    work(&state, &p, true, move || json(exact::run(&request)?.0)).await
+    let steps = lanes::exact_steps(alg, request.n, request.max_paths, request.max_depth);
+    let lane = Lane::of_steps(steps);
+    work(&state, &p, lane, move || json(exact::run(&request)?.0)).await
 }
 
 const AUDIT: [Spec; 6] = [
@@ -188,7 +192,7 @@ const AUDIT: [Spec; 6] = [
 /// report with the card × position counts (`positions[card][pos]`).
 pub async fn audit(state: Shared, p: Params) -> Answer {
     p.check(&AUDIT)?;
-    algorithm(&p)?;
+    let alg = algorithm(&p)?;
     let (n, trials) = (p.int("n", 52), p.int("trials", 100_000));
     if n * trials > MAX_AUDIT_WORK {
         return Err(ApiError::limit(
@@ -201,7 +205,8 @@ pub async fn audit(state: Shared, p: Params) -> Answer {
     }
     let mut request: audit::Request = request(&p, &AUDIT)?;
     request.positions = true;
-    work(&state, &p, true, move || {
+    let lane = Lane::of_steps(lanes::audit_steps(alg, request.n, request.trials));
+    work(&state, &p, lane, move || {
         let random = request.random.randomness()?;
         json(audit::run(&request, &random, &|_| {})?.0)
     })
@@ -246,7 +251,8 @@ pub async fn mix(state: Shared, p: Params) -> Answer {
             format!("smaller: trials × shuffles shown × (n for overhand) ≤ {MAX_MIX_WORK}"),
         ));
     }
-    work(&state, &p, true, move || {
+    let steps = lanes::mix_steps(plan.model, request.n, &plan.ks, request.trials);
+    work(&state, &p, Lane::of_steps(steps), move || {
         json(mix::run(&request, &request.random.randomness()?)?)
     })
     .await
@@ -269,7 +275,7 @@ pub async fn chaos(state: Shared, p: Params) -> Answer {
         return Err(ApiError::bad("give at least one value", Some("values")));
     }
     let request = chaos::Request { values };
-    work(&state, &p, false, move || json(chaos::run(&request)?)).await
+    work(&state, &p, Lane::Light, move || json(chaos::run(&request)?)).await
 }
 
 const ALGORITHMS: [Spec; 1] = [text("alg")];
@@ -300,7 +306,7 @@ pub async fn algorithms(state: Shared, p: Params) -> Answer {
 /// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
 pub async fn fair_commit(state: Shared, p: Params) -> Answer {
     p.check(&[])?;
-    work(&state, &p, false, || {
+    work(&state, &p, Lane::Light, || {
         json(fair::committed(&fair::fresh_secret()?, None))
     })
     .await
@@ -325,7 +331,10 @@ pub async fn fair_deal(state: Shared, p: Params) -> Answer {
         }
     }
     let request: fair::DealRequest = request(&p, &FAIR_DEAL)?;
-    work(&state, &p, false, move || json(fair::deal(&request)?.0)).await
+    work(&state, &p, Lane::Light, move || {
+        json(fair::deal(&request)?.0)
+    })
+    .await
 }
 
 /// The `alg` parameter, which every algorithm endpoint needs.
@@ -346,27 +355,16 @@ fn document(body: String) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// Runs `f` on a blocking thread within the request's time limit; heavy
-/// work first takes one of the [`limits::HEAVY_AT_ONCE`] permits and holds it
+/// Runs `f` on a blocking thread within the request's time limit; cheap and
+/// heavy work first takes a permit of its lane ([`lanes`]) and holds it
 /// until the work ends (even past the time limit, so a slow request still
 /// counts against the bound).
-async fn work<F>(state: &AppState, p: &Params, heavy: bool, f: F) -> Answer
+async fn work<F>(state: &AppState, p: &Params, lane: Lane, f: F) -> Answer
 where
     F: FnOnce() -> anyhow::Result<String> + Send + 'static,
 {
     let run = async {
-        let permit = if heavy {
-            Some(
-                state
-                    .heavy
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|_| ApiError::internal("the server is shutting down"))?,
-            )
-        } else {
-            None
-        };
+        let permit = state.lanes.permit(lane).await?;
         let joined = tokio::task::spawn_blocking(move || {
             let out = f();
             drop(permit);

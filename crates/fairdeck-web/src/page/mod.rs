@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod lanes;
 pub mod limits;
 pub mod words;
 
@@ -96,7 +97,7 @@ pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::
         note("press Ctrl-C to stop");
         let state = Arc::new(AppState::new());
         // The catalogue (exact verdicts of every algorithm) is computed now,
-        // off the heavy-work lane, so the first page never waits for it.
+        // off the work lanes, so the first page never waits for it.
         let warm = Arc::clone(&state);
         tokio::spawn(async move { warm.warm().await });
         if open {

@@ -1,6 +1,7 @@
 //! API tests of what is refused before any work, and how: cross-site and
 //! rebinding requests, oversized heads, wrong methods, parameters the page
-//! could not have sent; and that light requests never queue behind heavy ones.
+//! could not have sent; and that light and cheap requests never queue behind
+//! heavy ones.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use super::api::AppState;
+use super::lanes;
 use super::limits::HEAVY_AT_ONCE;
 use super::tests::{call, get, refused, request, send};
 use crate::access::{Access, SECURITY};
@@ -174,17 +176,48 @@ fn messages_name_the_pages_fields_not_cli_flags() {
     }
 }
 
+/// The app over `state`, as `fairdeck serve --bind 127.0.0.1:8080` serves it.
+fn app_of(state: &Arc<AppState>) -> axum::Router {
+    super::app(
+        Arc::clone(state),
+        Access::new("127.0.0.1:8080".parse().unwrap(), vec![]),
+    )
+}
+
+/// Whether `uri` is answered (200) within `ms` milliseconds; `false` when it
+/// is still waiting for a permit then.
+async fn answered_within(app: &axum::Router, uri: &str, ms: u64) -> bool {
+    let req = request(Method::GET, uri).body(Body::empty()).unwrap();
+    let waiting = app.clone().oneshot(req);
+    match tokio::time::timeout(std::time::Duration::from_millis(ms), waiting).await {
+        Ok(response) => {
+            assert_eq!(response.unwrap().status(), StatusCode::OK, "{uri}");
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Requests that are cheap by their size, whatever their route.
+const CHEAP: [&str; 3] = [
+    "/api/exact?alg=fisher-yates&n=3",
+    "/api/audit?alg=fisher-yates&n=10&trials=100&seed=x",
+    "/api/mix?model=riffle&n=52&max_shuffles=3&seed=x",
+];
+/// Requests that are heavy by their size (about a second each).
+const HEAVY: [&str; 2] = [
+    "/api/exact?alg=naive-swap&n=7",
+    "/api/audit?alg=fisher-yates&n=52&trials=192307&seed=x",
+];
+
 #[test]
-fn light_requests_answer_while_every_heavy_permit_is_taken() {
+fn light_and_cheap_requests_answer_while_every_heavy_permit_is_taken() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let state = Arc::new(AppState::new());
-        let app = super::app(
-            Arc::clone(&state),
-            Access::new("127.0.0.1:8080".parse().unwrap(), vec![]),
-        );
-        // Stand-ins for running audits: all permits held for the whole test.
-        let _held = Arc::clone(&state.heavy)
+        let app = app_of(&state);
+        // Stand-ins for running audits: all heavy permits held for the whole test.
+        let _held = Arc::clone(&state.lanes.heavy)
             .acquire_many_owned(HEAVY_AT_ONCE as u32)
             .await
             .unwrap();
@@ -194,16 +227,38 @@ fn light_requests_answer_while_every_heavy_permit_is_taken() {
             "/api/algorithms?alg=sattolo",
             "/api/deal?seed=x",
         ] {
-            let req = request(Method::GET, uri).body(Body::empty()).unwrap();
-            // A heavy request would wait for a permit until the request's
-            // time limit and then answer 503; a light one answers now.
-            let response = app.clone().oneshot(req).await.unwrap();
-            assert_eq!(response.status(), StatusCode::OK, "{uri}");
+            assert!(answered_within(&app, uri, 20_000).await, "{uri} waited");
         }
-        let req = request(Method::GET, "/api/exact?alg=fisher-yates&n=3");
-        let waiting = app.clone().oneshot(req.body(Body::empty()).unwrap());
-        let timed = tokio::time::timeout(std::time::Duration::from_millis(300), waiting).await;
-        assert!(timed.is_err(), "a heavy request waits for a permit");
+        // Issue 36: a small exact walk, audit or curve has its own lane.
+        for uri in CHEAP {
+            assert!(answered_within(&app, uri, 20_000).await, "{uri} waited");
+        }
+        // A heavy request would wait for a permit until the request's time
+        // limit and then answer 503.
+        for uri in HEAVY {
+            assert!(!answered_within(&app, uri, 300).await, "{uri} ran");
+        }
+    });
+}
+
+#[test]
+fn cheap_requests_wait_for_the_cheap_lane_only() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let state = Arc::new(AppState::new());
+        let app = app_of(&state);
+        let held = Arc::clone(&state.lanes.cheap)
+            .acquire_many_owned(lanes::CHEAP_AT_ONCE as u32)
+            .await
+            .unwrap();
+        // The cheap lane full: a cheap request waits, a light one does not.
+        assert!(
+            !answered_within(&app, CHEAP[0], 300).await,
+            "ran without a permit"
+        );
+        assert!(answered_within(&app, "/api/deal?seed=x", 20_000).await);
+        drop(held);
+        assert!(answered_within(&app, CHEAP[0], 20_000).await);
     });
 }
 

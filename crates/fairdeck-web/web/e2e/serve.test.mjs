@@ -1,63 +1,16 @@
 // End-to-end tests of `fairdeck serve` in a real browser: Debian's chromium, driven by
-// playwright-core, against the server on 127.0.0.1 (no network beyond loopback).
-// FAIRDECK_BIN names the binary (default: target/debug/fairdeck). Each test saves a
-// screenshot of its page into target/screenshots/.
+// playwright-core, against the server on 127.0.0.1 (no network beyond loopback; set-up in
+// harness.mjs). Each test saves a screenshot of its page into target/screenshots/. The
+// interactions at phone size are in phone.test.mjs.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { assertLayout } from './layout.mjs';
+import { harness, REPO } from './harness.mjs';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const BIN = process.env.FAIRDECK_BIN ?? join(REPO, 'target/debug/fairdeck');
-const SHOTS = join(REPO, 'target/screenshots');
-mkdirSync(SHOTS, { recursive: true });
-
-let server;
-let base;
-let browser;
-let profile;
-
-before(async () => {
-  server = spawn(BIN, ['serve', '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`fairdeck serve exited with ${code}`)));
-  });
-  profile = mkdtempSync(join(tmpdir(), 'fairdeck-e2e-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1300, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
-
-/** Opens a page route and waits until the page says it has rendered. */
-async function open(route) {
-  const page = await browser.newPage();
-  await page.goto(`${base}#/${route}`);
-  await page.waitForSelector('main[data-ready="true"]', { timeout: 60_000 });
-  return page;
-}
-
-const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const { open, openPhone, shot, blank, url } = harness();
 
 test('deal renders 52 distinct card images and the replay link reproduces it', async () => {
   const page = await open('deal?game=bridge');
@@ -203,43 +156,35 @@ test('a bad parameter shows an error message', async () => {
   await fair.close();
 });
 
+// A page left before its answer came must not write its state into the next page's URL
+// (seen while checking issue 36: a late deal turned #/mix?n=52&models= into #/mix?game=bridge…).
+test("a page left while loading leaves the next page's link alone", async () => {
+  const page = await blank();
+  let answered;
+  const late = new Promise((resolve) => { answered = resolve; });
+  await page.route('**/api/deal**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+    answered();
+  });
+  await page.goto(url('deal?game=bridge'));
+  await page.evaluate(() => { window.location.hash = '#/mix?n=52&models='; });
+  await page.waitForSelector('#mix-empty');
+  await late;
+  await page.waitForSelector('main#page:not([aria-busy])'); // the deal's answer read and handled
+  assert.match(page.url(), /#\/mix\?n=52&models=none$/);
+  await page.close();
+});
+
 // Phone size (issue 26, item 7): every page at 390 × 844 fits the screen. An element
 // may leave the viewport only inside a box that scrolls or clips it sideways.
-const PHONE = { width: 390, height: 844 };
-
-async function openPhone(route) {
-  const page = await browser.newPage();
-  await page.setViewportSize(PHONE);
-  await page.goto(`${base}#/${route}`);
-  await page.waitForSelector('main[data-ready="true"]', { timeout: 120_000 });
-  return page;
-}
-
-/** What sticks out of the viewport: the page's horizontal scroll and the elements outside it. */
-function outside(page) {
-  return page.evaluate(() => {
-    const vw = document.documentElement.clientWidth;
-    const inScroller = (e) => {
-      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
-        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true;
-      }
-      return false;
-    };
-    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.split(' ').join('.')}` : ''}`;
-    const out = [];
-    for (const e of document.querySelectorAll('body *')) {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) continue;
-      if ((r.left < -1 || r.right > vw + 1) && !inScroller(e)) out.push(`${name(e)} at x = ${Math.round(r.left)}…${Math.round(r.right)}`);
-    }
-    return {
-      scroll: document.documentElement.scrollWidth - vw,
-      out: out.slice(0, 8),
-      header: document.querySelector('header.top').getBoundingClientRect().height,
-      scrollY: window.scrollY,
-      height: document.documentElement.scrollHeight,
-    };
-  });
+/** Where the page opened: the header's height, the vertical scroll and the page's height. */
+function opened(page) {
+  return page.evaluate(() => ({
+    header: document.querySelector('header.top').getBoundingClientRect().height,
+    scrollY: window.scrollY,
+    height: document.documentElement.scrollHeight,
+  }));
 }
 
 const PHONE_PAGES = [
@@ -255,17 +200,21 @@ const PHONE_PAGES = [
   ['verify', 'verify'],
 ];
 
+// Issue 36: on every page, at phone size, nothing sticks out, no text is under 12 px, no word
+// is broken and every control is a 44 × 44 px target; on a desktop the same but the targets.
 for (const [name, route] of PHONE_PAGES) {
-  test(`at phone size ${name} fits the screen`, async () => {
+  test(`at phone size ${name} fits the screen, reads and taps`, async () => {
     const page = await openPhone(route);
-    await page.screenshot({ path: join(SHOTS, `phone-${name}.png`), fullPage: true });
-    const o = await outside(page);
-    assert.deepEqual(o.out, [], `${route}: elements outside the viewport`);
-    assert.ok(o.scroll <= 0, `${route}: the page scrolls sideways by ${o.scroll} px`);
+    await shot(page, `phone-${name}`);
+    await assertLayout(page, route);
+    const o = await opened(page);
     assert.ok(o.header < 120, `${route}: the header takes ${o.header} px`);
     assert.equal(o.scrollY, 0, `${route}: the page opened scrolled down`);
     if (name === 'chaos-40') assert.ok(o.height < 2800, `${route}: ${o.height} px tall`);
     await page.close();
+    const desktop = await open(route);
+    await assertLayout(desktop, `${route} on a desktop`, { targets: false });
+    await desktop.close();
   });
 }
 
@@ -368,9 +317,7 @@ test('at phone size the Hand shuffles page shows the band, the noise floor and t
   const row33 = page.locator('.matrix-card[data-model="overhand"] tr', { hasText: /^33/ });
   assert.equal(await row33.locator('td[data-noise="true"]').count(), 1);
   assert.match(await page.textContent('.matrix-card[data-model="overhand"] [data-role="noise-floor"]'), /does not mean the deck is mixed/);
-  const o = await outside(page);
-  assert.deepEqual(o.out, [], 'elements outside the viewport');
-  assert.ok(o.scroll <= 0, `the page scrolls sideways by ${o.scroll} px`);
+  await assertLayout(page, 'overhand at phone size');
   await shot(page, 'mix-band-phone');
   await page.close();
 });

@@ -13,8 +13,27 @@ const PAGES = [
   ['verify', 'Verify a deal'],
 ];
 
+let pending = 0;
+
+/** Counts the API calls in flight; while there are any, the page says it is busy (aria-busy). */
+function busy(change) {
+  pending += change;
+  const main = document.getElementById('page');
+  if (pending > 0) main.setAttribute('aria-busy', 'true');
+  else main.removeAttribute('aria-busy');
+}
+
 /** Calls the JSON API; rejects with the server's error text. */
-async function api(path, params = {}, { method = 'GET' } = {}) {
+async function api(path, params = {}, options = {}) {
+  busy(+1);
+  try {
+    return await call(path, params, options);
+  } finally {
+    busy(-1);
+  }
+}
+
+async function call(path, params, { method = 'GET' } = {}) {
   const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== undefined && v !== null));
   let response;
   if (method === 'GET') {
@@ -79,7 +98,10 @@ async function route() {
   main.removeAttribute('data-ready');
   try {
     const page = await import(`./pages/${name}.js`);
-    await page.render(root, query, { api, setQuery, cards });
+    // A page still answering after the user left it must not write its state into the next
+    // page's URL: only the current render may set the query.
+    const own = (obj) => { if (ticket === rendering) setQuery(obj); };
+    await page.render(root, query, { api, setQuery: own, cards });
   } catch (e) {
     const p = document.createElement('p');
     p.className = 'error';

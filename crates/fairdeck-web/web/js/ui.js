@@ -83,3 +83,21 @@ export function deviationColor(d) {
   const mix = (a, b) => Math.round(255 + (b - 255) * Math.abs(t));
   return t >= 0 ? `rgb(${mix(0, 214)},${mix(0, 48)},${mix(0, 39)})` : `rgb(${mix(0, 33)},${mix(0, 102)},${mix(0, 172)})`;
 }
+
+/**
+ * `content` in a box of its own that scrolls sideways when it is wider than the page, with a
+ * hint above it that shows only while it does ("⇆ …"). The hint follows resizes.
+ */
+export function sideways(content, hint = 'wider than the screen: scroll sideways for the rest') {
+  const box = el('div', { class: 'scroll-x' }, content);
+  const note = el('p', { class: 'scroll-hint', text: `⇆ ${hint}`, hidden: true });
+  const update = () => {
+    const overflows = box.scrollWidth > box.clientWidth + 1;
+    note.hidden = !overflows;
+    box.dataset.overflows = String(overflows);
+  };
+  const watch = new ResizeObserver(update);
+  watch.observe(box);
+  watch.observe(content);
+  return el('div', { class: 'scroll-wrap' }, note, box);
+}

@@ -3,7 +3,7 @@
 // cards highlighted; for n ≤ 4 the permutation tree of its choices with the seed's path.
 // State in the query: alg, n, seed, step.
 
-import { el, pageMessage, field, select, input, errorBox, showError, compact } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact, sideways } from '../ui.js';
 
 const RANKS = 'A23456789TJQ';
 const MAX_N = 12;
@@ -68,8 +68,11 @@ function treeSvg(tree) {
   }
   for (const [key] of nodes) {
     const [x, y] = pos(key);
-    svg.append(el('svg:circle', { cx: x, cy: y, r: onPath(key) ? 4.5 : 3, fill: onPath(key) ? '#c9a227' : '#0f5132' }));
+    const dot = el('svg:circle', { cx: x, cy: y, r: onPath(key) ? 4.5 : 3, fill: onPath(key) ? '#c9a227' : '#0f5132' });
+    if (key === '') dot.setAttribute('class', 'root');
+    svg.append(dot);
   }
+  svg.dataset.rootX = pos('')[0];
   leaves.forEach((leaf) => {
     const key = leaf.rolls.join(',');
     const [x, y] = pos(key);
@@ -82,6 +85,14 @@ function treeSvg(tree) {
   return svg;
 }
 
+/** Scrolls a tree wider than its box so that its root (the first roll) is in the middle. */
+function atRoot(box) {
+  const scroller = box.querySelector('.scroll-x');
+  const svg = scroller?.querySelector('svg');
+  if (!svg || scroller.scrollWidth <= scroller.clientWidth) return;
+  scroller.scrollLeft = Number(svg.dataset.rootX) - scroller.clientWidth / 2;
+}
+
 async function treeBox(ctx, params) {
   const box = el('div', { class: 'tree-box', id: 'tree' });
   try {
@@ -92,7 +103,7 @@ async function treeBox(ctx, params) {
     const even = counts.every((c) => c === counts[0]);
     box.append(el('h3', { text: `Permutation tree: ${tree.leaves.length} paths of dice answers, ${orders.size} orders` }),
       el('p', { class: 'about', text: `Each level is one roll of the dice, each edge one answer (1-based); each leaf shows the order that path produces. The gold path is the one this seed took. ${even && orders.size ? `Every order is reached by ${counts[0]} path${counts[0] > 1 ? 's' : ''}` : 'Some orders are reached by more paths than others'}${tree.leaves.some((l) => l.cut) ? ' (paths marked … were cut after 12 rolls)' : ''}.` }),
-      treeSvg(tree));
+      sideways(treeSvg(tree), 'wider than the screen: swipe sideways for every leaf (it opens at the root)'));
   } catch (e) {
     box.append(el('p', { class: 'note', text: `No tree: ${e.message}` }));
   }
@@ -186,7 +197,10 @@ export async function render(root, query, ctx) {
     stage.append(el('div', { class: 'player' }, back, play, fwd, counter, slider), action, view,
       el('p', { class: 'note', text: `result: ${report.result.join(' ')} — seed ${report.seed}` }), list);
     show();
-    if (Number(params.n) <= 4) tree.append(await treeBox(ctx, { alg: params.alg, n: params.n, seed: q.seed }));
+    if (Number(params.n) <= 4) {
+      tree.append(await treeBox(ctx, { alg: params.alg, n: params.n, seed: q.seed }));
+      atRoot(tree);
+    }
   };
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

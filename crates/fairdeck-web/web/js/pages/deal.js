@@ -17,7 +17,7 @@ function sortHand(cards) {
 
 function fan(cards, cardsModule, width, sorted) {
   // Each card shows its left 40% (its index); rows wrap, so a 300-card stock is a block of cards, not one.
-  const row = el('div', { class: sorted ? 'fan suit-gap' : 'fan', style: `--overlap:${Math.round(width * 0.6)}px` });
+  const row = el('div', { class: sorted ? 'fan suit-gap' : 'fan', style: `--card-w:${width}px` });
   let suit = null;
   for (const code of cards) {
     const slot = el('span', { class: 'card-slot', title: cardsModule.cardName ? cardsModule.cardName(code) : code });

@@ -4,9 +4,11 @@
 // from 1/n; for larger n a bounded audit gives the heatmap, the p-values and a verdict
 // with its false-alarm rate. State in the query: a, b, n, seed, trials.
 
-import { el, pageMessage, field, select, input, errorBox, showError, compact, fmt, deviationColor } from '../ui.js';
+import { el, pageMessage, field, select, input, errorBox, showError, compact, fmt, deviationColor, sideways } from '../ui.js';
 
 const EXACT_MAX_N = 7;
+const [MIN_N, MAX_N] = [2, 200]; // the audit's range; the page keeps to it for exact walks too
+const GROUP = 10; // a big matrix numbers every 10th card and position
 const AUDIT_WORK = 10_000_000; // the server's bound on n × trials
 
 // Exact fractions as [numerator, denominator] BigInt pairs.
@@ -36,9 +38,27 @@ function exactMatrix(report) {
 }
 
 function matrixTable(n, cell, big) {
-  const head = el('tr', {}, el('th', { text: 'card ↓ pos →' }), ...Array.from({ length: n }, (_, j) => el('th', { text: big && (j + 1) % 5 && j ? '' : j + 1 })));
-  const rows = Array.from({ length: n }, (_, i) => el('tr', {}, el('th', { text: big && (i + 1) % 5 && i ? '' : i + 1 }), ...Array.from({ length: n }, (_, j) => cell(i, j))));
-  return el('table', { class: big ? 'matrix big' : 'matrix' }, el('tbody', {}, head, ...rows));
+  if (big) return bigMatrix(n, cell);
+  const head = el('tr', {}, el('th', { text: 'card ↓ pos →' }), ...Array.from({ length: n }, (_, j) => el('th', { text: j + 1 })));
+  const rows = Array.from({ length: n }, (_, i) => el('tr', {}, el('th', { text: i + 1 }), ...Array.from({ length: n }, (_, j) => cell(i, j))));
+  return el('table', { class: 'matrix' }, el('tbody', {}, head, ...rows));
+}
+
+/**
+ * A matrix too big to number every row and column: one header per group of GROUP cards or
+ * positions, numbered by its last (10, 20, …), so labels keep a readable size above cells a
+ * few pixels wide. A last group shorter than GROUP is left unnumbered.
+ */
+function bigMatrix(n, cell) {
+  const groups = Math.ceil(n / GROUP);
+  const span = (g) => Math.min(GROUP, n - g * GROUP);
+  const label = (g) => (span(g) === GROUP ? (g + 1) * GROUP : '');
+  const head = el('tr', {}, el('th', {}), ...Array.from({ length: groups }, (_, g) => el('th', { colspan: span(g), scope: 'colgroup', text: label(g) })));
+  const rows = Array.from({ length: n }, (_, i) => el('tr', {},
+    i % GROUP === 0 ? el('th', { rowspan: span(i / GROUP), scope: 'rowgroup', text: label(i / GROUP) }) : null,
+    ...Array.from({ length: n }, (_, j) => cell(i, j))));
+  return el('table', { class: 'matrix big' },
+    el('caption', { text: 'rows: card ↓ · columns: position →' }), el('tbody', {}, head, ...rows));
 }
 
 function legend(full) {
@@ -74,7 +94,7 @@ function tappable(table) {
     const td = ev.target.closest('td');
     if (td?.title) detail.textContent = td.title;
   });
-  return [el('div', { class: 'matrix-scroll' }, table), detail];
+  return [sideways(table, 'wider than the screen: scroll the matrix sideways'), detail];
 }
 
 function exactCard(report, m, scale) {
@@ -118,7 +138,7 @@ function auditCard(report, scale, fallback) {
     el('div', { class: 'verdict', 'data-uniform': String(kind === 'uniform'), 'data-verdict': kind, 'data-alg': report.source,
       text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}${blunt}` }),
     el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
-    ...tappable(matrixTable(n, cell, n > 20)), tests,
+    ...tappable(matrixTable(n, cell, n > 20)), sideways(tests),
     el('p', { class: 'note', text: `seed ${report.seed}` }));
 }
 
@@ -134,7 +154,7 @@ export async function render(root, query, ctx) {
   const form = el('form', { class: 'controls', id: 'fair-form' },
     field('Algorithm', select('a', names, state.a)),
     field('next to', select('b', [['', '(none)'], ...names], state.b)),
-    field('Cards n', input('n', state.n, { type: 'number', min: 2, max: 200 }), `≤ ${EXACT_MAX_N}: exact; larger: audit`),
+    field('Cards n', input('n', state.n, { type: 'number', min: MIN_N, max: MAX_N }), `≤ ${EXACT_MAX_N}: exact; larger: audit`),
     field('Seed (audit)', input('seed', state.seed, { placeholder: 'empty: fresh' })),
     field('Shuffles (audit)', input('trials', state.trials, { type: 'number', min: 1, placeholder: 'auto' })),
     el('button', { type: 'submit', text: 'Compare' }));
@@ -163,9 +183,15 @@ export async function render(root, query, ctx) {
 
   const compare = async (params) => {
     showError(error, '');
+    const n = Number(params.n);
+    // The exact walk would take n = 1, but the page says 2–200 and means it (issue 36).
+    if (!/^\d+$/.test(params.n ?? '') || n < MIN_N || n > MAX_N) {
+      out.replaceChildren();
+      showError(error, pageMessage(form, { parameter: 'n', message: `n must be an integer from ${MIN_N} to ${MAX_N}` }));
+      return;
+    }
     out.replaceChildren(el('p', { class: 'loading', text: 'Computing…' }));
     const algs = [params.a, params.b].filter(Boolean);
-    const n = Number(params.n);
     const audit = { trials: params.trials || String(Math.min(100000, Math.floor(AUDIT_WORK / Math.max(n, 1)))), seed: params.seed || undefined };
     const sides = [];
     for (const alg of algs) {

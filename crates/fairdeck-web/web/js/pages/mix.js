@@ -5,7 +5,7 @@
 // exact upper bound.
 // State in the query: n, models, seed.
 
-import { el, pageMessage, field, input, errorBox, showError, compact, fmt } from '../ui.js';
+import { el, pageMessage, field, input, errorBox, showError, compact, fmt, sideways } from '../ui.js';
 
 const MODELS = [
   ['riffle', 'riffle (Gilbert–Shannon–Reeds)', '#0f5132'],
@@ -93,11 +93,11 @@ function table(report) {
   return el('div', { class: 'matrix-card', 'data-model': report.model },
     el('h3', { text: `${report.model}, ${report.n} cards` }),
     el('p', { class: 'note', text: report.method + (half ? ` — below ½ after ${shuffles(half)}${report.rows[0].total_variation === undefined ? ' (upper bound)' : ''}` : '') }),
-    el('table', { class: 'tests' }, el('tbody', {},
+    sideways(el('table', { class: 'tests' }, el('tbody', {},
       el('tr', {}, ...['k', 'distance', 'lower bound [95 % band]', 'upper bound'].map((t) => el('th', { text: t }))),
       ...report.rows.map((r) => el('tr', {}, el('td', { text: r.shuffles }), el('td', { text: c(r.total_variation) }),
-        el('td', { text: lowerCell(r), 'data-noise': String(r.resolved === false) }), el('td', { text: c(r.upper_bound) })))),
-    ...noiseNote(report)));
+        el('td', { text: lowerCell(r), 'data-noise': String(r.resolved === false) }), el('td', { text: c(r.upper_bound) })))))),
+    ...noiseNote(report));
 }
 
 /** A simulated point with its band; "noise" when the band reaches 0. */
@@ -157,7 +157,8 @@ export async function render(root, query, ctx) {
           ...(series.some((s) => s.report.rows.some((r) => r.band_low !== undefined))
             ? [el('span', { 'data-legend': 'band', text: '▒ 95 % band of a simulated curve' }), el('span', { 'data-legend': 'noise-floor', style: 'color:#6b7280', text: '┄ noise floor (a shuffled deck) · ○ inside the noise' })]
             : [])),
-        chart(series, Math.max(320, Math.min(900, out.clientWidth || 900))), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
+        // The chart box's padding and border (18 px) off: drawn at the size it shows, 12 px text stays 12 px.
+        chart(series, Math.max(300, Math.min(900, (out.clientWidth || 918) - 18))), el('div', { class: 'mix-tables' }, ...series.map((s) => table(s.report))));
     } catch (e) {
       out.replaceChildren();
       showError(error, pageMessage(form, e));
