@@ -1,0 +1,1045 @@
+#!/usr/bin/env python3
+"""Independent verifier of docs/hidden-dealing.md: fair dealing version 3, hidden hands.
+
+Written from the specification alone (not from crates/fairdeck-hidden), as issue #33 asks:
+a second implementation that agrees with the reference byte for byte. The group is
+ristretto255 from libsodium through the `rbcl` package (PyNaCl's bindings have no
+ristretto255 functions; `pip install rbcl` installs a wheel that bundles libsodium), SHA-512
+is hashlib, and the version-2 parts the specification refers to (the manifest, its bytes M,
+the decks, ChaCha20 and the bounded draws) come from docs/fair_verify.py beside this file.
+Scalars are Python integers mod l. One file on purpose (over 400 lines), like fair_verify.py:
+each function names the section it implements.
+
+Usage:
+  hidden_verify.py --check DOC.md
+      recomputes every test vector of section 13 from the ChaCha20 generator keyed with
+      0x07 bytes (card points, generators, M, the keys and key messages, the 4-card shuffle,
+      its output deck and proof, which it also verifies, and the share message) and prints
+      one line per vector and "N passed, N failed" (appended as "hiddenpy-vectors PASSED
+      FAILED 0" to the file $TEST_TALLY names, when set);
+  hidden_verify.py --transcript FILE [--json]
+      verifies a version-3 transcript (sections 14-15): prints what was checked, the
+      community and opened cards, what stays hidden, and the verdict, `valid` or `invalid`
+      with every difference by kind (one JSON document with --json).
+Exit status 1 when anything does not match or a difference is found.
+"""
+import hashlib
+import json
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fair_verify  # noqa: E402  (docs/fair_verify.py: the version-2 verifier)
+
+try:
+    import rbcl
+except ImportError:
+    sys.exit("hidden_verify.py needs libsodium's ristretto255: pip install rbcl")
+
+
+# ---- Sections 1-3: the group, its encodings, hash to group ----
+
+L = 2**252 + 27742317777372353535851937790883648493
+IDENTITY = bytes(32)
+G = bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")
+
+
+class Failure(Exception):
+    """A failure kind of sections 12 and 15, with what it is about."""
+
+    def __init__(self, kind, detail):
+        super().__init__(detail)
+        self.kind, self.detail = kind, detail
+
+
+def u64(n):
+    """Section 1: u64_be(n)."""
+    return struct.pack(">Q", n)
+
+
+lp = fair_verify.lp  # section 1: u64_be(len(x)) ‖ x
+
+
+def enc(s):
+    """Section 1: enc(s), 32 bytes little-endian of s mod l."""
+    return (s % L).to_bytes(32, "little")
+
+
+def wide(x):
+    """Section 1: wide(x) = int_le(x) mod l for 64 bytes x."""
+    return int.from_bytes(x, "little") % L
+
+
+def hex32(text, what):
+    """Section 2: exactly 64 lowercase hex digits (`hex`)."""
+    if not (isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)):
+        raise Failure("hex", "%s is not 64 lowercase hex digits" % what)
+    return bytes.fromhex(text)
+
+
+def read_point(text, what):
+    """Section 2: a point; RFC 9496 decoding refuses non-canonical bytes (`point-encoding`)."""
+    data = hex32(text, what)
+    if not rbcl.crypto_core_ristretto255_is_valid_point(data):
+        raise Failure("point-encoding", "%s is not a canonical ristretto255 encoding" % what)
+    return data
+
+
+def read_scalar(text, what):
+    """Section 2: a scalar below l, never reduced (`scalar-encoding`)."""
+    value = int.from_bytes(hex32(text, what), "little")
+    if value >= L:
+        raise Failure("scalar-encoding", "%s is not below the group order" % what)
+    return value
+
+
+def mul(s, p):
+    """s·P (libsodium answers the identity as all zeros, its encoding)."""
+    return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(enc(s), p)
+
+
+def add(*points):
+    total = IDENTITY
+    for p in points:
+        total = rbcl.crypto_core_ristretto255_add(total, p)
+    return total
+
+
+def sub(p, q):
+    return rbcl.crypto_core_ristretto255_sub(p, q)
+
+
+def combo(pairs):
+    """Σ s·P over (s, P) pairs."""
+    return add(*(mul(s, p) for s, p in pairs))
+
+
+def h2g(domain, x):
+    """Section 3: from_uniform_bytes(SHA-512(lp(domain) ‖ x)), RFC 9496 §4.3.4."""
+    return rbcl.crypto_core_ristretto255_from_hash(hashlib.sha512(lp(domain.encode()) + x).digest())
+
+
+def card_point(name):
+    """Section 3: P_c."""
+    return h2g("fairdeck-hidden-v3/card", lp(name.encode()))
+
+
+def generator(i):
+    """Section 3: h_i."""
+    return h2g("fairdeck-hidden-v3/generator", u64(i))
+
+
+CHAIN = h2g("fairdeck-hidden-v3/chain", b"")  # section 3: H
+
+
+def deck_points(deck_name):
+    """Sections 3 and 4: the deck's card names in order and {point: name} (`deck`)."""
+    names = fair_verify.deck(deck_name)
+    points = {}
+    for name in names:
+        p = card_point(name)
+        if p == IDENTITY or points.get(p, name) != name:
+            raise Failure("deck", "card %s maps to the identity or to another card's point" % name)
+        points[p] = name
+    return names, points
+
+
+# ---- Section 7: statements, the key proof and the share proof ----
+
+class Statement:
+    """Section 7, "Transcripts": T built element by element; challenge() = wide(SHA-512(T))."""
+
+    def __init__(self, domain):
+        self.data = lp(domain.encode())
+
+    def bytes(self, data):
+        self.data += lp(data)
+        return self
+
+    def number(self, n):
+        self.data += u64(n)
+        return self
+
+    def points(self, *points):
+        self.data += b"".join(points)
+        return self
+
+    def ciphertexts(self, deck):
+        self.data += b"".join(a + b for a, b in deck)
+        return self
+
+    def challenge(self, suffix=b""):
+        return wide(hashlib.sha512(self.data + suffix).digest())
+
+
+def key_challenge(m_bytes, seat, public_key, r):
+    """Section 7.1: c = wide(SHA-512(lp("…/key") ‖ lp(M) ‖ u64_be(j) ‖ enc(PK_j) ‖ enc(R)))."""
+    return Statement("fairdeck-hidden-v3/key").bytes(m_bytes).number(seat).points(public_key, r).challenge()
+
+
+def key_proof_holds(m_bytes, seat, public_key, c, s):
+    """Section 7.1, verify: R' = s·G − c·PK_j; accept iff c' = c."""
+    return key_challenge(m_bytes, seat, public_key, sub(mul(s, G), mul(c, public_key))) == c
+
+
+def share_challenge(m_bytes, hand, seat, position, public_key, ciphertext, share, r1, r2):
+    """Section 7.2: the Chaum–Pedersen challenge over the whole statement."""
+    a, b = ciphertext
+    return (Statement("fairdeck-hidden-v3/share").bytes(m_bytes).number(hand).number(seat)
+            .number(position).points(public_key, a, b, share, r1, r2).challenge())
+
+
+def share_proof_holds(m_bytes, hand, seat, position, public_key, ciphertext, share, c, s):
+    """Section 7.2, verify: R_1' = s·G − c·PK_j, R_2' = s·b − c·D_j; accept iff c' = c."""
+    r1 = sub(mul(s, G), mul(c, public_key))
+    r2 = sub(mul(s, ciphertext[1]), mul(c, share))
+    return share_challenge(m_bytes, hand, seat, position, public_key, ciphertext, share, r1, r2) == c
+
+
+# ---- Section 8: the shuffle proof ----
+
+SHUFFLE_LISTS = ("commitments", "chain", "t_hat", "s_hat", "s_prime")
+SHUFFLE_POINTS = ("t1", "t2", "t3", "t4a", "t4b")
+
+
+def shuffle_statement(domain, ctx, deck_in, deck_out, commitments):
+    """Section 8, steps 2 and 6: the common start of T_u and T_c.
+
+    lp(domain) ‖ lp(M) ‖ u64_be(n) ‖ u64_be(j) ‖ enc(PK) ‖ u64_be(N) ‖ e_0 … ‖ e'_0 … ‖ enc(c_0) …
+    """
+    m_bytes, hand, seat, joint_key = ctx
+    return (Statement(domain).bytes(m_bytes).number(hand).number(seat).points(joint_key)
+            .number(len(deck_in)).ciphertexts(deck_in).ciphertexts(deck_out).points(*commitments))
+
+
+def shuffle_u(ctx, deck_in, deck_out, commitments):
+    """Section 8, step 2: u_k = wide(SHA-512(T_u ‖ u64_be(k)))."""
+    t_u = shuffle_statement("fairdeck-hidden-v3/shuffle-u", ctx, deck_in, deck_out, commitments)
+    return [t_u.challenge(u64(k)) for k in range(len(deck_in))]
+
+
+def shuffle_c(ctx, deck_in, deck_out, proof):
+    """Section 8, step 6: c = wide(SHA-512(T_c)), hashing the proof's own t values."""
+    t_c = shuffle_statement("fairdeck-hidden-v3/shuffle-c", ctx, deck_in, deck_out, proof["commitments"])
+    return t_c.points(*proof["chain"], *(proof[k] for k in SHUFFLE_POINTS), *proof["t_hat"]).challenge()
+
+
+def shuffle_proof_group(ctx, deck_in, deck_out, proof):
+    """Section 8, "Verifier": None when E1-E5 hold, else the first failing group.
+
+    Groups in order: `permutation` (E1, E2, E5), `challenges` (E3), `reencryption` (E4).
+    Every equation is checked on its own (no batching), which names the group directly.
+    """
+    n, joint_key = len(deck_in), ctx[3]
+    h = [generator(i) for i in range(n)]
+    u = shuffle_u(ctx, deck_in, deck_out, proof["commitments"])
+    c = shuffle_c(ctx, deck_in, deck_out, proof)
+    cs, chain, s_prime = proof["commitments"], proof["chain"], proof["s_prime"]
+    u_all = 1
+    for x in u:
+        u_all = u_all * x % L
+    c_bar = sub(add(*cs), add(*h))
+    c_hat = sub(chain[-1], mul(u_all, CHAIN))
+    previous = [CHAIN] + chain[:-1]
+    e1 = proof["t1"] == add(mul(c, c_bar), mul(proof["s1"], G))
+    e2 = proof["t2"] == add(mul(c, c_hat), mul(proof["s2"], G))
+    e5 = all(proof["t_hat"][i] == combo([(c, chain[i]), (proof["s_hat"][i], G), (s_prime[i], previous[i])])
+             for i in range(n))
+    if not (e1 and e2 and e5):
+        return "permutation"
+    c_tilde = combo(zip(u, cs))
+    if proof["t3"] != combo([(c, c_tilde), (proof["s3"], G)] + list(zip(s_prime, h))):
+        return "challenges"
+    a_tilde = combo(zip(u, (a for a, _ in deck_in)))
+    b_tilde = combo(zip(u, (b for _, b in deck_in)))
+    t4a = combo([(c, a_tilde), (-proof["s4"], joint_key)] + [(s, a) for s, (a, _) in zip(s_prime, deck_out)])
+    t4b = combo([(c, b_tilde), (-proof["s4"], G)] + [(s, b) for s, (_, b) in zip(s_prime, deck_out)])
+    if (proof["t4a"], proof["t4b"]) != (t4a, t4b):
+        return "reencryption"
+    return None
+
+
+def check_shuffle(ctx, deck_in, deck_out, proof):
+    """Section 8, "Verifier", with section 12's kinds: raises `deck-size` or `shuffle-proof`."""
+    n = len(deck_in)
+    sizes = [len(deck_out)] + [len(proof[k]) for k in SHUFFLE_LISTS]
+    if any(size != n for size in sizes):
+        raise Failure("deck-size", "the shuffle's deck and proof lists must have %d entries" % n)
+    group = shuffle_proof_group(ctx, deck_in, deck_out, proof)
+    if group:
+        raise Failure("shuffle-proof", "the shuffle proof fails (%s)" % group)
+
+
+def reencrypt(ciphertext, rho, joint_key):
+    """Section 6: ReEnc((a, b), ρ) = (a + ρ·PK, b + ρ·G)."""
+    a, b = ciphertext
+    return add(a, mul(rho, joint_key)), add(b, mul(rho, G))
+
+
+def prove_shuffle(ctx, deck_in, pi, rho, draw):
+    """Section 8, "Prover", steps 1-7, with scalars from draw() in the order section 8 lists.
+
+    Only used to recompute the vectors of section 13 (a verifier never proves).
+    """
+    n, joint_key = len(deck_in), ctx[3]
+    h = [generator(i) for i in range(n)]
+    deck_out = [reencrypt(deck_in[pi[i]], rho[i], joint_key) for i in range(n)]
+    r = [0] * n
+    for i in range(n):
+        r[pi[i]] = draw()
+    cs = [None] * n
+    for i in range(n):
+        cs[pi[i]] = add(mul(r[pi[i]], G), h[i])
+    u = shuffle_u(ctx, deck_in, deck_out, cs)
+    u_out = [u[pi[i]] for i in range(n)]
+    r_hat = [draw() for _ in range(n)]
+    chain, previous = [], CHAIN
+    for i in range(n):
+        previous = add(mul(r_hat[i], G), mul(u_out[i], previous))
+        chain.append(previous)
+    v = [1] * n
+    for i in range(n - 1, 0, -1):
+        v[i - 1] = u_out[i] * v[i] % L
+    r_bar, r_chain = sum(r) % L, sum(x * y for x, y in zip(r_hat, v)) % L
+    r_u, rho_u = sum(x * y for x, y in zip(r, u)) % L, sum(x * y for x, y in zip(rho, u_out)) % L
+    w = [draw() for _ in range(4)]
+    w_hat = [draw() for _ in range(n)]
+    w_prime = [draw() for _ in range(n)]
+    proof = {"commitments": cs, "chain": chain, "t1": mul(w[0], G), "t2": mul(w[1], G),
+             "t3": combo([(w[2], G)] + list(zip(w_prime, h))),
+             "t4a": combo([(-w[3], joint_key)] + [(x, a) for x, (a, _) in zip(w_prime, deck_out)]),
+             "t4b": combo([(-w[3], G)] + [(x, b) for x, (_, b) in zip(w_prime, deck_out)]),
+             "t_hat": [add(mul(w_hat[i], G), mul(w_prime[i], ([CHAIN] + chain)[i])) for i in range(n)]}
+    c = shuffle_c(ctx, deck_in, deck_out, proof)
+    proof.update({"s1": (w[0] - c * r_bar) % L, "s2": (w[1] - c * r_chain) % L,
+                  "s3": (w[2] - c * r_u) % L, "s4": (w[3] - c * rho_u) % L,
+                  "s_hat": [(w_hat[i] - c * r_hat[i]) % L for i in range(n)],
+                  "s_prime": [(w_prime[i] - c * u_out[i]) % L for i in range(n)]})
+    return deck_out, proof
+
+
+def batched_rolls(words, bounds):
+    """Section 8, "The shuffle itself": one word x gives a roll per bound b (x·b: the high
+    64 bits are the roll, the low 64 bits go on); the word is redrawn while the last low
+    half is below 2^64 mod (the product of the bounds)."""
+    product = 1
+    for b in bounds:
+        product *= b
+    while True:
+        x, rolls = next(words), []
+        for b in bounds:
+            rolls.append(x * b >> 64)
+            x = x * b % 2**64
+        if x >= 2**64 % product:
+            return rolls
+
+
+def permutation(n, words):
+    """Section 8, "The shuffle itself": π from fairdeck's Fisher–Yates with batched rolls."""
+    order, i = list(range(n)), n
+    while i > 1:
+        bits = i.bit_length()
+        k = min(max(1, min(8, 56 // bits)), i - 1)
+        floor = max(1 << (bits - 1), k + 1)
+        while i >= floor:
+            for t, j in enumerate(batched_rolls(words, [i - t for t in range(k)])):
+                order[i - 1 - t], order[j] = order[j], order[i - 1 - t]
+            i -= k
+    return order
+
+
+# ---- Section 14: reading a transcript strictly ----
+
+HEX, U64, TEXT = "hex", "u64", "text"
+SCALAR_PROOF = {"c": HEX, "s": HEX}
+KEY_MESSAGE = {"seat": U64, "public_key": HEX, "proof": SCALAR_PROOF}
+SHUFFLE_MESSAGE = {"hand": U64, "seat": U64, "deck": [{"a": HEX, "b": HEX}],
+                   "proof": dict({k: [HEX] for k in SHUFFLE_LISTS}, **{k: HEX for k in SHUFFLE_POINTS},
+                                 **{"s%d" % i: HEX for i in range(1, 5)})}
+SHARE_MESSAGE = {"hand": U64, "seat": U64, "position": U64, "share": HEX, "proof": SCALAR_PROOF}
+VOID = {"stage": TEXT, "seat": U64, "missing": ["missing"]}
+HAND = {"hand": U64, "shuffles": [SHUFFLE_MESSAGE], "deal": [SHARE_MESSAGE],
+        "streets": [{"street": TEXT, "shares": [SHARE_MESSAGE]}], "showdown": [SHARE_MESSAGE],
+        "void?": VOID}
+MANIFEST = {"version": U64, "table": TEXT, "game": TEXT, "deck": TEXT, "seats": [TEXT],
+            "first": U64, "last": U64}
+TRANSCRIPT = {"version": U64, "manifest": MANIFEST, "keys": [KEY_MESSAGE], "void?": VOID, "hands": [HAND]}
+
+
+def refuse(what):
+    raise Failure("document", what)
+
+
+def parse_strictly(text):
+    """Section 14: RFC 8259 JSON, no key twice in an object, every number an unsigned 64-bit integer."""
+    def pairs(items):
+        if len({k for k, _ in items}) != len(items):
+            refuse("a key appears twice in one object")
+        return dict(items)
+
+    def integer(digits):
+        if digits.startswith("-") or int(digits) >= 2**64:
+            refuse("the number %s is not an unsigned 64-bit integer" % digits)
+        return int(digits)
+
+    def not_integer(token):
+        refuse("the number %s is not an unsigned 64-bit integer" % token)
+    try:
+        return json.loads(text, object_pairs_hook=pairs, parse_int=integer, parse_float=not_integer,
+                          parse_constant=not_integer)
+    except ValueError as error:
+        refuse("not JSON: %s" % error)
+
+
+def conform(value, shape, where):
+    """Section 14: VALUE has exactly SHAPE's fields and types ("name?" may be absent or null)."""
+    if shape == U64:
+        ok = type(value) is int
+    elif shape == TEXT:
+        ok = isinstance(value, str)
+    elif shape == HEX:
+        ok = isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    elif shape == "missing":
+        ok = isinstance(value, dict) and (set(value) == {"message"} and value["message"] in ("key", "shuffle")
+                                          or set(value) == {"message", "position"} and value["message"] == "share"
+                                          and type(value["position"]) is int)
+    elif isinstance(shape, list):
+        ok = isinstance(value, list)
+        for i, item in enumerate(value if ok else []):
+            conform(item, shape[0], "%s[%d]" % (where, i))
+    else:
+        ok = isinstance(value, dict) and conform_object(value, shape, where)
+    if not ok:
+        refuse("%s does not have the form of section 14" % where)
+
+
+def conform_object(value, shape, where):
+    optional = {k[:-1] for k in shape if k.endswith("?")}
+    required = {k for k in shape if not k.endswith("?")}
+    if not required <= set(value) or not set(value) <= required | optional:
+        refuse("%s has fields %s; section 14 names %s" % (where, sorted(value), sorted(required | optional)))
+    for key, item in value.items():
+        sub_shape = shape.get(key, shape.get(key + "?"))
+        if key in optional and item is None:
+            continue
+        conform(item, sub_shape, "%s.%s" % (where, key))
+    return True
+
+
+def read_transcript(text):
+    """Section 14: the document, or Failure("document", …)."""
+    document = parse_strictly(text)
+    conform(document, TRANSCRIPT, "the transcript")
+    return document
+
+
+# ---- Sections 14-15: the layout, the stages and the verdict ----
+
+SKAT_PACKETS = [(0, 3, 0), (3, 6, 1), (6, 9, 2), (11, 15, 0), (15, 19, 1), (19, 23, 2),
+                (23, 26, 0), (26, 29, 1), (29, 32, 2)]
+
+
+def layout(game, seats):
+    """Section 14, "Layout" (docs/fair-dealing.md §9): {private position: seat} and the streets."""
+    p = seats
+    owners = {"holdem": 2 * p, "draw": 5 * p, "bridge": 52, "scopa": 3 * p}
+    if game in owners:
+        private = {q: q % p for q in range(owners[game])}
+    elif game == "skat":
+        private = {q: seat for start, end, seat in SKAT_PACKETS for q in range(start, end)}
+    else:
+        private = {}
+    streets = {"holdem": [("flop", [2 * p + 1, 2 * p + 2, 2 * p + 3]), ("turn", [2 * p + 5]),
+                          ("river", [2 * p + 7])],
+               "scopa": [("table", [3 * p + k for k in range(4)])]}.get(game, [])
+    return private, streets
+
+
+class Report:
+    """Section 15, "Verdict": what was checked, the cards shown, what stays hidden, the differences."""
+
+    def __init__(self):
+        self.checked, self.hands, self.differences = [], [], []
+
+    def differ(self, kind, detail, hand=None, seat=None):
+        self.differences.append({"kind": kind, "hand": hand, "seat": seat, "detail": detail})
+
+
+class Table:
+    """The table's facts every hand needs: M, the seats, the deck's points, the keys, the layout."""
+
+    def __init__(self, manifest, names, points):
+        self.manifest, self.names, self.points = manifest, names, points
+        self.cards = {name: point for point, name in points.items()}
+        self.m_bytes = fair_verify.manifest_bytes(manifest)
+        self.seats, self.size = len(manifest["seats"]), len(names)
+        self.private, self.streets = layout(manifest["game"], self.seats)
+        self.keys, self.joint_key = [], None
+
+
+def check_manifest(document, report):
+    """Section 15, step 1: the versions and section 4's manifest (`manifest`, `deck`)."""
+    manifest = document["manifest"]
+    if document["version"] != 3 or manifest["version"] != 3:
+        report.differ("manifest", "both version fields must be 3")
+        return None
+    problem = fair_verify.manifest_problem(dict(manifest, version=2))
+    if problem:
+        report.differ("manifest", problem)
+        return None
+    try:
+        names, points = deck_points(manifest["deck"])
+    except Failure as failure:
+        report.differ(failure.kind, failure.detail)
+        return None
+    report.checked.append("the manifest: table %s, %s, %s deck, seats %s, hands %d-%d" % (
+        json.dumps(manifest["table"], ensure_ascii=False), manifest["game"], manifest["deck"],
+        ", ".join(manifest["seats"]), manifest["first"], manifest["last"]))
+    return Table(manifest, names, points)
+
+
+def check_key_message(table, place, message, report):
+    """Section 15, step 2, for one key message: its place and its proof (section 7.1)."""
+    if message["seat"] != place:
+        report.differ("replay", "the key message at seat %d's place names seat %d" % (place, message["seat"]),
+                      seat=place)
+        return None
+    try:
+        public_key = read_point(message["public_key"], "seat %d's public key" % place)
+        if public_key == IDENTITY:
+            raise Failure("identity", "seat %d's public key is the identity" % place)
+        c = read_scalar(message["proof"]["c"], "seat %d's key proof c" % place)
+        s = read_scalar(message["proof"]["s"], "seat %d's key proof s" % place)
+        if not key_proof_holds(table.m_bytes, place, public_key, c, s):
+            raise Failure("key-proof", "seat %d's key proof fails" % place)
+    except Failure as failure:
+        report.differ(failure.kind, failure.detail, seat=place)
+        return None
+    return public_key
+
+
+def check_keys(document, table, report):
+    """Section 15, step 2: every key, in seat order; the joint key. False stops the table."""
+    keys = document["keys"]
+    for place, message in enumerate(keys[table.seats:], table.seats):
+        report.differ("unexpected-message", "a key message beyond the table's %d seats" % table.seats)
+    table.keys = [check_key_message(table, place, message, report)
+                  for place, message in enumerate(keys[:table.seats])]
+    missing = list(range(len(table.keys), table.seats))
+    void = document.get("void")
+    if void is not None:
+        check_table_void(document, void, missing, report)
+        return False
+    if missing:
+        report.differ("missing-message", "no key message of seat %s" % ", ".join(map(str, missing)))
+    if missing or None in table.keys or len(keys) > table.seats:
+        return False
+    table.joint_key = add(*table.keys)
+    if table.joint_key == IDENTITY:
+        report.differ("identity", "the joint key is the identity")
+        return False
+    report.checked.append("%d key proof(s) and the joint key" % table.seats)
+    return True
+
+
+def check_table_void(document, void, missing, report):
+    """Section 14, "Void", at the stage `keys`: the lowest seat without a key, nothing after."""
+    if void["stage"] != "keys" or not missing or void["seat"] != missing[0] \
+            or void["missing"] != [{"message": "key"}]:
+        report.differ("void", "the table's void record does not name the first stalled seat of the keys")
+    else:
+        report.checked.append("void at the keys stage: seat %d did not send its key" % void["seat"])
+    if document["hands"]:
+        report.differ("unexpected-message", "hands after a void at the keys stage")
+
+
+def check_hand_numbers(document, table, report):
+    """Section 15, step 3: hands in first … last (`hand`), strictly increasing (`hand-order`)."""
+    manifest, before = table.manifest, None
+    for record in document["hands"]:
+        n = record["hand"]
+        if not manifest["first"] <= n <= manifest["last"]:
+            report.differ("hand", "hand %d is outside %d-%d" % (n, manifest["first"], manifest["last"]), hand=n)
+        if before is not None and n <= before:
+            report.differ("hand-order", "hand %d comes after hand %d" % (n, before), hand=n)
+        before = n
+
+
+class Hand:
+    """Section 15, step 4: one hand record checked against its table."""
+
+    def __init__(self, table, record, report):
+        self.table, self.record, self.report, self.n = table, record, report, record["hand"]
+        self.summary = {"hand": self.n, "status": "complete", "shuffles_verified": 0,
+                        "shares_verified": 0, "community": [], "opened": [], "hidden": []}
+        self.deck, self.deal, self.missing = None, {}, []
+
+    def differ(self, kind, detail, seat=None):
+        self.report.differ(kind, "hand %d: %s" % (self.n, detail), hand=self.n, seat=seat)
+
+    def envelopes(self):
+        """Step 4.1: each message names this hand and its seat (`replay`); numbers in range
+        (`seat`, `position`); one share per seat and position (`duplicate-share`).
+        Returns the accepted shares of the deal, of each street record and of the showdown."""
+        seen, groups = set(), []
+        for label, messages in ([("deal", self.record["deal"])]
+                                + [("street " + s["street"], s["shares"]) for s in self.record["streets"]]
+                                + [("showdown", self.record["showdown"])]):
+            groups.append([m for m in messages if self.envelope_holds(label, m, seen)])
+        return groups[0], groups[1:-1], groups[-1]
+
+    def envelope_holds(self, label, message, seen):
+        seat, position = message["seat"], message["position"]
+        if message["hand"] != self.n:
+            self.differ("replay", "a share of hand %d in the %s" % (message["hand"], label), seat)
+        elif seat >= self.table.seats:
+            self.differ("seat", "a share of seat %d in the %s: no such seat" % (seat, label), seat)
+        elif position >= self.table.size:
+            self.differ("position", "a share of position %d in the %s: no such position" % (position, label), seat)
+        elif (seat, position) in seen:
+            self.differ("duplicate-share", "seat %d's share of position %d appears twice" % (seat, position), seat)
+        else:
+            seen.add((seat, position))
+            return True
+        return False
+
+    def check_shuffles(self):
+        """Step 4.2: E^0, then seat j's shuffle of E^j for j = 0 … P−1 (section 8). False stops the hand."""
+        table, shuffles = self.table, self.record["shuffles"]
+        deck = [(table.cards[name], IDENTITY) for name in table.names]
+        for extra in shuffles[table.seats:]:
+            self.differ("unexpected-message", "a shuffle beyond the table's %d seats" % table.seats)
+        for j in range(table.seats):
+            if j >= len(shuffles):
+                self.missing.append(("shuffle", {j: [{"message": "shuffle"}]}))
+                self.summary["status"] = "stopped: seat %d's shuffle is missing" % j
+                return False
+            deck = self.check_shuffle(j, shuffles[j], deck)
+            if deck is None:
+                self.summary["status"] = "not checked further: seat %d's shuffle is refused" % j
+                return False
+        self.deck = deck
+        self.missing.append(("shuffle", {}))
+        return True
+
+    def check_shuffle(self, j, message, deck_in):
+        if message["hand"] != self.n or message["seat"] != j:
+            self.differ("replay", "the shuffle at seat %d's place names hand %d, seat %d"
+                        % (j, message["hand"], message["seat"]), j)
+            return None
+        try:
+            deck_out = [(read_point(e["a"], "a"), read_point(e["b"], "b")) for e in message["deck"]]
+            wire = message["proof"]
+            proof = {k: [read_point(x, k) for x in wire[k]] for k in ("commitments", "chain", "t_hat")}
+            proof.update({k: read_point(wire[k], k) for k in SHUFFLE_POINTS})
+            proof.update({k: [read_scalar(x, k) for x in wire[k]] for k in ("s_hat", "s_prime")})
+            proof.update({"s%d" % i: read_scalar(wire["s%d" % i], "s%d" % i) for i in range(1, 5)})
+            check_shuffle((self.table.m_bytes, self.n, j, self.table.joint_key), deck_in, deck_out, proof)
+        except Failure as failure:
+            self.differ(failure.kind, "seat %d's %s" % (j, failure.detail), j)
+            return None
+        self.summary["shuffles_verified"] += 1
+        return deck_out
+
+    def share(self, message):
+        """Sections 7.2 and 15: the share D_j if its proof holds against D_p (`share-proof`), else None."""
+        j, p = message["seat"], message["position"]
+        try:
+            share = read_point(message["share"], "share")
+            c = read_scalar(message["proof"]["c"], "share proof c")
+            s = read_scalar(message["proof"]["s"], "share proof s")
+            if not share_proof_holds(self.table.m_bytes, self.n, j, p, self.table.keys[j],
+                                     self.deck[p], share, c, s):
+                raise Failure("share-proof", "share proof fails")
+        except Failure as failure:
+            self.differ(failure.kind, "seat %d's %s (position %d)" % (j, failure.detail, p), j)
+            return None
+        self.summary["shares_verified"] += 1
+        return share
+
+    def decrypt(self, p, shares):
+        """Section 9: X = a − Σ D_j must be a card of the deck (`unknown-card`)."""
+        card = self.table.points.get(sub(self.deck[p][0], add(*shares)))
+        if card is None:
+            self.differ("unknown-card", "position %d decrypts to no card of the deck" % p)
+        return card
+
+    def check_deal(self, shares):
+        """Step 4.3: shares of private positions by the other seats, each proof against D_p."""
+        private, missing = self.table.private, {}
+        for message in shares:
+            j, p = message["seat"], message["position"]
+            if private.get(p) in (None, j):
+                self.differ("unexpected-message", "seat %d's share of position %d in the deal: %s" % (
+                    j, p, "not a private position" if p not in private else "the owner's own share"), j)
+                continue
+            self.deal[(j, p)] = self.share(message)
+        for p, owner in sorted(private.items()):
+            for j in range(self.table.seats):
+                if j != owner and (j, p) not in self.deal:
+                    missing.setdefault(j, []).append({"message": "share", "position": p})
+        self.missing.append(("deal", missing))
+
+    def check_streets(self, groups):
+        """Step 4.4: the layout's streets in order; a complete street shows community cards."""
+        layout_streets = self.table.streets
+        for k, (record, shares) in enumerate(zip(self.record["streets"], groups)):
+            if k >= len(layout_streets) or record["street"] != layout_streets[k][0]:
+                self.differ("unexpected-message", "a street %s where the layout has %s" % (
+                    json.dumps(record["street"]), layout_streets[k][0] if k < len(layout_streets) else "none"))
+                return
+            self.check_street(record["street"], layout_streets[k][1], shares)
+        for name, positions in layout_streets[len(self.record["streets"]):]:
+            self.missing.append((name, {j: [{"message": "share", "position": p} for p in positions]
+                                        for j in range(self.table.seats)}))
+
+    def check_street(self, name, positions, shares):
+        got, missing = {}, {}
+        for message in shares:
+            j, p = message["seat"], message["position"]
+            if p not in positions:
+                self.differ("unexpected-message", "seat %d's share of position %d in the %s" % (j, p, name), j)
+                continue
+            got[(j, p)] = self.share(message)
+        for p in positions:
+            for j in range(self.table.seats):
+                if (j, p) not in got:
+                    missing.setdefault(j, []).append({"message": "share", "position": p})
+        self.missing.append((name, missing))
+        if not missing and None not in got.values():
+            for p in positions:
+                card = self.decrypt(p, [got[(j, p)] for j in range(self.table.seats)])
+                if card:
+                    self.summary["community"].append({"street": name, "position": p, "card": card})
+
+    def check_showdown(self, shares):
+        """Step 4.5: a seat's own share of its own private position opens the card."""
+        for message in shares:
+            j, p = message["seat"], message["position"]
+            if self.table.private.get(p) != j:
+                self.differ("unexpected-message", "seat %d's share of position %d at the showdown: "
+                            "not its own private position" % (j, p), j)
+                continue
+            own = self.share(message)
+            others = [self.deal.get((k, p)) for k in range(self.table.seats) if k != j]
+            if own is not None and None not in others:
+                card = self.decrypt(p, others + [own])
+                if card:
+                    self.summary["opened"].append({"seat": j, "position": p, "card": card})
+
+    def check_void(self):
+        """Step 4.6: the void record names the first incomplete stage, its lowest seat and exactly
+        that seat's missing messages (`void`), nothing of a later stage is present
+        (`unexpected-message`); without one, every stage present is complete (`missing-message`)."""
+        void, stages = self.record.get("void"), self.missing
+        if void is None:
+            present = 2 + len(self.record["streets"])
+            for stage, missing in stages[:present]:
+                for j, items in sorted(missing.items()):
+                    self.differ("missing-message", "seat %d did not send %s" % (j, describe(items, stage)), j)
+            return
+        incomplete = [(stage, missing) for stage, missing in stages if missing]
+        if not incomplete or void["stage"] != incomplete[0][0]:
+            self.differ("void", "the void record names the stage %s, not the first incomplete one (%s)"
+                        % (json.dumps(void["stage"]), incomplete[0][0] if incomplete else "none"))
+        else:
+            stage, missing = incomplete[0]
+            seat = min(missing)
+            if void["seat"] != seat or sorted(map(json.dumps, void["missing"])) != sorted(map(json.dumps, missing[seat])):
+                self.differ("void", "the void record does not name seat %d and exactly %s"
+                            % (seat, describe(missing[seat], stage)))
+            self.summary["status"] = "void at the %s stage: seat %d" % (stage, seat)
+        self.later_messages(void["stage"])
+
+    def later_messages(self, stage):
+        """Step 4.6: no message of a stage after the void's."""
+        names = ["shuffle", "deal"] + [name for name, _ in self.table.streets]
+        after = names.index(stage) + 1 if stage in names else len(names)
+        later = (len(self.record["deal"]) if after <= 1 else 0) + len(self.record["showdown"])
+        later += sum(len(s["shares"]) or 1 for s in self.record["streets"][max(0, after - 2):])
+        if later:
+            self.differ("unexpected-message", "messages after the void's stage %s" % stage)
+
+    def hidden(self):
+        """Section 15, "Verdict": the private positions not opened and the positions never decrypted."""
+        opened = {o["position"] for o in self.summary["opened"]}
+        shown = {c["position"] for c in self.summary["community"]}
+        for seat in range(self.table.seats):
+            closed = [p for p, owner in self.table.private.items() if owner == seat and p not in opened]
+            if closed:
+                self.summary["hidden"].append({"seat": seat, "positions": len(closed), "what": "private, not opened"})
+        never = [p for p in range(self.table.size) if p not in self.table.private and p not in shown]
+        self.summary["hidden"].append({"seat": None, "positions": len(never),
+                                       "what": "burned, kitty, stock or a board card not shown"})
+
+    def check(self):
+        """Step 4, in order; returns the hand's summary."""
+        deal, streets, showdown = self.envelopes()
+        if self.check_shuffles():
+            self.check_deal(deal)
+            self.check_streets(streets)
+            self.check_showdown(showdown)
+            self.hidden()
+            self.check_void()
+        elif self.missing:
+            self.check_void()
+        return self.summary
+
+
+def describe(items, stage):
+    if items[0]["message"] != "share":
+        return "its %s" % items[0]["message"]
+    return "its share of position(s) %s (%s)" % (", ".join(str(i["position"]) for i in items), stage)
+
+
+def verify(document):
+    """Section 15: every check in order; the report with every difference."""
+    report = Report()
+    table = check_manifest(document, report)
+    if table is None or not check_keys(document, table, report):
+        return report
+    check_hand_numbers(document, table, report)
+    for record in document["hands"]:
+        report.hands.append(Hand(table, record, report).check())
+    report.checked.append("%d hand(s)" % len(document["hands"]))
+    return report
+
+
+def print_report(report):
+    """Section 15, "Verdict", as text; returns the exit status."""
+    print("version 3 transcript; checked:")
+    for line in report.checked:
+        print("  " + line)
+    for hand in report.hands:
+        print("hand %d: %s; %d shuffle proof(s) and %d share proof(s) hold" % (
+            hand["hand"], hand["status"], hand["shuffles_verified"], hand["shares_verified"]))
+        for c in hand["community"]:
+            print("  community (%s): %s (position %d)" % (c["street"], c["card"], c["position"]))
+        for o in hand["opened"]:
+            print("  opened by seat %d: %s (position %d)" % (o["seat"], o["card"], o["position"]))
+        for h in hand["hidden"]:
+            who = "seat %d: " % h["seat"] if h["seat"] is not None else ""
+            print("  hidden: %s%s, %d position(s)" % (who, h["what"], h["positions"]))
+    for d in report.differences:
+        print("%s: %s" % (d["kind"], d["detail"]))
+    if report.differences:
+        kinds = sorted({d["kind"] for d in report.differences})
+        print("invalid: %d difference(s): %s" % (len(report.differences), ", ".join(kinds)))
+        return 1
+    print("valid: every message is in its place and every proof checked holds")
+    return 0
+
+
+def check_transcript(path, as_json=False):
+    """--transcript: read strictly (section 14), verify (section 15), print the verdict."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            text = source.read()
+    except (OSError, UnicodeDecodeError) as error:
+        sys.exit("hidden_verify.py: cannot read %s: %s" % (path, error))
+    try:
+        report = verify(read_transcript(text))
+    except Failure as failure:
+        report = Report()
+        report.differ(failure.kind, failure.detail)
+    if as_json:
+        print(json.dumps({"verdict": "invalid" if report.differences else "valid", "checked": report.checked,
+                          "hands": report.hands, "differences": report.differences}, indent=2))
+        return 1 if report.differences else 0
+    return print_report(report)
+
+
+# ---- Section 13: the test vectors, recomputed from the generator ----
+
+def vector_blocks(doc):
+    """Section 13's fenced blocks, each under the heading it follows: {heading: text}."""
+    text = open(doc, encoding="utf-8").read()
+    section = text.split("\n## 13.", 1)[1].split("\n## 14.", 1)[0]
+    blocks = {}
+    for part in section.split("\n### ")[1:]:
+        heading, rest = part.split("\n", 1)
+        if "```" in rest:
+            blocks[heading.strip()] = rest.split("```", 2)[1].split("\n", 1)[1]
+    return blocks
+
+
+def named_lines(text):
+    return dict(line.split(None, 1) for line in text.strip().splitlines())
+
+
+def hexed(value):
+    """A message of section 8's wire form: points as hex, scalars as hex of enc(s)."""
+    if isinstance(value, dict):
+        return {k: hexed(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [hexed(v) for v in value]
+    return value.hex() if isinstance(value, bytes) else enc(value).hex() if isinstance(value, int) else value
+
+
+def generate(manifest):
+    """Section 13: every value of the vectors, from ChaCha20 keyed with 32 bytes of 0x07, in the
+    order the section lists (seat keys, key proofs, the 4-card shuffle, the share)."""
+    words = fair_verify.chacha20_words(b"\x07" * 32)
+
+    def draw():  # section 2: 64 bytes of the generator, reduced with wide
+        return wide(b"".join(struct.pack("<Q", next(words)) for _ in range(8)))
+    m_bytes, got = fair_verify.manifest_bytes(manifest), {}
+    got["M"] = m_bytes.hex()
+    sk = [draw() for _ in manifest["seats"]]
+    pks = [mul(s, G) for s in sk]
+    joint = add(*pks)
+    got.update({"sk": [enc(s).hex() for s in sk], "PK": joint.hex(), "keys": []})
+    for j, pk in enumerate(pks):
+        k = draw()
+        c = key_challenge(m_bytes, j, pk, mul(k, G))
+        got["keys"].append({"seat": j, "public_key": pk.hex(), "proof": hexed({"c": c, "s": k + c * sk[j]})})
+    names = fair_verify.deck(manifest["deck"])[:4]
+    deck_in = [(card_point(name), IDENTITY) for name in names]
+    pi = permutation(4, words)
+    rho = [draw() for _ in range(4)]
+    deck_out, proof = prove_shuffle((m_bytes, 1, 0, joint), deck_in, pi, rho, draw)
+    got.update({"pi": " ".join(map(str, pi)), "deck": hexed([{"a": a, "b": b} for a, b in deck_out]),
+                "proof": hexed(proof)})
+    share, k = mul(sk[1], deck_out[0][1]), draw()
+    c = share_challenge(m_bytes, 1, 1, 0, pks[1], deck_out[0], share, mul(k, G), mul(k, deck_out[0][1]))
+    got["share"] = {"hand": 1, "seat": 1, "position": 0, "share": share.hex(),
+                    "proof": hexed({"c": c, "s": k + c * sk[1]})}
+    return got, m_bytes, joint, deck_in
+
+
+def decode_shuffle_vector(deck_text, proof_text):
+    """The 4-card output deck and proof of section 13, read as a verifier reads them (section 8)."""
+    message = {"hand": 1, "seat": 0, "deck": parse_strictly(deck_text), "proof": parse_strictly(proof_text)}
+    conform(message, SHUFFLE_MESSAGE, "the 4-card shuffle")
+    deck = [(read_point(e["a"], "a"), read_point(e["b"], "b")) for e in message["deck"]]
+    wire = message["proof"]
+    proof = {k: [read_point(x, k) for x in wire[k]] for k in ("commitments", "chain", "t_hat")}
+    proof.update({k: read_point(wire[k], k) for k in SHUFFLE_POINTS})
+    proof.update({k: [read_scalar(x, k) for x in wire[k]] for k in ("s_hat", "s_prime")})
+    proof.update({"s%d" % i: read_scalar(wire["s%d" % i], "s%d" % i) for i in range(1, 5)})
+    return deck, proof
+
+
+def shuffle_refusal(ctx, deck_in, deck_out, proof):
+    """The kind (and group) with which check_shuffle refuses, or None when it accepts."""
+    try:
+        check_shuffle(ctx, deck_in, deck_out, proof)
+    except Failure as failure:
+        return failure.detail
+    return None
+
+
+def vector_checks(blocks):
+    """Every vector of section 13 as (name, expected, computed) triples, negative controls included."""
+    manifest = parse_strictly(blocks["Manifest"])
+    got, m_bytes, joint, deck_in = generate(manifest)
+    points = named_lines(blocks["Card points and generators"])
+    keys = named_lines(next(v for k, v in blocks.items() if k.startswith("Seat keys")))
+    checks = [("M", blocks["M (hex)"].strip(), got["M"])]
+    for name in points:
+        kind, _, arg = name.partition("_")
+        computed = CHAIN if name == "H" else card_point(arg) if kind == "P" else generator(int(arg))
+        checks.append((name, points[name], computed.hex()))
+    checks += [("sk_%d" % j, keys["sk_%d" % j], got["sk"][j]) for j in range(len(got["sk"]))]
+    checks.append(("PK (joint key)", keys["PK"], got["PK"]))
+    for j, mine in enumerate(got["keys"]):
+        theirs = parse_strictly(blocks["Key message of seat %d" % j])
+        checks.append(("key message of seat %d" % j, theirs, mine))
+        pk, proof = read_point(theirs["public_key"], "public key"), theirs["proof"]
+        holds = key_proof_holds(m_bytes, j, pk, read_scalar(proof["c"], "c"), read_scalar(proof["s"], "s"))
+        checks.append(("key proof of seat %d verifies (section 7.1)" % j, True, holds))
+        other = key_proof_holds(m_bytes, 1 - j, pk, read_scalar(proof["c"], "c"), read_scalar(proof["s"], "s"))
+        checks.append(("key proof of seat %d refused as seat %d's" % (j, 1 - j), False, other))
+    shuffle = {k.split(": ", 1)[1].split(" ")[0]: v for k, v in blocks.items() if k.startswith("4-card shuffle")}
+    checks.append(("4-card shuffle: pi", shuffle["π"].strip(), got["pi"]))
+    checks.append(("4-card shuffle: output deck", parse_strictly(shuffle["output"]), got["deck"]))
+    checks.append(("4-card shuffle: proof", parse_strictly(shuffle["proof"]), got["proof"]))
+    checks += shuffle_checks((m_bytes, 1, 0, joint), deck_in, *decode_shuffle_vector(shuffle["output"], shuffle["proof"]))
+    theirs = parse_strictly(next(v for k, v in blocks.items() if k.startswith("Seat 1's share")))
+    checks.append(("share message of seat 1, position 0", theirs, got["share"]))
+    checks += share_checks(m_bytes, theirs, keys_of(got), decode_shuffle_vector(shuffle["output"], shuffle["proof"])[0])
+    return checks
+
+
+def keys_of(got):
+    return [bytes.fromhex(k["public_key"]) for k in got["keys"]]
+
+
+def shuffle_checks(ctx, deck_in, deck_out, proof):
+    """The vector's proof verifies; changed, it is refused with the group section 8 names."""
+    m_bytes, hand, seat, joint = ctx
+    bumped = dict(proof, s3=(proof["s3"] + 1) % L)
+    swapped = [deck_out[1], deck_out[0]] + deck_out[2:]
+    return [("4-card shuffle: the proof verifies (section 8)", None, shuffle_refusal(ctx, deck_in, deck_out, proof)),
+            ("4-card shuffle: refused as seat 1's", "the shuffle proof fails (permutation)",
+             shuffle_refusal((m_bytes, hand, 1, joint), deck_in, deck_out, proof)),
+            ("4-card shuffle: refused with two output ciphertexts swapped", "the shuffle proof fails (permutation)",
+             shuffle_refusal(ctx, deck_in, swapped, proof)),
+            ("4-card shuffle: refused with s_3 changed", "the shuffle proof fails (challenges)",
+             shuffle_refusal(ctx, deck_in, deck_out, bumped)),
+            ("4-card shuffle: refused with one card dropped",
+             "the shuffle's deck and proof lists must have 4 entries",
+             shuffle_refusal(ctx, deck_in, deck_out[:3], proof))]
+
+
+def share_checks(m_bytes, message, pks, deck):
+    """The vector's share proof verifies against D_0; moved to position 1 it is refused."""
+    share = read_point(message["share"], "share")
+    c, s = read_scalar(message["proof"]["c"], "c"), read_scalar(message["proof"]["s"], "s")
+    return [("share proof verifies (section 7.2)", True,
+             share_proof_holds(m_bytes, 1, 1, 0, pks[1], deck[0], share, c, s)),
+            ("share proof refused for position 1", False,
+             share_proof_holds(m_bytes, 1, 1, 1, pks[1], deck[1], share, c, s))]
+
+
+def example_transcripts(doc):
+    """Every ```json block of DOC that is a whole version-3 transcript (section 14)."""
+    text = open(doc, encoding="utf-8").read()
+    for block in text.split("```json\n")[1:]:
+        body = block.split("```", 1)[0]
+        try:
+            value = json.loads(body)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and "hands" in value and "manifest" in value:
+            yield body
+
+
+def check_vectors(doc):
+    """--check: one line per vector, then "N passed, N failed"; returns the exit status."""
+    passed = failed = 0
+    try:
+        checks = vector_checks(vector_blocks(doc))
+    except (Failure, KeyError, IndexError, ValueError) as error:
+        checks = [("section 13 readable", "every block section 13 lists", "unreadable: %r" % error)]
+    for number, body in enumerate(example_transcripts(doc)):
+        try:
+            report = verify(read_transcript(body))
+            kinds = [d["kind"] for d in report.differences]
+        except Failure as failure:
+            kinds = [failure.kind]
+        checks.append(("example transcript %d is valid (section 15)" % (number + 1), [], kinds))
+    for name, expected, computed in checks:
+        ok = expected == computed
+        passed, failed = passed + ok, failed + (not ok)
+        print("%s %s" % ("ok  " if ok else "FAIL", name) + ("" if ok else ": expected %s, computed %s"
+                                                            % (json.dumps(expected), json.dumps(computed))))
+    print("hidden_verify.py: %d passed, %d failed" % (passed, failed))
+    if os.environ.get("TEST_TALLY"):
+        with open(os.environ["TEST_TALLY"], "a") as tally:
+            tally.write("hiddenpy-vectors %d %d 0\n" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+def main(args):
+    if args[:1] == ["--check"] and len(args) == 2:
+        return check_vectors(args[1])
+    if args[:1] == ["--transcript"] and len(args) in (2, 3) and args[2:] in ([], ["--json"]):
+        return check_transcript(args[1], as_json=len(args) == 3)
+    sys.stderr.write(__doc__.split("Usage:", 1)[1].join(["usage:", ""]))
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
