@@ -118,24 +118,30 @@ test("the verify page passes the spec's vectors", async () => {
 
 test('the verify page checks a version 2 transcript against a commitment typed separately', async () => {
   const text = readFileSync(join(REPO, 'docs/fair-dealing.md'), 'utf8');
-  const vector = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1])).find((v) => v.transcript);
-  const t = vector.transcript;
+  const vectors = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+  const t = vectors.find((v) => v.transcript && !v.transcript.lock).transcript;
+  const t21 = vectors.find((v) => v.transcript && v.transcript.lock && !v.transcript.void).transcript;
   const page = await open('verify');
-  const check = async (doc, commitment) => {
+  const check = async (doc, commitment, lock = '') => {
     await page.fill('#transcript-doc', JSON.stringify(doc));
     await page.fill('#transcript-commitment', commitment);
+    await page.fill('#transcript-lock', lock);
     await page.click('#transcript-button');
     await page.waitForSelector('#transcript-result');
     return page.getAttribute('#transcript-result', 'data-verdict');
   };
   // The commitment inside the document is never used: without a typed one, no "valid".
   assert.equal(await check(t, ''), 'self-consistent-only');
-  assert.equal(await check(t, t.commitment), 'valid');
+  // Version 2 has no seat lock to compare: the commitment alone is a partial check.
+  assert.equal(await check(t, t.commitment), 'partial');
+  // Version 2.1 with the commitment and the lock the seat recorded: valid.
+  assert.equal(await check(t21, t21.commitment), 'partial');
+  assert.equal(await check(t21, t21.commitment, t21.lock), 'valid');
   await shot(page, 'verify-transcript');
-  const tampered = structuredClone(t);
+  const tampered = structuredClone(t21);
   const piles = tampered.deals[0].piles;
   [piles[0].cards[0], piles[1].cards[0]] = [piles[1].cards[0], piles[0].cards[0]];
-  assert.equal(await check(tampered, t.commitment), 'invalid');
+  assert.equal(await check(tampered, t21.commitment, t21.lock), 'invalid');
   const kinds = await page.$$eval('#transcript-result li[data-kind]', (els) => els.map((e) => e.dataset.kind));
   assert.ok(kinds.includes('hand'), kinds.join());
   await page.close();
