@@ -16,9 +16,10 @@ use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyModule};
+use pyo3::types::{PyDict, PyList};
 
 use crate::boundary::{buffer, reserve_scratch};
+pub use crate::convert::numpy;
 use crate::interrupt::{Watch, watched_shuffle};
 use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 
@@ -27,14 +28,6 @@ use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 pub fn is_plain_array(x: &Bound<'_, PyAny>) -> bool {
     // SAFETY: `x` is a live object and the GIL is held.
     unsafe { npyffi::PyArray_CheckExact(x.py(), x.as_ptr()) != 0 }
-}
-
-/// The numpy module, imported once.
-pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    Ok(NUMPY
-        .get_or_try_init(py, || PyModule::import(py, "numpy").map(Bound::unbind))?
-        .bind(py))
 }
 
 /// An array's items along axis 0 as raw memory.

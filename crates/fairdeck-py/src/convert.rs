@@ -4,7 +4,16 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use crate::arrays::numpy;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyModule;
+
+/// The numpy module, imported once.
+pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    Ok(NUMPY
+        .get_or_try_init(py, || PyModule::import(py, "numpy").map(Bound::unbind))?
+        .bind(py))
+}
 
 /// The library's errors are all about bad input: `ValueError` with its message.
 pub fn value_error(e: impl std::fmt::Display) -> PyErr {

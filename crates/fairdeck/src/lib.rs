@@ -62,5 +62,6 @@ pub mod sample;
 pub mod shuffle;
 #[cfg(test)]
 mod testing;
+mod text;
 
 pub use error::Error;

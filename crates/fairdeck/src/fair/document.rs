@@ -19,8 +19,8 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::record::Record;
-use super::text::check_seed;
 use crate::cards::Card;
+use crate::text::check_seed;
 
 /// A document as read: its version decides how it is verified.
 #[derive(Debug, Clone, PartialEq, Eq)]

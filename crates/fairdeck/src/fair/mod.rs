@@ -43,25 +43,26 @@ mod recorded;
 mod session;
 mod stream;
 mod table;
-mod text;
 mod transcript;
 mod verdict;
 mod version;
 mod void;
 
+pub use crate::text::{
+    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
+};
 #[cfg(feature = "serde")]
 pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;
-pub use record::Record;
-pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record};
+pub use record::{Record, VoidPhase, VoidRecord};
+pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
-pub use table::{MAX_DEALS, MAX_SHOE_DECKS, MAX_TEXT, Manifest, Table, TableGame, VERSION};
-pub use text::{BRIDGE_SEATS, FORBIDDEN, PILE_NAMES, check_seed, check_text, is_forbidden};
+pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
-pub use verdict::{Difference, Kind, Verification, compare_deal, verify_transcript};
+pub use verdict::{Difference, Kind, Verification, compare_deal};
 pub use version::TranscriptVersion;
-pub use void::{VoidPhase, VoidRecord, void_of};
+pub use void::void_of;
 
 use core::fmt;
 

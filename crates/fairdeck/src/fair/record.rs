@@ -7,7 +7,6 @@ use super::ServerSecret;
 use super::table::Manifest;
 use super::transcript::{SeatRecord, Transcript, commitments, quote};
 use super::version::TranscriptVersion;
-use super::void::VoidRecord;
 use crate::Error;
 
 /// A record as published: a [`Transcript`] and what version 2.1 adds.
@@ -180,4 +179,44 @@ mod wire {
             }
         }
     }
+}
+
+/// The phase a table voided at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum VoidPhase {
+    /// A seat did not commit: no lock, no reveal, nothing dealt.
+    Commit,
+    /// Every seat committed (and the lock was published), but a seat did
+    /// not reveal its seed or revealed one that does not match.
+    Reveal,
+}
+
+impl VoidPhase {
+    /// `commit` or `reveal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            VoidPhase::Commit => "commit",
+            VoidPhase::Reveal => "reveal",
+        }
+    }
+}
+
+/// What a void record says: the phase and the seats that failed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct VoidRecord {
+    /// The phase the table voided at.
+    pub phase: VoidPhase,
+    /// The seats that did not commit (commit phase), or did not reveal a
+    /// seed matching their commitment (reveal phase), in seat order.
+    pub seats: Vec<String>,
 }

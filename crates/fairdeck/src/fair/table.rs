@@ -8,10 +8,10 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use super::text::{BRIDGE_SEATS, PILE_NAMES, check_text};
 use super::{Commitment, KeyStream, ServerSecret, durstenfeld};
 use crate::Error;
 use crate::cards::{Board, Card, Deal, DeckKind, Game, PileRole};
+use crate::text::{BRIDGE_SEATS, PILE_NAMES, check_text};
 
 /// The protocol version a manifest of this module carries.
 pub const VERSION: u64 = 2;
@@ -21,9 +21,6 @@ pub const MAX_DEALS: u64 = 10_000;
 
 /// The largest shoe a table deals (real shoes hold up to 8 decks).
 pub const MAX_SHOE_DECKS: u16 = 8;
-
-/// The longest table id, seat name or seat seed, in bytes.
-pub const MAX_TEXT: usize = 256;
 
 /// What a table plays: one of the game presets, or a shoe that is dealt
 /// card by card from the top (blackjack, baccarat).

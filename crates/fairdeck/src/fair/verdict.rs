@@ -7,12 +7,10 @@
 use core::fmt;
 use std::collections::BTreeMap;
 
-use super::record::Record;
-use super::recorded::{Evidence, verify_record};
+use super::record::VoidRecord;
 use super::table::Table;
 use super::transcript::{DealRecord, Transcript};
 use super::version::TranscriptVersion;
-use super::void::VoidRecord;
 use super::{Commitment, ServerSecret};
 use crate::cards::Card;
 
@@ -172,38 +170,6 @@ impl Verification {
 
 pub(super) fn diff(kind: Kind, message: String) -> Difference {
     Difference { kind, message }
-}
-
-/// Checks a version-2 transcript against the derivation: the manifest, every
-/// seat's reveal against its commitment, the room's commitment (against
-/// `published` when given, else only against the transcript's own), and
-/// every deal of the manifest's range pile by pile. O(deals · deck).
-///
-/// ```
-/// use fairdeck::fair::{Manifest, SeatRecord, ServerSecret, Transcript, verify_transcript};
-///
-/// let m = Manifest {
-///     version: 2, table: "t1".into(), game: "holdem".into(), deck: "standard".into(),
-///     seats: vec!["ann".into(), "bo".into()], first: 0, last: 2,
-/// };
-/// let table = m.check()?;
-/// let seats: Vec<SeatRecord> = ["s1", "s2"].iter().enumerate().map(|(i, s)| SeatRecord {
-///     name: m.seats[i].clone(), commitment: table.seat_commitment(i, s).to_hex(), seed: Some(s.to_string()),
-/// }).collect();
-/// let secret = ServerSecret::from_bytes([5; 32]);
-/// let t = Transcript::deal(&m, &secret, &seats)?;
-/// let published = table.room_commitment(&secret);
-/// assert!(verify_transcript(&t, Some(&published)).is_valid());
-/// let unchecked = verify_transcript(&t, None);
-/// assert!(unchecked.differences.is_empty() && !unchecked.is_valid());
-/// # Ok::<(), fairdeck::Error>(())
-/// ```
-pub fn verify_transcript(t: &Transcript, published: Option<&Commitment>) -> Verification {
-    let evidence = Evidence {
-        commitment: published.copied(),
-        ..Evidence::default()
-    };
-    verify_record(&Record::from(t.clone()), &evidence)
 }
 
 /// The manifest and the seat names; `None` (with the difference recorded)

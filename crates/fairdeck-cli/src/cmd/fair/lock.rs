@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use fairdeck::fair::{Commitment, Record, ServerSecret};
 
-use super::table::{collected, read_seat_docs, read_table, seat_records};
+use super::table_doc::{collected, read_seat_docs, read_table, seat_records};
 use crate::failure::usage;
 use crate::output::{Format, Output};
 

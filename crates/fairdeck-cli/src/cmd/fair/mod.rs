@@ -9,6 +9,7 @@ mod lock;
 mod seed;
 mod session;
 mod table;
+mod table_doc;
 mod table_pbn;
 mod verdict_text;
 mod verify;

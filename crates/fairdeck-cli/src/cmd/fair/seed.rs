@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use fairdeck::fair::{MAX_TEXT, Table};
 
-use super::table::{SeatDoc, read_table};
+use super::table_doc::{SeatDoc, read_table};
 use super::{read_secret_file, write_private};
 use crate::failure::usage;
 use crate::output::{Format, Output};

@@ -12,7 +12,7 @@
 
 use super::{PbnBoard, Tags, board_of, parse_tag};
 use crate::Error;
-use crate::fair::is_forbidden;
+use crate::text::is_forbidden;
 
 /// The four tags every board has, spelled so.
 const REQUIRED: [&str; 4] = ["Board", "Dealer", "Vulnerable", "Deal"];

@@ -11,8 +11,10 @@
 
 use unicode_normalization::{IsNormalized, is_nfc_quick};
 
-use super::table::MAX_TEXT;
 use crate::Error;
+
+/// The longest table id, seat name or seat seed, in bytes.
+pub const MAX_TEXT: usize = 256;
 
 /// Every code point of general category Cc, Cf, Zl or Zp (Unicode 15.0),
 /// as inclusive ranges in increasing order. The same list is written in
