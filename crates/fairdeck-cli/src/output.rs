@@ -253,3 +253,18 @@ impl Drop for PlotFile {
         }
     }
 }
+
+/// Creates `path` (never overwriting) readable by its owner only.
+pub fn write_private(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use fairdeck_table::service::{Service, serve};
 use fairdeck_table::{Location, PostgresStore, SqliteStore, Store};
 
@@ -144,23 +143,11 @@ fn admin_token(path: &Path) -> anyhow::Result<String> {
             let mut key = [0u8; 32];
             getrandom::fill(&mut key).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
             let token: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            write_private(path, &token)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            crate::output::write_private(path, &format!("{token}\n"))?;
             let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
             note(format_args!("admin token written to {}", shown.display()));
             Ok(token)
         }
         Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
     }
-}
-
-fn write_private(path: &Path, token: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    writeln!(file, "{token}")?;
-    file.sync_all()
 }

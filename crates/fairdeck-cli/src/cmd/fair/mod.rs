@@ -15,7 +15,7 @@ mod verdict_text;
 mod verify;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -25,6 +25,7 @@ use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
 
 use crate::cmd::deal::{CardStyle, print_text};
 use crate::failure::usage;
+use crate::output::write_private;
 use crate::output::{Format, Output};
 
 /// Flags of `fairdeck fair`.
@@ -268,20 +269,6 @@ fn commit(args: &CommitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Creates `path` (never overwriting) readable by its owner only.
-pub(crate) fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn deal(args: &DealArgs, out: &mut Output) -> anyhow::Result<ExitCode> {

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use fairdeck::fair::{MAX_TEXT, Table};
 
+use super::read_secret_file;
 use super::table_doc::{SeatDoc, read_table};
-use super::{read_secret_file, write_private};
 use crate::failure::usage;
+use crate::output::write_private;
 use crate::output::{Format, Output};
 use crate::random::fresh_seed;
 

@@ -10,9 +10,10 @@ use anyhow::Context;
 use fairdeck::cards::{DeckKind, Game};
 use fairdeck::fair::{Commitment, Manifest, Record, ServerSecret, TableGame, Transcript};
 
+use super::DealArgs;
 use super::table_doc::{TableDoc, read_seat_docs, read_table, seat_records};
-use super::{DealArgs, write_private};
 use crate::failure::usage;
+use crate::output::write_private;
 use crate::output::{Format, Output};
 use crate::random::fresh_seed;
 

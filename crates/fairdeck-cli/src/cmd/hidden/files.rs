@@ -54,20 +54,6 @@ pub(super) fn write_record(path: &Path, record: &Record) -> anyhow::Result<()> {
     write().with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Creates `path` (never overwriting) readable by its owner only.
-pub(super) fn create_private(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// The secret key file: which table and seat it is for, and the key.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -85,7 +71,7 @@ pub(super) fn write_key(path: &Path, table: &str, seat: u64, sk: &SecretKey) -> 
         secret_key: Hex32(*sk.to_bytes()),
     };
     let text = serde_json::to_string_pretty(&file)?;
-    create_private(path, &(text + "\n"))
+    crate::output::write_private(path, &(text + "\n"))
 }
 
 /// Reads a key file and checks that it is for this table; returns the seat and key.
