@@ -3,6 +3,8 @@
 // context (own storage, phone-sized) commit and reveal seeds drawn by WebCrypto, the
 // operator deals and releases the board street by street, each player sees only their own
 // hole cards until the close, and every player's page verifies the transcript itself.
+// After every step each page passes issue 36's layout scan (layout.mjs) on a phone
+// (390 × 844, with 44 px tap targets) and on a desktop (without the tap targets).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,12 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { assertLayout } from './layout.mjs';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = process.env.FAIRDECK_BIN ?? join(REPO, 'target/debug/fairdeck');
 const SHOTS = join(REPO, 'target/screenshots');
 mkdirSync(SHOTS, { recursive: true });
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1200, height: 900 };
 const PLAYERS = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay'];
 
 let server;
@@ -53,10 +57,22 @@ after(async () => {
 });
 
 const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-/** At phone width nothing is wider than the screen (no sideways scrolling). */
-async function fitsPhone(page) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert.ok(width <= PHONE.width, `the page is ${width} px wide on a ${PHONE.width} px phone`);
+/**
+ * The layout scan at phone size (nothing wider than the screen, no text under 12 px, no
+ * word split, 44 px targets) and at desktop size (the same without the targets); the page
+ * is left at the size it had.
+ */
+async function fits(page, what) {
+  const size = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await assertLayout(page, `${what}, phone`);
+  await page.setViewportSize(DESKTOP);
+  await assertLayout(page, `${what}, desktop`, { targets: false });
+  await page.setViewportSize(size);
+}
+/** `fits` for every player's page. */
+async function allFit(players, what) {
+  for (const [i, { page }] of players.entries()) await fits(page, `${PLAYERS[i]}: ${what}`);
 }
 const cardsIn = (page, selector) => page.$$eval(`${selector} [data-card]`, (els) => els.map((e) => e.dataset.card));
 
@@ -65,9 +81,10 @@ const phase = (page, name) => page.waitForSelector(`body[data-phase="${name}"]`,
 
 test('six players and an operator play a hold\'em hand; each sees only their own cards; every page verifies', async () => {
   const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
-  const operatorContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const operatorContext = await browser.newContext({ viewport: DESKTOP });
   const opener = await operatorContext.newPage();
   await opener.goto(`${base}/`);
+  await fits(opener, 'the table index');
   await opener.fill('input[name=admin]', admin);
   await opener.fill('input[name=table]', 'e2e-holdem');
   await opener.selectOption('select[name=game]', 'holdem');
@@ -77,8 +94,8 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   const links = await opener.$$eval('#link-list a', (as) => as.map((a) => a.href));
   assert.equal(links.length, 1 + PLAYERS.length);
   await shot(opener, 'table-open');
+  await fits(opener, 'the table index with its links');
   await opener.setViewportSize(PHONE);
-  await fitsPhone(opener);
   await shot(opener, 'table-open-phone');
 
   // Each player in a context of their own: their own storage, a phone's screen.
@@ -93,8 +110,11 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   await operator.goto(links[0]);
   // The pages commit, then reveal, on their own; the operator can deal once all revealed.
   await phase(operator, 'ready');
+  await fits(operator, 'the operator, ready to deal');
+  await allFit(players, 'committed and revealed');
   await operator.click('button[data-action="Deal"]');
   await phase(operator, 'dealt');
+  await fits(operator, 'the operator, dealt');
 
   // Every page recorded C before committing and L before revealing, and shows both.
   const published = await (await operator.request.get(`${base}/api/tables/e2e-holdem`)).json();
@@ -122,7 +142,7 @@ test('six players and an operator play a hold\'em hand; each sees only their own
       for (const c of cards) assert.ok(!html.includes(`data-card="${c}"`), `${PLAYERS[i]} sees ${c} of ${PLAYERS[j]}`);
     }
   }
-  await fitsPhone(players[0].page);
+  await allFit(players, 'hand shown');
   await shot(players[0].page, 'table-player-phone');
 
   for (const [street, shown] of [['flop', 3], ['turn', 4], ['river', 5]]) {
@@ -130,16 +150,18 @@ test('six players and an operator play a hold\'em hand; each sees only their own
     for (const { page } of players) {
       await page.waitForFunction((n) => document.querySelectorAll('#community [data-card]').length === n, shown, { timeout: 30_000 });
     }
+    await fits(operator, `the operator after the ${street}`);
+    await allFit(players, `after the ${street}`);
   }
   const board = await cardsIn(players[0].page, '#community');
   assert.equal(board.filter((c) => holes.flat().includes(c)).length, 0, 'the board shares no card with a hand');
   await shot(operator, 'table-operator');
   await operator.setViewportSize(PHONE);
-  await fitsPhone(operator);
   await shot(operator, 'table-operator-phone');
 
   await operator.click('button[data-action="Close and reveal the secret"]');
   await phase(operator, 'closed');
+  await fits(operator, 'the operator, closed');
   for (const [i, { page }] of players.entries()) {
     await page.waitForSelector('#verified[data-verdict]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'valid', `${PLAYERS[i]}: ${await page.textContent('#verdict')}`);
@@ -150,7 +172,7 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   const shown = await cardsIn(players[0].page, '#showdown');
   assert.deepEqual(new Set(shown), new Set(holes.flat()));
   assert.match(await players[0].page.textContent('#verdict'), /as committed before play/);
-  await fitsPhone(players[5].page);
+  await allFit(players, 'verified, every hand shown');
   await shot(players[5].page, 'table-verified-phone');
   // A fresh tab (own storage, never saw C before play, no seed) cannot confirm C or L.
   const fresh = await browser.newContext({ viewport: PHONE });
@@ -161,7 +183,7 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   const words = await late.textContent('#verdict');
   assert.match(words, /cannot confirm that C is the one published before play/);
   assert.doesNotMatch(words, /as committed before play/);
-  await fitsPhone(late);
+  await fits(late, 'a fresh tab, partly verified');
   await shot(late, 'table-fresh-tab-phone');
   await fresh.close();
   for (const { context } of players) await context.close();
@@ -174,6 +196,7 @@ test('a link without its token says so, and the service answers unknown paths wi
   await page.goto(`${base}/table/play.html#table=nope&seat=0`);
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.textContent('#error'), /no table, seat or token/);
+  await fits(page, 'a seat link without a token');
   const res = await page.request.get(`${base}/table/../Cargo.toml`);
   assert.equal(res.status(), 404);
   assert.match(res.headers()['content-type'], /application\/json/);
@@ -203,7 +226,7 @@ test('a seat link cut short stops polling at the first 403 and says why; the who
   assert.match(await page.textContent('#error'), /refused this link's token/);
   await page.waitForTimeout(3000);
   assert.equal(seatRequests, 1, 'no retry after a 403');
-  await fitsPhone(page);
+  await fits(page, 'a refused seat link');
   await shot(page, 'table-refused-phone');
   // Many wrong tokens from this address do not lock the right one out.
   for (let i = 0; i < 35; i += 1) {
@@ -226,6 +249,7 @@ test('the page and the API take the same table ids', async () => {
     await page.fill('input[name=table]', id);
     const valid = await page.$eval('input[name=table]', (el) => el.checkValidity());
     assert.equal(valid, ok, `the page on ${JSON.stringify(id)}`);
+    await fits(page, `the table index with the id ${JSON.stringify(id)}`);
     const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
     const manifest = { version: 2, table: id, game: 'holdem', deck: 'standard', seats: ['a', 'b'], first: 0, last: 0 };
     const res = await context.request.post(`${base}/api/tables`, {
@@ -244,6 +268,7 @@ test('a seat that never commits voids the table; the page says void and names th
   const page = await context.newPage();
   await page.goto(`${base}/table/play.html#table=e2e-void&seat=0&token=${inv.seats[0]}`);
   await page.waitForSelector('#seats li[data-state="committed"]', { timeout: 30_000 });
+  await fits(page, 'a seat committed, waiting for the others');
   // bob never opens his link; after the deadline the operator voids the table.
   await page.waitForTimeout(3000);
   const res = await context.request.post(`${base}/api/tables/e2e-void/void`, {
@@ -251,9 +276,9 @@ test('a seat that never commits voids the table; the page says void and names th
   });
   assert.equal(res.status(), 200, await res.text());
   await page.waitForSelector('#verified[data-verdict]', { timeout: 30_000 });
+  await fits(page, 'a void table');
   assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'void');
   assert.match(await page.textContent('#verdict'), /names bob at the commit phase/);
-  await fitsPhone(page);
   await shot(page, 'table-void-phone');
   await context.close();
 });
