@@ -377,10 +377,11 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
 /// `fairdeck-web`: the pages under `/table/` (`/` is the page that opens
 /// a table), the card faces, the independent verifier and the style sheet.
 /// Everything else is a JSON 404.
-const SHARED: [&str; 5] = [
+const SHARED: [&str; 6] = [
     "/js/cards.js",
     "/js/fairspec.js",
     "/js/fairspec-decks.js",
+    "/js/fairspec-json.js",
     "/js/fairspec-v2.js",
     "/style.css",
 ];

@@ -134,8 +134,10 @@ mod wire {
         manifest: Manifest,
         commitment: String,
         seats: Vec<SeatRecord>,
+        /// Absent in version 2; in version 2.1 always written, `null` when
+        /// there is no lock (a void record of the commit phase).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        lock: Option<String>,
+        lock: Option<Option<String>>,
         server_secret: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         played: Option<u64>,
@@ -156,7 +158,7 @@ mod wire {
                     server_secret: w.server_secret,
                     deals: w.deals,
                 },
-                lock: w.lock,
+                lock: w.lock.flatten(),
                 played: w.played,
                 void: w.void,
             }
@@ -171,7 +173,7 @@ mod wire {
                 manifest: t.manifest,
                 commitment: t.commitment,
                 seats: t.seats,
-                lock: r.lock,
+                lock: (r.version == TranscriptVersion::V2_1).then_some(r.lock),
                 server_secret: t.server_secret,
                 played: r.played,
                 void: r.void,
