@@ -327,8 +327,11 @@ mod tests {
                 .map(|r| r.counts["task-clock-ns"][round])
                 .sum();
             let total = report.total_ns_per_element[round] * (3 << 20) as f64;
+            // CPU time never exceeds the wall clock of one thread; it can be
+            // far below it when other processes share the cores (a loaded CI
+            // machine), so the lower bound only says the counter counted.
             assert!(
-                clock as f64 <= total * 1.05 && clock as f64 >= total * 0.5,
+                clock as f64 <= total * 1.05 && clock > 0,
                 "task clock {clock} ns against {total} ns"
             );
         }
