@@ -431,6 +431,8 @@ def read_transcript(text):
     """Section 14: the document, or Failure("document", …)."""
     document = parse_strictly(text)
     conform(document, TRANSCRIPT, "the transcript")
+    if document["version"] != 3:
+        refuse("version %d: not a version-3 transcript" % document["version"])
     return document
 
 
@@ -481,8 +483,8 @@ class Table:
 def check_manifest(document, report):
     """Section 15, step 1: the versions and section 4's manifest (`manifest`, `deck`)."""
     manifest = document["manifest"]
-    if document["version"] != 3 or manifest["version"] != 3:
-        report.differ("manifest", "both version fields must be 3")
+    if manifest["version"] != 3:
+        report.differ("manifest", "the manifest's version is %d, not 3" % manifest["version"])
         return None
     problem = fair_verify.manifest_problem(dict(manifest, version=2))
     if problem:
@@ -555,7 +557,8 @@ def check_table_void(document, void, missing, report):
 
 
 def check_hand_numbers(document, table, report):
-    """Section 15, step 3: hands in first … last (`hand`), strictly increasing (`hand-order`)."""
+    """Section 15, step 3: hands in first … last (`hand`: such a hand is not checked further),
+    strictly increasing (`hand-order`: the hand is still checked)."""
     manifest, before = table.manifest, None
     for record in document["hands"]:
         n = record["hand"]
@@ -573,34 +576,35 @@ class Hand:
         self.table, self.record, self.report, self.n = table, record, report, record["hand"]
         self.summary = {"hand": self.n, "status": "complete", "shuffles_verified": 0,
                         "shares_verified": 0, "community": [], "opened": [], "hidden": []}
-        self.deck, self.deal, self.missing = None, {}, []
+        self.deck, self.deal, self.missing, self.seen = None, {}, [], set()
 
     def differ(self, kind, detail, seat=None):
         self.report.differ(kind, "hand %d: %s" % (self.n, detail), hand=self.n, seat=seat)
 
     def envelopes(self):
-        """Step 4.1: each message names this hand and its seat (`replay`); numbers in range
-        (`seat`, `position`); one share per seat and position (`duplicate-share`).
-        Returns the accepted shares of the deal, of each street record and of the showdown."""
-        seen, groups = set(), []
+        """Step 4.1: each share names this hand (`replay`: a message of another hand copied here).
+        Returns the shares of the deal, of each street record and of the showdown that do."""
+        groups = []
         for label, messages in ([("deal", self.record["deal"])]
-                                + [("street " + s["street"], s["shares"]) for s in self.record["streets"]]
+                                + [(s["street"], s["shares"]) for s in self.record["streets"]]
                                 + [("showdown", self.record["showdown"])]):
-            groups.append([m for m in messages if self.envelope_holds(label, m, seen)])
+            for m in messages:
+                if m["hand"] != self.n:
+                    self.differ("replay", "a share of hand %d in the %s" % (m["hand"], label), m["seat"])
+            groups.append([m for m in messages if m["hand"] == self.n])
         return groups[0], groups[1:-1], groups[-1]
 
-    def envelope_holds(self, label, message, seen):
-        seat, position = message["seat"], message["position"]
-        if message["hand"] != self.n:
-            self.differ("replay", "a share of hand %d in the %s" % (message["hand"], label), seat)
-        elif seat >= self.table.seats:
-            self.differ("seat", "a share of seat %d in the %s: no such seat" % (seat, label), seat)
-        elif position >= self.table.size:
-            self.differ("position", "a share of position %d in the %s: no such position" % (position, label), seat)
-        elif (seat, position) in seen:
-            self.differ("duplicate-share", "seat %d's share of position %d appears twice" % (seat, position), seat)
+    def placed(self, message, stage, belongs, why):
+        """Steps 4.3-4.5: a share has a place in its stage (`unexpected-message`: a seat or position
+        the table does not have is no exception) and is the first of its seat and position there
+        (`duplicate-share`). A copy in the wrong place is only `unexpected-message`."""
+        j, p = message["seat"], message["position"]
+        if j >= self.table.seats or p >= self.table.size or not belongs(j, p):
+            self.differ("unexpected-message", "seat %d's share of position %d in the %s: %s" % (j, p, stage, why), j)
+        elif (j, p) in self.seen:
+            self.differ("duplicate-share", "seat %d's share of position %d appears twice" % (j, p), j)
         else:
-            seen.add((seat, position))
+            self.seen.add((j, p))
             return True
         return False
 
@@ -637,7 +641,7 @@ class Hand:
             proof.update({"s%d" % i: read_scalar(wire["s%d" % i], "s%d" % i) for i in range(1, 5)})
             check_shuffle((self.table.m_bytes, self.n, j, self.table.joint_key), deck_in, deck_out, proof)
         except Failure as failure:
-            self.differ(failure.kind, "seat %d's %s" % (j, failure.detail), j)
+            self.differ(failure.kind, "seat %d's shuffle: %s" % (j, failure.detail), j)
             return None
         self.summary["shuffles_verified"] += 1
         return deck_out
@@ -669,12 +673,9 @@ class Hand:
         """Step 4.3: shares of private positions by the other seats, each proof against D_p."""
         private, missing = self.table.private, {}
         for message in shares:
-            j, p = message["seat"], message["position"]
-            if private.get(p) in (None, j):
-                self.differ("unexpected-message", "seat %d's share of position %d in the deal: %s" % (
-                    j, p, "not a private position" if p not in private else "the owner's own share"), j)
-                continue
-            self.deal[(j, p)] = self.share(message)
+            if self.placed(message, "deal", lambda j, p: private.get(p) not in (None, j),
+                           "not another seat's private position"):
+                self.deal[(message["seat"], message["position"])] = self.share(message)
         for p, owner in sorted(private.items()):
             for j in range(self.table.seats):
                 if j != owner and (j, p) not in self.deal:
@@ -697,11 +698,8 @@ class Hand:
     def check_street(self, name, positions, shares):
         got, missing = {}, {}
         for message in shares:
-            j, p = message["seat"], message["position"]
-            if p not in positions:
-                self.differ("unexpected-message", "seat %d's share of position %d in the %s" % (j, p, name), j)
-                continue
-            got[(j, p)] = self.share(message)
+            if self.placed(message, name, lambda j, p: p in positions, "not a position of this street"):
+                got[(message["seat"], message["position"])] = self.share(message)
         for p in positions:
             for j in range(self.table.seats):
                 if (j, p) not in got:
@@ -716,11 +714,10 @@ class Hand:
     def check_showdown(self, shares):
         """Step 4.5: a seat's own share of its own private position opens the card."""
         for message in shares:
-            j, p = message["seat"], message["position"]
-            if self.table.private.get(p) != j:
-                self.differ("unexpected-message", "seat %d's share of position %d at the showdown: "
-                            "not its own private position" % (j, p), j)
+            if not self.placed(message, "showdown", lambda j, p: self.table.private.get(p) == j,
+                               "not its own private position"):
                 continue
+            j, p = message["seat"], message["position"]
             own = self.share(message)
             others = [self.deal.get((k, p)) for k in range(self.table.seats) if k != j]
             if own is not None and None not in others:
@@ -801,7 +798,8 @@ def verify(document):
         return report
     check_hand_numbers(document, table, report)
     for record in document["hands"]:
-        report.hands.append(Hand(table, record, report).check())
+        if table.manifest["first"] <= record["hand"] <= table.manifest["last"]:
+            report.hands.append(Hand(table, record, report).check())
     report.checked.append("%d hand(s)" % len(document["hands"]))
     return report
 
