@@ -94,11 +94,12 @@ def read_scalar(text, what):
 
 
 def mul(s, p):
-    """s·P (libsodium answers the identity as all zeros, its encoding)."""
+    """Section 1: s·P (libsodium answers the identity as all zeros, its encoding)."""
     return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(enc(s), p)
 
 
 def add(*points):
+    """Section 1: the sum of points (the identity for none)."""
     total = IDENTITY
     for p in points:
         total = rbcl.crypto_core_ristretto255_add(total, p)
@@ -106,11 +107,12 @@ def add(*points):
 
 
 def sub(p, q):
+    """Section 1: P − Q."""
     return rbcl.crypto_core_ristretto255_sub(p, q)
 
 
 def combo(pairs):
-    """Σ s·P over (s, P) pairs."""
+    """Section 1: Σ s·P over (s, P) pairs."""
     return add(*(mul(s, p) for s, p in pairs))
 
 
@@ -367,6 +369,7 @@ TRANSCRIPT = {"version": U64, "manifest": MANIFEST, "keys": [KEY_MESSAGE], "void
 
 
 def refuse(what):
+    """Section 14: the document is unreadable (`document`)."""
     raise Failure("document", what)
 
 
@@ -387,7 +390,7 @@ def parse_strictly(text):
     try:
         return json.loads(text, object_pairs_hook=pairs, parse_int=integer, parse_float=not_integer,
                           parse_constant=not_integer)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         refuse("not JSON: %s" % error)
 
 
@@ -523,7 +526,7 @@ def check_key_message(table, place, message, report):
 def check_keys(document, table, report):
     """Section 15, step 2: every key, in seat order; the joint key. False stops the table."""
     keys = document["keys"]
-    for place, message in enumerate(keys[table.seats:], table.seats):
+    for _ in keys[table.seats:]:
         report.differ("unexpected-message", "a key message beyond the table's %d seats" % table.seats)
     table.keys = [check_key_message(table, place, message, report)
                   for place, message in enumerate(keys[:table.seats])]
@@ -611,7 +614,7 @@ class Hand:
         """Step 4.2: E^0, then seat j's shuffle of E^j for j = 0 … P−1 (section 8). False stops the hand."""
         table, shuffles = self.table, self.record["shuffles"]
         deck = [(table.cards[name], IDENTITY) for name in table.names]
-        for extra in shuffles[table.seats:]:
+        for _ in shuffles[table.seats:]:
             self.differ("unexpected-message", "a shuffle beyond the table's %d seats" % table.seats)
         for j in range(table.seats):
             if j >= len(shuffles):
@@ -627,6 +630,7 @@ class Hand:
         return True
 
     def check_shuffle(self, j, message, deck_in):
+        """Step 4.2 for seat j: its place (`replay`), its encodings (section 2), its proof (section 8)."""
         if message["hand"] != self.n or message["seat"] != j:
             self.differ("replay", "the shuffle at seat %d's place names hand %d, seat %d"
                         % (j, message["hand"], message["seat"]), j)
@@ -695,6 +699,7 @@ class Hand:
                                         for j in range(self.table.seats)}))
 
     def check_street(self, name, positions, shares):
+        """Step 4.4 for one street: every seat's share of every position, then the cards (section 9)."""
         got, missing = {}, {}
         for message in shares:
             if self.placed(message, name, lambda j, p: p in positions, "not a position of this street"):
@@ -784,6 +789,7 @@ class Hand:
 
 
 def describe(items, stage):
+    """Section 14's missing messages of one seat, in words."""
     if items[0]["message"] != "share":
         return "its %s" % items[0]["message"]
     return "its share of position(s) %s (%s)" % (", ".join(str(i["position"]) for i in items), stage)
@@ -805,16 +811,22 @@ def verify(document):
 
 def print_report(report):
     """Section 15, "Verdict", as text; returns the exit status."""
-    print("version 3 transcript; checked:")
+    print("version 3 transcript; checked:" if report.checked else "nothing checked:")
     for line in report.checked:
         print("  " + line)
     for hand in report.hands:
         print("hand %d: %s; %d shuffle proof(s) and %d share proof(s) hold" % (
             hand["hand"], hand["status"], hand["shuffles_verified"], hand["shares_verified"]))
+        streets = {}
         for c in hand["community"]:
-            print("  community (%s): %s (position %d)" % (c["street"], c["card"], c["position"]))
+            streets.setdefault(c["street"], []).append("%s (position %d)" % (c["card"], c["position"]))
+        for street, cards in streets.items():
+            print("  community, %s: %s" % (street, ", ".join(cards)))
+        seats = {}
         for o in hand["opened"]:
-            print("  opened by seat %d: %s (position %d)" % (o["seat"], o["card"], o["position"]))
+            seats.setdefault(o["seat"], []).append("%s (position %d)" % (o["card"], o["position"]))
+        for seat, cards in seats.items():
+            print("  opened by seat %d: %s" % (seat, ", ".join(cards)))
         for h in hand["hidden"]:
             who = "seat %d: " % h["seat"] if h["seat"] is not None else ""
             print("  hidden: %s%s, %d position(s)" % (who, h["what"], h["positions"]))
@@ -862,6 +874,7 @@ def vector_blocks(doc):
 
 
 def named_lines(text):
+    """Section 13's "name value" lines."""
     return dict(line.split(None, 1) for line in text.strip().splitlines())
 
 
@@ -960,6 +973,7 @@ def vector_checks(blocks):
 
 
 def keys_of(got):
+    """Section 13: the seats' public keys PK_j."""
     return [bytes.fromhex(k["public_key"]) for k in got["keys"]]
 
 
@@ -1005,10 +1019,12 @@ def example_transcripts(doc):
 
 def check_vectors(doc):
     """--check: one line per vector, then "N passed, N failed"; returns the exit status."""
+    if not os.path.isfile(doc):
+        sys.exit("hidden_verify.py: no such file: %s" % doc)
     passed = failed = 0
     try:
         checks = vector_checks(vector_blocks(doc))
-    except (Failure, KeyError, IndexError, ValueError) as error:
+    except (Failure, KeyError, IndexError, ValueError, OSError) as error:
         checks = [("section 13 readable", "every block section 13 lists", "unreadable: %r" % error)]
     for number, body in enumerate(example_transcripts(doc)):
         try:
