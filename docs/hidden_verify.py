@@ -28,6 +28,7 @@ import os
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in docs/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fair_verify  # noqa: E402  (docs/fair_verify.py: the version-2 verifier)
 
