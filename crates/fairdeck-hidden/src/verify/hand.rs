@@ -193,11 +193,16 @@ impl Check<'_> {
         let layout = self.ctx.table.layout();
         for (k, street) in rec.streets.iter().enumerate() {
             let Some(want) = layout.streets().get(k).filter(|s| s.name == street.street) else {
-                let why = format!(
-                    "street {:?} where the layout has {:?}",
-                    street.street,
-                    layout.streets().get(k).map(|s| &s.name)
-                );
+                let why = match layout.streets().get(k) {
+                    Some(s) => format!(
+                        "street {:?} where the layout has {:?}",
+                        street.street, s.name
+                    ),
+                    None => format!(
+                        "street {:?} where the layout has no more streets",
+                        street.street
+                    ),
+                };
                 return self.fail(Error::UnexpectedMessage(why));
             };
             let stage_missing = self.shares(Stage::Street(k), &street.shares, deck);
