@@ -3,13 +3,13 @@
 
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::exact::{self as walk, Limits};
-use fairdeck_audit::stats::verdict::{Ask, Summary, judge};
-use fairdeck_audit::stats::{self, Audit, Tally};
+use fairdeck_audit::stats::{self, Tally};
+use fairdeck_report::audit as report;
 use num_rational::BigRational;
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::arrays::numpy;
 use crate::boundary::{buffer, guard};
@@ -142,23 +142,21 @@ pub fn audit<'py>(
             "no permutations of at least 2 items to audit",
         ));
     }
-    let ask = Ask {
-        detect,
-        tolerance: tolerance.map(|e| (e, confidence)),
-    };
-    let (audit, findings) = guard("audit", || {
-        Ok(py.detach(|| {
-            let audit = stats::evaluate(&tally, alpha);
-            let findings = judge(&audit, &tally, ask);
-            (audit, findings)
-        }))
+    // One rule for every front end: the report layer's request, validation
+    // and verdict, as `fairdeck audit --input` (issue 34).
+    let request: report::Request = serde_json::from_value(serde_json::json!({
+        "alpha": alpha, "detect": detect, "tolerance": tolerance, "confidence": confidence,
+    }))
+    .map_err(value_error)?;
+    let judged = guard("audit", || {
+        py.detach(|| report::judge(&request, "array".into(), None, &tally))
+            .map_err(value_error)
     })?;
-    let doc = report(py, &audit)?;
-    // The verdict section is the library's serde type, as the CLI prints it.
-    let summary = serde_json::to_string(&Summary::new(&findings)).map_err(value_error)?;
-    let summary = py.import("json")?.call_method1("loads", (summary,))?;
-    doc.call_method1("update", (summary,))?;
-    Ok(doc)
+    let text = serde_json::to_string(&judged).map_err(value_error)?;
+    Ok(py
+        .import("json")?
+        .call_method1("loads", (text,))?
+        .cast_into::<PyDict>()?)
 }
 
 /// `perms` as a C-contiguous 2-D `int64` array.
@@ -215,39 +213,4 @@ fn tally(py: Python<'_>, rows: &PyReadonlyArray2<'_, i64>, base: Option<usize>) 
         }
         Ok(tally)
     })
-}
-
-/// The CLI's JSON report as a dict.
-fn report<'py>(py: Python<'py>, audit: &Audit) -> PyResult<Bound<'py, PyDict>> {
-    let threshold = audit.threshold();
-    let tests = PyList::empty(py);
-    for t in &audit.tests {
-        let row = PyDict::new(py);
-        row.set_item("name", t.name)?;
-        row.set_item("statistic", t.statistic)?;
-        if let Some(dof) = t.dof {
-            row.set_item("dof", dof)?;
-        }
-        row.set_item("p_value", t.p_value)?;
-        row.set_item("passed", t.p_value >= threshold)?;
-        tests.append(row)?;
-    }
-    let skipped = PyList::empty(py);
-    for (name, reason) in &audit.skipped {
-        let row = PyDict::new(py);
-        row.set_item("name", *name)?;
-        row.set_item("reason", reason)?;
-        skipped.append(row)?;
-    }
-    let failed: Vec<&str> = audit.failed().iter().map(|t| t.name).collect();
-    let doc = PyDict::new(py);
-    doc.set_item("source", "array")?;
-    doc.set_item("n", audit.n)?;
-    doc.set_item("trials", audit.trials)?;
-    doc.set_item("alpha", audit.alpha)?;
-    doc.set_item("per_test_alpha", threshold)?;
-    doc.set_item("tests", tests)?;
-    doc.set_item("failed", failed)?;
-    doc.set_item("skipped", skipped)?;
-    Ok(doc)
 }
