@@ -5,25 +5,14 @@
 
 mod common;
 
-use std::net::SocketAddr;
-
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode, header};
-use fairdeck_table::service::{Service, router};
-use fairdeck_table::{SqliteStore, TABLE_ID_PATTERN};
-use fairdeck_web::access::Access;
+use fairdeck_table::TABLE_ID_PATTERN;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const HOST: &str = "127.0.0.1:8090";
-const ADMIN: &str = "admin token of the test";
-
-fn app(dir: &tempfile::TempDir) -> Router {
-    let store = SqliteStore::open(&dir.path().join("tables.sqlite")).unwrap();
-    let bind: SocketAddr = HOST.parse().unwrap();
-    router(Service::new(store, ADMIN), Access::new(bind, vec![]))
-}
+use common::{ADMIN, HOST, app};
 
 /// One request with an `Authorization` header as given.
 async fn send(

@@ -6,25 +6,13 @@
 
 mod common;
 
-use std::net::SocketAddr;
-
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use fairdeck_table::SqliteStore;
-use fairdeck_table::service::{Service, router};
-use fairdeck_web::access::Access;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const HOST: &str = "127.0.0.1:8090";
-const ADMIN: &str = "admin token of the test";
-
-fn app(dir: &tempfile::TempDir) -> Router {
-    let store = SqliteStore::open(&dir.path().join("tables.sqlite")).unwrap();
-    let bind: SocketAddr = HOST.parse().unwrap();
-    router(Service::new(store, ADMIN), Access::new(bind, vec![]))
-}
+use common::{ADMIN, HOST, app};
 
 /// Sends one request; returns the status and the JSON answer.
 async fn call(

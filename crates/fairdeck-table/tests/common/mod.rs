@@ -437,3 +437,19 @@ pub fn race_processes<S: Store>(
         assert_eq!(log.iter().filter(|e| e.kind == "dealt").count(), 1);
     }
 }
+
+/// The Host the in-process HTTP tests send (the router's bind address).
+pub const HOST: &str = "127.0.0.1:8090";
+/// The admin token of the in-process HTTP tests.
+pub const ADMIN: &str = "admin token of the test";
+
+/// `fairdeck table serve`'s router over a SQLite file in `dir`, bound (for
+/// the Host check) to [`HOST`], in process.
+pub fn app(dir: &tempfile::TempDir) -> axum::Router {
+    let store = fairdeck_table::SqliteStore::open(&dir.path().join("tables.sqlite")).unwrap();
+    let bind: std::net::SocketAddr = HOST.parse().unwrap();
+    fairdeck_table::service::router(
+        fairdeck_table::service::Service::new(store, ADMIN),
+        fairdeck_web::access::Access::new(bind, vec![]),
+    )
+}
