@@ -8,7 +8,9 @@
 //! probability at most `alpha`). Each p-value is exact — from every outcome
 //! of the statistic's multinomial law — or, where the cells expect enough,
 //! twice the chi-square tail, which bounds the exact one ([`tails`]); a test
-//! with neither is skipped, with the reason ([`Evaluator`]).
+//! with neither is skipped, with the reason ([`Evaluator`]). Tests that are
+//! the same test at small n (all six at n = 2, three at n = 3) run once and
+//! count once in m ([`distinct`]).
 //!
 //! The tests:
 //! * `positions` — card × position counts (the experiment of
@@ -25,6 +27,7 @@
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
 
+pub mod distinct;
 pub mod equivalence;
 pub mod gof;
 pub mod input;
@@ -162,6 +165,8 @@ pub struct Evaluator {
     positions: Plan,
     permutations: Plan,
     histograms: Vec<Histogram>,
+    /// Tests that are the same test as an earlier one at this n, and which.
+    pub(crate) same: Vec<(&'static str, &'static str)>,
 }
 
 impl Evaluator {
@@ -184,8 +189,13 @@ impl Evaluator {
         let histograms = gof::histogram_laws(n)
             .iter()
             .map(|(name, what, law)| Histogram::plan(name, what, law, trials, tail, legacy))
-            .collect();
+            .collect::<Vec<_>>();
         Self {
+            same: if legacy {
+                Vec::new()
+            } else {
+                distinct::same_as(n, &histograms)
+            },
             n,
             trials,
             positions: gof::plan_positions(n, trials, tail, legacy),
@@ -221,19 +231,20 @@ impl Evaluator {
             tests: Vec::new(),
             skipped: Vec::new(),
         };
-        let mut record = |name, result: Result<TestResult, String>| match result {
-            Ok(r) => audit.tests.push(r),
-            Err(why) => audit.skipped.push((name, why)),
+        let mut record = |name, result: Result<TestResult, String>| {
+            let folded = self.same.iter().find(|(test, _)| *test == name);
+            match (folded, result) {
+                (Some((_, first)), _) => audit.skipped.push((
+                    name,
+                    format!("the same test as {first} at n = {} (counted once)", t.n),
+                )),
+                (None, Ok(r)) => audit.tests.push(r),
+                (None, Err(why)) => audit.skipped.push((name, why)),
+            }
         };
         record("positions", gof::run_positions(&self.positions, t));
         record("permutations", gof::run_permutations(&self.permutations, t));
-        let observed = [
-            &t.fixed_points,
-            &t.cycles,
-            &t.rising_sequences,
-            &t.successions,
-        ];
-        for (h, o) in self.histograms.iter().zip(observed) {
+        for (h, o) in self.histograms.iter().zip(distinct::histogram_counts(t)) {
             record(h.name, h.run(o, t.trials));
         }
         record("birthday", birthday(t));
