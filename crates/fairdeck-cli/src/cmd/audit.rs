@@ -123,11 +123,13 @@ impl Args {
 
 /// Progress of the shuffles on stderr: a bar sized to the whole run (all
 /// rounds of a run until decided) on a terminal; elsewhere (a log, CI) a
-/// line every [`Progress::EVERY`], the first after that long.
+/// line every [`Progress::EVERY`] (or `FAIRDECK_PROGRESS_SECONDS`), the
+/// first after that long.
 enum Progress {
     Bar(indicatif::ProgressBar),
     Lines {
         total: u64,
+        every: std::time::Duration,
         state: std::sync::Mutex<(u64, std::time::Instant)>,
     },
 }
@@ -138,7 +140,12 @@ impl Progress {
     fn new(total: u64) -> Self {
         if !std::io::stderr().is_terminal() {
             let state = std::sync::Mutex::new((0, std::time::Instant::now()));
-            return Progress::Lines { total, state };
+            let every = line_interval(std::env::var("FAIRDECK_PROGRESS_SECONDS").ok().as_deref());
+            return Progress::Lines {
+                total,
+                every,
+                state,
+            };
         }
         let bar = indicatif::ProgressBar::new(total);
         if let Ok(style) =
@@ -153,10 +160,14 @@ impl Progress {
     fn add(&self, done: u64) {
         match self {
             Progress::Bar(bar) => bar.inc(done),
-            Progress::Lines { total, state } => {
+            Progress::Lines {
+                total,
+                every,
+                state,
+            } => {
                 let Ok(mut state) = state.lock() else { return };
                 state.0 += done;
-                if state.1.elapsed() >= Self::EVERY {
+                if state.1.elapsed() >= *every {
                     state.1 = std::time::Instant::now();
                     crate::failure::note(format_args!(
                         "audit: {} of at most {total} shuffles",
@@ -172,6 +183,15 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Seconds between progress lines off a terminal: `FAIRDECK_PROGRESS_SECONDS`
+/// when it is a number of seconds from 0 to a day, else [`Progress::EVERY`].
+fn line_interval(setting: Option<&str>) -> std::time::Duration {
+    setting
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| (0.0..=86_400.0).contains(s))
+        .map_or(Progress::EVERY, std::time::Duration::from_secs_f64)
 }
 
 /// Draws the heatmap; above [`MAX_HEATMAP_SIDE`] cards in blocks, which a

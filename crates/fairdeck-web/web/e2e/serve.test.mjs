@@ -241,6 +241,11 @@ test('the fairness page falls back to an audit when the walk is too big, and sho
   assert.match(await page.textContent('.matrix-card[data-alg="sort-keys"] .fallback'), /Too many paths to walk exactly at n = 6.*audit of \d+ shuffles/);
   assert.equal(await page.locator('.matrix-card[data-alg="sort-keys"] table.matrix td').count(), 36);
   assert.equal(await page.getAttribute('.verdict[data-alg="fisher-yates"]', 'data-uniform'), 'true');
+  // Issue 34: each test row says how its p-value was read and which law it compared.
+  const fixed = '.matrix-card[data-alg="sort-keys"] tr[data-test="fixed-points"]';
+  assert.match(await page.textContent(`${fixed} .method`), /^(exact|chi-square doubled)$/);
+  assert.match(await page.textContent(`${fixed} .law`), /^fixed points in bins 0 \| 1/);
+  assert.match(await page.textContent('.matrix-card[data-alg="sort-keys"] tr.skipped[data-test="birthday"]'), /skipped: /);
   await shot(page, 'fairness-fallback');
   await page.close();
   const broken = await open('fairness?a=no-such-shuffle&b=fisher-yates&n=5');

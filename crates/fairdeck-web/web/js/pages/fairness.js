@@ -128,10 +128,15 @@ function auditCard(report, scale, fallback) {
       ? ': too few shuffles to be sure of catching any bias'
       : `: this run would have caught only card × position biases of at least ${fmt(positions.size)} (|P − 1/n|, with probability 0.8) — not evidence of uniformity`)
     : '';
+  // Each row says how its p-value was read and which law it compared (the
+  // CLI's `p-value from` and `law tested` columns); skipped tests say why.
   const tests = el('table', { class: 'tests' }, el('tbody', {},
-    el('tr', {}, ...['test', 'statistic', 'dof', 'p-value', ''].map((t) => el('th', { text: t }))),
-    ...report.tests.map((t) => el('tr', {}, el('td', { text: t.name }), el('td', { text: fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
-      el('td', { text: t.p_value.toExponential(2) }), el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' })))));
+    el('tr', {}, ...['test', 'statistic', 'dof', 'p-value', 'p-value from', '', 'law tested'].map((t) => el('th', { text: t }))),
+    ...report.tests.map((t) => el('tr', { 'data-test': t.name }, el('td', { text: t.name }), el('td', { text: fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
+      el('td', { text: t.p_value.toExponential(2) }), el('td', { class: 'method', text: t.method }),
+      el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' }), el('td', { class: 'law', text: t.law }))),
+    ...(report.skipped ?? []).map((s) => el('tr', { class: 'skipped', 'data-test': s.name }, el('td', { text: s.name }),
+      el('td', { colspan: '6', text: `skipped: ${s.reason}` })))));
   return el('div', { class: 'matrix-card', 'data-alg': report.source },
     el('h3', { text: report.source }),
     fallback ? el('p', { class: 'warn fallback', text: fallback }) : null,
