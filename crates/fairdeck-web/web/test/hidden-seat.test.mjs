@@ -164,3 +164,13 @@ test('the raw ABI: bytes that are not JSON or UTF-8, and no seed, are one-line e
     assert.equal(typeof answer.error, 'string');
   }
 });
+
+test('a build without the seat module says what is missing; a seed must be 32 bytes', async () => {
+  const { loadSeat } = await import('../js/hidden/seat.js');
+  const gone = new Response('{"error":"no such page or file: /js/hidden/seat.wasm"}', { status: 404 });
+  await assert.rejects(loadSeat({ source: gone }), /built without the browser seat.*rustup target add wasm32-unknown-unknown/);
+  await assert.rejects(loadSeat({ source: new Response('', { status: 500 }) }), /cannot load the browser seat: HTTP 500/);
+  await assert.rejects(loadSeat({ source: new Uint8Array([1, 2, 3]) }), WebAssembly.CompileError);
+  if (skipWasm) return;
+  await assert.rejects(newSeat(new Uint8Array(31)), /^Error: seed: expected 32 bytes$/);
+});
