@@ -11,6 +11,8 @@ use crate::steps::{self, Slot};
 /// [`fairdeck_hidden::record::MAX_BYTES`]) with room for its JSON quoting.
 pub const MAX_REQUEST: usize = 2 * fairdeck_hidden::record::MAX_BYTES + 4096;
 
+const NOT_KEYED: &str = "seed: the seat's generator is not keyed yet (call seed first)";
+
 /// A browser seat: a ChaCha20 generator (keyed by [`Seat::seed`]) and the
 /// secret keys it made or imported, each known to the page by a handle.
 ///
@@ -102,6 +104,8 @@ impl Seat {
         answer.into_bytes()
     }
 
+    /// Reads the request and runs its operation: one arm per operation,
+    /// each only mapping the request's fields to a step.
     fn dispatch(&mut self, request: &[u8]) -> Result<String, String> {
         if request.len() > MAX_REQUEST {
             return Err(format!("request: larger than {MAX_REQUEST} bytes"));
@@ -116,7 +120,7 @@ impl Seat {
                 seat,
             } => {
                 let (rng, slot) = self.parts(key)?;
-                steps::key_message(slot, &transcript, seat, rng?)
+                steps::key_message(slot, &transcript, seat, rng)
             }
             Request::KeyExport { key } => steps::key_export(self.slot(key)?),
             Request::KeyImport { file } => {
@@ -130,7 +134,7 @@ impl Seat {
                 hand,
             } => {
                 let (rng, slot) = self.parts(key)?;
-                steps::shuffle(slot, &transcript, hand, rng?)
+                steps::shuffle(slot, &transcript, hand, rng)
             }
             Request::Share {
                 key,
@@ -139,7 +143,7 @@ impl Seat {
                 hand,
             } => {
                 let (rng, slot) = self.parts(key)?;
-                steps::share(slot, &transcript, &street, hand, rng?)
+                steps::share(slot, &transcript, &street, hand, rng)
             }
             Request::Open {
                 key,
@@ -147,7 +151,7 @@ impl Seat {
                 hand,
             } => {
                 let (rng, slot) = self.parts(key)?;
-                steps::open(slot, &transcript, hand, rng?)
+                steps::open(slot, &transcript, hand, rng)
             }
             Request::Cards {
                 key,
@@ -162,9 +166,7 @@ impl Seat {
     }
 
     fn generator(&mut self) -> Result<&mut ChaCha20Rng, String> {
-        self.rng
-            .as_mut()
-            .ok_or_else(|| "seed: the seat's generator is not keyed yet (call seed first)".into())
+        self.rng.as_mut().ok_or_else(|| NOT_KEYED.into())
     }
 
     fn key_new(&mut self) -> Result<String, String> {
@@ -188,13 +190,11 @@ impl Seat {
         found.ok_or_else(|| format!("key: no key {key} in this seat"))
     }
 
-    /// The generator (if keyed) and a key slot, borrowed together.
-    fn parts(&mut self, key: u32) -> Result<(Result<&mut ChaCha20Rng, String>, &mut Slot), String> {
+    /// The generator and a key slot, borrowed together (the key is checked first).
+    fn parts(&mut self, key: u32) -> Result<(&mut ChaCha20Rng, &mut Slot), String> {
         let found = self.slots.get_mut(key as usize).and_then(Option::as_mut);
         let slot = found.ok_or_else(|| format!("key: no key {key} in this seat"))?;
-        let rng = self.rng.as_mut().ok_or_else(|| {
-            "seed: the seat's generator is not keyed yet (call seed first)".to_string()
-        });
+        let rng = self.rng.as_mut().ok_or_else(|| NOT_KEYED.to_string())?;
         Ok((rng, slot))
     }
 
