@@ -31,14 +31,12 @@ pub fn build(workspace: &Path) -> Option<PathBuf> {
         return None;
     }
     if !target_installed() {
-        let why = format!(
-            "the Rust standard library for {WASM_TARGET} is not installed, so the page is built \
-             without the browser seat; install it with `rustup target add {WASM_TARGET}`"
-        );
+        let missing = format!("the Rust standard library for {WASM_TARGET} is not installed");
+        let fix = format!("install it with `rustup target add {WASM_TARGET}`");
         if mode == "required" {
-            fail(&why, "");
+            fail(&format!("{missing} (FAIRDECK_WASM=required); {fix}"), "");
         }
-        println!("cargo::warning={why}");
+        println!("cargo::warning={missing}, so the page is built without the browser seat; {fix}");
         return None;
     }
     Some(compile(workspace))
