@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, newSeat, skipCli } from './seat-fixture.mjs';
+import { BIN, newSeat, skipCli } from './support/seat.mjs';
 
 /** A table on a transcript file: wasm seats at the `wasm` indices, CLI seats elsewhere. */
 class Table {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { newSeat, skipWasm, specBlock, WASM } from './seat-fixture.mjs';
+import { newSeat, skipWasm, specBlock, WASM } from './support/seat.mjs';
 
 const SEVEN = new Uint8Array(32).fill(7);
 const emptyTable = (manifest) => JSON.stringify({ version: 3, manifest, keys: [], hands: [] });

@@ -1,12 +1,13 @@
-// The set-up the browser-seat tests share (not a test file): where the built seat module and
-// the fairdeck binary are, and a loader for a seat from the module's bytes. scripts/test-webjs
-// builds both first (cargo build -p fairdeck-cli, whose build script compiles the seat); run
-// alone without them, each test is skipped and counted as skipped.
+// The set-up the browser-seat tests share. It is not a test file: scripts/test-webjs runs
+// only *.test.mjs. It says where the built seat module and the fairdeck binary are, and loads
+// a seat from the module's bytes. scripts/test-webjs builds both first (cargo build -p
+// fairdeck-cli, whose build script compiles the seat). Run alone without them, each test is
+// skipped and counted as skipped.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSeat } from '../js/hidden/seat.js';
+import { loadSeat } from '../../js/hidden/seat.js';
 
-export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 /** The seat module as crates/fairdeck-web/build.rs builds it (or $FAIRDECK_SEAT_WASM). */
 export const WASM = process.env.FAIRDECK_SEAT_WASM
   ?? `${ROOT}target/wasm-seat/wasm32-unknown-unknown/release/fairdeck_hidden_wasm.wasm`;
