@@ -148,3 +148,53 @@ proptest! {
         prop_assert!(v.get("ok").is_some() || v["error"].as_str().is_some_and(|e| !e.contains('\n')));
     }
 }
+
+#[test]
+fn no_answer_but_the_key_file_holds_the_secret() {
+    let mut seats = [seat(6), seat(7)];
+    let mut t = TABLE.to_string();
+    let mut answers = Vec::new();
+    let mut run = |s: &mut Seat, req: Value, t: &mut String| {
+        let answer = String::from_utf8(s.call(req.to_string().as_bytes())).unwrap();
+        let ok: Value = serde_json::from_str(&answer).unwrap();
+        if let Some(next) = ok["ok"]["transcript"].as_str() {
+            *t = next.to_string();
+        }
+        answers.push(answer);
+    };
+    for (j, s) in seats.iter_mut().enumerate() {
+        run(s, json!({"op": "key_new"}), &mut t);
+        run(
+            s,
+            json!({"op": "key_message", "key": 0, "seat": j, "transcript": t}),
+            &mut t,
+        );
+    }
+    for op in ["shuffle", "share", "cards", "open"] {
+        for s in seats.iter_mut() {
+            let req = json!({"op": op, "key": 0, "transcript": t, "street": "deal"});
+            let req = match op {
+                "share" => req,
+                _ => json!({"op": op, "key": 0, "transcript": t}),
+            };
+            run(s, req, &mut t);
+        }
+    }
+    let secrets: Vec<String> = seats
+        .iter_mut()
+        .map(|s| {
+            let file = call(s, &json!({"op": "key_export", "key": 0})).unwrap();
+            file["secret_key"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(answers.len(), 12);
+    for answer in &answers {
+        assert!(answer.starts_with("{\"ok\":"), "{answer}");
+        for secret in &secrets {
+            assert!(!answer.contains(secret.as_str()), "a secret in {answer}");
+        }
+    }
+    // Control: the search finds a secret where it is (the key file).
+    let file = seats[0].call(br#"{"op":"key_export","key":0}"#);
+    assert!(String::from_utf8(file).unwrap().contains(&secrets[0]));
+}
