@@ -1,10 +1,15 @@
 //! Embeds the web page: lists every file of `web/` (but not its tests or
 //! `node_modules`) as `include_bytes!` in `$OUT_DIR/assets.rs`, so
 //! `fairdeck serve` needs no files at run time and a new page module is
-//! served without editing a list.
+//! served without editing a list. It also builds the browser seat — the
+//! protocol crate compiled to WebAssembly — and embeds it at
+//! `/js/hidden/seat.wasm` (see `build/seat_wasm.rs`).
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
+
+#[path = "build/seat_wasm.rs"]
+mod seat_wasm;
 
 /// Folders of `web/` that are not served.
 const SKIP: [&str; 3] = ["e2e", "test", "node_modules"];
@@ -15,6 +20,10 @@ fn main() {
     let root = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("web");
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
+    let workspace = fs::canonicalize(root.join("../../..")).expect("the workspace exists");
+    if let Some(wasm) = seat_wasm::build(&workspace) {
+        files.push((seat_wasm::SEAT_URL.to_string(), wasm));
+    }
     files.sort();
     let mut out = String::from("/// Every served file: its URL path and its bytes.\n");
     out.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");

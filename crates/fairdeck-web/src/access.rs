@@ -22,7 +22,9 @@ use crate::transport::{MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 
 /// Headers sent with every answer: no caching (the binary is the version),
 /// no content sniffing, no framing, no referrer, and a policy that allows
-/// nothing from elsewhere.
+/// nothing from elsewhere. Scripts come only from the page itself; of
+/// the things `eval` would allow, only compiling WebAssembly is allowed
+/// (`'wasm-unsafe-eval'`), for the browser seat.
 pub const SECURITY: [(header::HeaderName, &str); 6] = [
     (header::CACHE_CONTROL, "no-cache"),
     (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -34,7 +36,8 @@ pub const SECURITY: [(header::HeaderName, &str); 6] = [
     ),
     (
         header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; \
+         style-src 'self' 'unsafe-inline'; \
          connect-src 'self'; frame-ancestors 'none'; form-action 'self'",
     ),
 ];

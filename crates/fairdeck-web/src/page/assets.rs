@@ -54,6 +54,7 @@ pub fn content_type(path: &str) -> &'static str {
         Some("svg") => "image/svg+xml",
         Some("png") => "image/png",
         Some("ico") => "image/x-icon",
+        Some("wasm") => "application/wasm",
         _ => "application/octet-stream",
     }
 }

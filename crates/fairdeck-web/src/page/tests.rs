@@ -270,3 +270,26 @@ fn the_table_service_pages_are_not_served_here() {
     let (status, _) = get("/js/fairspec-v2.js");
     assert_eq!(status, StatusCode::OK);
 }
+
+#[test]
+fn the_browser_seat_is_served_as_webassembly_under_a_policy_that_allows_it() {
+    const SEAT: &str = "/js/hidden/seat.wasm";
+    let (status, headers, _) = send(request(Method::GET, SEAT).body(Body::empty()).unwrap());
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("script-src 'self' 'wasm-unsafe-eval';"),
+        "{csp}"
+    );
+    assert!(!csp.contains("'unsafe-eval'"), "{csp}");
+    let (js, _) = get("/js/hidden/seat.js");
+    assert_eq!(js, StatusCode::OK);
+    let Some(bytes) = super::assets::find(SEAT) else {
+        // Built without the seat (FAIRDECK_WASM=skip, or no wasm32 target and not
+        // required): a JSON 404, which seat.js turns into what is missing.
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        return;
+    };
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/wasm");
+    assert_eq!(&bytes[..4], b"\0asm", "a WebAssembly module");
+}
