@@ -82,16 +82,16 @@ fn counting_room() -> Room<Counting> {
     Room::new(Counting { inner, decided: 0 })
 }
 
-/// A trigger that ends its own connection when seat 0's commitment is
-/// written to `table`'s log, the first `shots` times: at the INSERT
-/// (before COMMIT) or, deferred, at COMMIT. Removed when dropped.
+/// A trigger that ends its own connection when log entry `seq` of `table`
+/// is written, the first `shots` times: at the INSERT (before COMMIT) or,
+/// deferred, at COMMIT. Removed when dropped.
 struct Cut {
     name: String,
 }
 
 impl Cut {
-    fn new(table: &str, shots: u32, at_commit: bool) -> Cut {
-        let name = format!("fd_cut_{}", table.replace(['-', '.'], "_"));
+    fn new(table: &str, seq: u64, shots: u32, at_commit: bool) -> Cut {
+        let name = format!("fd_cut_{seq}_{}", table.replace(['-', '.'], "_"));
         let (constraint, deferred) = if at_commit {
             ("CONSTRAINT", "DEFERRABLE INITIALLY DEFERRED")
         } else {
@@ -108,7 +108,7 @@ impl Cut {
                    RETURN NULL;
                  END $$;
                  CREATE {constraint} TRIGGER {name} AFTER INSERT ON table_log {deferred}
-                 FOR EACH ROW WHEN (NEW.table_id = '{table}' AND NEW.seq = 1)
+                 FOR EACH ROW WHEN (NEW.table_id = '{table}' AND NEW.seq = {seq})
                  EXECUTE FUNCTION {name}();"
             ))
             .unwrap();
@@ -147,11 +147,19 @@ fn a_connection_lost_before_commit_is_retried_once_and_applied_once() {
     let m = holdem(&id("retry"), 2);
     let mut room = counting_room();
     let inv = open_seeded(&mut room, &m, 3).unwrap();
-    let _cut = Cut::new(&m.table, 1, false);
+    let _cut = Cut::new(&m.table, 1, 1, false);
     commit_seat(&mut room, &m, inv.seats[0].as_str(), 0).unwrap();
     assert_eq!(room.store().decided, 2, "one attempt cut, one retry");
+    commit_seat(&mut room, &m, inv.seats[1].as_str(), 1).unwrap();
+    // A reveal (its event is made before the store is called) cut likewise.
+    let _cut = Cut::new(&m.table, 3, 1, false);
+    let seed0 = seed(&m.table, 0);
+    room.reveal(&m.table, 0, Some(inv.seats[0].as_str()), &seed0, T0 + 2)
+        .unwrap();
+    assert_eq!(room.store().decided, 5);
     let log = room.store().log(&m.table).unwrap();
-    assert_eq!(log.iter().filter(|e| e.kind == "committed").count(), 1);
+    let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["created", "committed", "committed", "revealed"]);
     assert!(room.audit(&m.table).is_ok());
 }
 
@@ -161,7 +169,7 @@ fn a_connection_lost_again_is_not_retried_twice() {
     let m = holdem(&id("twice"), 2);
     let mut room = counting_room();
     let inv = open_seeded(&mut room, &m, 4).unwrap();
-    let cut = Cut::new(&m.table, 1000, false);
+    let cut = Cut::new(&m.table, 1, 1000, false);
     match commit_seat(&mut room, &m, inv.seats[0].as_str(), 0) {
         Err(Error::Unavailable(why)) => assert!(why.contains("lost twice"), "{why}"),
         other => panic!("{other:?}"),
@@ -182,7 +190,7 @@ fn a_connection_lost_during_commit_is_not_retried() {
     let m = holdem(&id("doubt"), 2);
     let mut room = counting_room();
     let inv = open_seeded(&mut room, &m, 5).unwrap();
-    let cut = Cut::new(&m.table, 1, true);
+    let cut = Cut::new(&m.table, 1, 1, true);
     match commit_seat(&mut room, &m, inv.seats[0].as_str(), 0) {
         Err(e @ Error::Unavailable(_)) => {
             let text = e.to_string();
