@@ -73,7 +73,7 @@ impl Settings {
             .parse()
             .map_err(|e: postgres::Error| Error::invalid("db", one_line(&e)))?;
         let reach = reach(&config);
-        let mode = choose(keys.mode.as_deref(), keys.root.is_some(), &reach)?;
+        let mode = choose(keys.mode.as_deref(), keys.root.as_deref(), &reach)?;
         let sockets_only = reach.iter().all(|r| *r == Reach::Socket);
         config.ssl_mode(if sockets_only {
             SslMode::Disable.driver()
@@ -119,8 +119,9 @@ impl Target {
     }
 }
 
-/// The sslmode for `given` (if any) over hosts `reach`, or why none fits.
-fn choose(given: Option<&str>, has_root: bool, reach: &[Reach]) -> Result<SslMode, Error> {
+/// The sslmode for `given` (if any) with root file `root` over hosts
+/// `reach`, or why none fits.
+fn choose(given: Option<&str>, root: Option<&str>, reach: &[Reach]) -> Result<SslMode, Error> {
     let refuse = |why: String| Err(Error::invalid("db", why));
     let mode = match given {
         Some(value) => SslMode::parse(value)?,
@@ -139,13 +140,19 @@ fn choose(given: Option<&str>, has_root: bool, reach: &[Reach]) -> Result<SslMod
         },
     };
     let name = mode.name();
-    if matches!(mode, SslMode::VerifyCa | SslMode::VerifyFull) && !has_root {
+    if matches!(mode, SslMode::VerifyCa | SslMode::VerifyFull) && root.is_none() {
         return refuse(format!(
             "sslmode={name} needs sslrootcert=FILE (the PEM certificate of the CA that \
              signed the server's)"
         ));
     }
-    if mode == SslMode::Disable && has_root {
+    if root == Some("system") {
+        return refuse(
+            "sslrootcert=system (the operating system's roots) is not supported: give a PEM file"
+                .into(),
+        );
+    }
+    if mode == SslMode::Disable && root.is_some() {
         return refuse("sslrootcert has no use with sslmode=disable".into());
     }
     let sockets = reach.iter().filter(|r| **r == Reach::Socket).count();
