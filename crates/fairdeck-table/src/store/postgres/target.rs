@@ -9,8 +9,11 @@
 //! other host is refused: secrets would cross the network in clear, so the
 //! string must say which sslmode it means. A Unix socket never uses TLS
 //! (PostgreSQL offers none there; the traffic stays in the kernel), as in libpq.
+//! Without `connect_timeout`, a connection attempt gives up after
+//! [`CONNECT_TIMEOUT`] (the driver would wait as long as the system does).
 
 use std::net::IpAddr;
+use std::time::Duration;
 
 use postgres::Client;
 use postgres::config::Host;
@@ -19,6 +22,9 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 use super::tls::{self, SslMode};
 use crate::Error;
 use crate::error::one_line;
+
+/// How long a connection attempt may take when `connect_timeout` is not given.
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A checked connection string: the driver's settings, the sslmode and the
 /// root file it names.
@@ -80,6 +86,11 @@ impl Settings {
         } else {
             mode.driver()
         });
+        // A connection attempt holds the room's lock: bound it unless the
+        // string does (the driver, like libpq, waits for the system's).
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
         Ok(Settings {
             config,
             mode,
