@@ -136,19 +136,7 @@ fn choose(given: Option<&str>, root: Option<&str>, reach: &[Reach]) -> Result<Ss
     let refuse = |why: String| Err(Error::invalid("db", why));
     let mode = match given {
         Some(value) => SslMode::parse(value)?,
-        None => match reach.iter().find_map(|r| match r {
-            Reach::Remote(name) => Some(name),
-            _ => None,
-        }) {
-            Some(name) => {
-                return refuse(format!(
-                    "host {name} is another machine and no sslmode is given: add \
-                     sslmode=verify-full sslrootcert=FILE (or sslmode=require to encrypt \
-                     without checking the server, or sslmode=disable to send in clear)"
-                ));
-            }
-            None => SslMode::Prefer,
-        },
+        None => unstated(reach)?,
     };
     let name = mode.name();
     if matches!(mode, SslMode::VerifyCa | SslMode::VerifyFull) && root.is_none() {
@@ -174,6 +162,25 @@ fn choose(given: Option<&str>, root: Option<&str>, reach: &[Reach]) -> Result<Ss
         ));
     }
     Ok(mode)
+}
+
+/// The sslmode when the string names none: libpq's `prefer` on this
+/// machine; refused for another machine, where it would send in clear.
+fn unstated(reach: &[Reach]) -> Result<SslMode, Error> {
+    match reach.iter().find_map(|r| match r {
+        Reach::Remote(name) => Some(name),
+        _ => None,
+    }) {
+        Some(name) => Err(Error::invalid(
+            "db",
+            format!(
+                "host {name} is another machine and no sslmode is given: add \
+                 sslmode=verify-full sslrootcert=FILE (or sslmode=require to encrypt \
+                 without checking the server, or sslmode=disable to send in clear)"
+            ),
+        )),
+        None => Ok(SslMode::Prefer),
+    }
 }
 
 /// Where each host of `config` is (a `hostaddr` decides over its `host`).
