@@ -3,7 +3,7 @@
 use core::fmt;
 
 /// How a front end should answer a refusal (an HTTP layer maps these to
-/// 400, 401, 403, 404, 409 and 500).
+/// 400, 401, 403, 404, 409, 500 and 503).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Refusal {
@@ -19,6 +19,8 @@ pub enum Refusal {
     Conflict,
     /// The service failed (500): storage, entropy, a damaged record.
     Internal,
+    /// The database cannot be reached for now (503): try again later.
+    Unavailable,
 }
 
 /// Everything the table service can refuse.
@@ -79,6 +81,10 @@ pub enum Error {
     Entropy(String),
     /// The database failed (the change was not made).
     Storage(String),
+    /// The database cannot be reached, or the connection was lost (after
+    /// one new connection and one retry): the change was not made, unless
+    /// the message says the connection was lost during its commit.
+    Unavailable(String),
     /// A stored record does not check: the log chain, a replayed event or
     /// the snapshot differ from what they must be.
     Corrupt(String),
@@ -101,6 +107,7 @@ impl Error {
             | Error::NotLate { .. }
             | Error::Street(_) => Refusal::Conflict,
             Error::Entropy(_) | Error::Storage(_) | Error::Corrupt(_) => Refusal::Internal,
+            Error::Unavailable(_) => Refusal::Unavailable,
         }
     }
 
@@ -139,6 +146,7 @@ impl fmt::Display for Error {
             Error::Street(why) => write!(f, "cannot release: {why}"),
             Error::Entropy(why) => write!(f, "the random source failed: {why}"),
             Error::Storage(why) => write!(f, "storage failed: {why}"),
+            Error::Unavailable(why) => write!(f, "the database is unavailable: {why}"),
             Error::Corrupt(why) => write!(f, "the stored record does not check: {why}"),
         }
     }
@@ -154,6 +162,27 @@ impl From<rusqlite::Error> for Error {
 
 impl From<postgres::Error> for Error {
     fn from(e: postgres::Error) -> Error {
-        Error::Storage(e.to_string())
+        Error::Storage(one_line(&e))
     }
+}
+
+/// An error and its causes on one line: the driver's own text names only
+/// the kind ("db error"), the server's message is its source, and a
+/// server's DETAIL and HINT come on lines of their own.
+pub(crate) fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let more = cause.to_string();
+        if !text.ends_with(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = cause.source();
+    }
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
 }

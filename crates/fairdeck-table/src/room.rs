@@ -69,10 +69,12 @@ impl<S: Store> Room<S> {
         token: Option<&str>,
         event: Event,
     ) -> Result<TableState, Error> {
-        let mut event = Some(event);
+        // `decide` may run twice: a store retries a change whose connection
+        // was lost before it committed, deciding again from the state as
+        // stored. So it hands out a copy each time, never the event itself.
         let snapshot = self.store.change(table, &mut |state| {
             state.authorize(who, token)?;
-            event.take().ok_or_else(|| Error::Storage("retried".into()))
+            Ok(event.clone())
         })?;
         Ok(snapshot.state)
     }

@@ -103,6 +103,7 @@ fn refused(e: Error) -> ApiError {
         Refusal::NotFound => (StatusCode::NOT_FOUND, e.to_string()),
         Refusal::Conflict => (StatusCode::CONFLICT, e.to_string()),
         Refusal::Internal => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Refusal::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
     let parameter = match &e {
         Error::Invalid { parameter, .. } => Some(*parameter),

@@ -36,7 +36,10 @@ pub struct ServeArgs {
     /// The store: a postgres:// URL or a key=value PostgreSQL string
     /// (anything with `=`; several service processes may share one
     /// database), else a SQLite file (created if missing). Other URL
-    /// schemes are refused.
+    /// schemes are refused. PostgreSQL takes sslmode=disable|prefer|
+    /// require|verify-ca|verify-full and sslrootcert=FILE (PEM); require
+    /// without sslrootcert encrypts but does not check the server. A host
+    /// on another machine needs an sslmode (verify-full to be safe).
     #[arg(long, value_name = "FILE|URL|K=V…", default_value = "tables.sqlite")]
     pub db: String,
 

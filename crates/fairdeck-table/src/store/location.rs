@@ -9,7 +9,8 @@ use crate::Error;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
     /// PostgreSQL: a `postgres://` or `postgresql://` URL, or a key=value
-    /// string such as `host=/run/postgresql dbname=tables`.
+    /// string such as `host=/run/postgresql dbname=tables`, with its
+    /// `sslmode` checked ([`PostgresStore::connect`](crate::PostgresStore::connect)).
     Postgres(String),
     /// A SQLite file (created if missing).
     Sqlite(PathBuf),
@@ -19,17 +20,23 @@ impl Location {
     /// Reads `db`: a `postgres://`/`postgresql://` URL or any string with
     /// `=` (the key=value form) is PostgreSQL; any other `SCHEME://` is
     /// refused; everything else is a SQLite file's path. So a connection
-    /// string never becomes the name of a new SQLite file. O(len).
+    /// string never becomes the name of a new SQLite file. A PostgreSQL
+    /// string is read whole here, TLS keys included, without opening any
+    /// file or connection. O(len).
     ///
     /// # Errors
     ///
-    /// [`Error::Invalid`] (`db`) for an empty string or another URL scheme.
+    /// [`Error::Invalid`] (`db`) for an empty string, another URL scheme,
+    /// a PostgreSQL string that does not read, an unsupported sslmode, or a
+    /// host on another machine without `sslmode`.
     ///
     /// ```
     /// use fairdeck_table::Location;
     ///
     /// assert!(matches!(Location::parse("dbname=t user=u")?, Location::Postgres(_)));
-    /// assert!(matches!(Location::parse("postgresql://h/t")?, Location::Postgres(_)));
+    /// let remote = "postgresql://h/t?sslmode=verify-full&sslrootcert=ca.pem";
+    /// assert!(matches!(Location::parse(remote)?, Location::Postgres(_)));
+    /// assert!(Location::parse("postgresql://h/t").is_err()); // which sslmode?
     /// assert!(matches!(Location::parse("tables.sqlite")?, Location::Sqlite(_)));
     /// assert!(Location::parse("mysql://h/t").is_err());
     /// # Ok::<(), fairdeck_table::Error>(())
@@ -40,6 +47,7 @@ impl Location {
             || lower.starts_with("postgresql://")
             || db.contains('=')
         {
+            super::postgres::Settings::read(db)?;
             return Ok(Location::Postgres(db.to_string()));
         }
         if let Some((scheme, _)) = db.split_once("://") {
@@ -67,8 +75,9 @@ mod tests {
     fn each_form_is_read_by_one_rule() {
         let pg = |s: &str| Location::Postgres(s.to_string());
         for s in [
-            "postgres://u@h/db",
-            "POSTGRESQL://h/db",
+            "postgres://u@h/db?sslmode=require",
+            "POSTGRESQL://h/db?sslmode=disable",
+            "postgres://u@127.0.0.1/db",
             "dbname=t user=u",
             "host=/run/postgresql dbname=tables sslmode=require",
         ] {
@@ -81,7 +90,15 @@ mod tests {
                 "{s}"
             );
         }
-        for s in ["mysql://h/db", "sqlite://t.db", "", "  "] {
+        for s in [
+            "mysql://h/db",
+            "sqlite://t.db",
+            "",
+            "  ",
+            "postgres://u@h/db",
+            "host=h dbname=t",
+            "host=h sslmode=allow",
+        ] {
             assert!(Location::parse(s).is_err(), "{s:?}");
         }
     }

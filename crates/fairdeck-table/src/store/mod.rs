@@ -29,11 +29,16 @@ pub struct Snapshot {
 }
 
 /// Decides the event of one state change from the table's current state
-/// (checking the caller's token first), or refuses.
+/// (checking the caller's token first), or refuses. A store may call it
+/// more than once for one change (a retry after a lost connection, from the
+/// state as stored then), so it must give the same answer for the same
+/// state and not use anything up.
 pub type Decide<'a> = dyn FnMut(&TableState) -> Result<Event, Error> + 'a;
 
 /// Where tables live. Every method is one transaction; a method that
 /// returns `Ok` has made its change durable (committed and synced) first.
+/// A store over a network may also answer [`Error::Unavailable`] from any
+/// method.
 pub trait Store {
     /// Stores a new table from its `Created` event (log entry 0).
     ///
@@ -52,7 +57,7 @@ pub trait Store {
     /// # Errors
     ///
     /// [`Error::NotFound`]; `decide`'s or the state machine's refusal
-    /// (nothing is written); [`Error::Storage`].
+    /// (nothing is written); [`Error::Storage`]; [`Error::Unavailable`].
     fn change(&mut self, table: &str, decide: &mut Decide<'_>) -> Result<Snapshot, Error>;
 
     /// The table as stored.
