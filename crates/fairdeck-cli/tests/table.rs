@@ -143,6 +143,8 @@ fn bad_flags_are_one_line() {
         "{err}"
     );
     assert!(!err.contains("panicked"));
+    // A database that cannot be opened leaves no admin token file behind.
+    assert!(!token.exists(), "token file written for a failed start");
 }
 
 /// `--db` is read by one rule: a key=value string is PostgreSQL (here one

@@ -63,15 +63,24 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         .map_err(usage)?;
     // Read before anything is written: a bad --db creates no file.
     let location = Location::parse(&args.db).map_err(|e| usage(e.to_string()))?;
-    let admin = admin_token(&args.admin_token_file)?;
+    // An existing token is checked first; a fresh one is written only once
+    // the database is open, so a database that cannot be reached leaves no
+    // token file behind.
+    let existing = read_admin_token(&args.admin_token_file)?;
+    let admin = |path: &Path| match existing.clone() {
+        Some(token) => Ok(token),
+        None => write_admin_token(path),
+    };
     match location {
         Location::Postgres(params) => {
             let store = PostgresStore::connect(&params).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let admin = admin(&args.admin_token_file)?;
             run_service(store, &admin, bind, args.allow_host.clone())
         }
         Location::Sqlite(path) => {
             let store = SqliteStore::open(&path)
                 .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
+            let admin = admin(&args.admin_token_file)?;
             run_service(store, &admin, bind, args.allow_host.clone())
         }
     }
@@ -129,8 +138,8 @@ pub(crate) fn loopback_name(bind: &str) -> String {
     }
 }
 
-/// The admin token from `path`, or a fresh one written there (0600).
-fn admin_token(path: &Path) -> anyhow::Result<String> {
+/// The admin token in `path`, or `None` when there is no such file.
+fn read_admin_token(path: &Path) -> anyhow::Result<Option<String>> {
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let token = text.trim().to_string();
@@ -140,17 +149,20 @@ fn admin_token(path: &Path) -> anyhow::Result<String> {
                     path.display()
                 )));
             }
-            Ok(token)
+            Ok(Some(token))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let mut key = [0u8; 32];
-            getrandom::fill(&mut key).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
-            let token: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            crate::output::write_private(path, &format!("{token}\n"))?;
-            let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-            note(format_args!("admin token written to {}", shown.display()));
-            Ok(token)
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
     }
+}
+
+/// A fresh admin token, written to `path` (0600).
+fn write_admin_token(path: &Path) -> anyhow::Result<String> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
+    let token: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    crate::output::write_private(path, &format!("{token}\n"))?;
+    let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    note(format_args!("admin token written to {}", shown.display()));
+    Ok(token)
 }
