@@ -57,14 +57,9 @@ fn a_new_connection_finishes_the_table() {
     let inv = open_seeded(&mut Room::new(store()), &m, 7).unwrap();
     {
         let mut r = Room::new(store());
-        r.commit(
-            &m.table,
-            0,
-            Some(inv.seats[0].as_str()),
-            &commitment(&m, 0),
-            T0 + 1,
-        )
-        .unwrap();
+        r.claim(&m.table, 0, pass(&inv, 0), T0).unwrap();
+        r.commit(&m.table, 0, pass(&inv, 0), &commitment(&m, 0), T0 + 1)
+            .unwrap();
     }
     let mut r = Room::new(store());
     finish(&mut r, &m, &inv, T0 + 2);
