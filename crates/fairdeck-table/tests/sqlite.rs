@@ -239,3 +239,33 @@ fn a_closed_table_verifies_with_the_independent_python_verifier() {
     let (ok, text) = python_verify(&edited, &public.commitment, &lock);
     assert!(!ok && text.contains("invalid"), "{text}");
 }
+
+#[test]
+fn a_table_written_before_claims_plays_on() {
+    // Seat 0 committed before claims existed (an event written straight to
+    // the store, as the earlier service did): the stored table reads and
+    // replays; to go on, seat 0 claims from its device and reveals.
+    let (_dir, path) = db();
+    let m = holdem("old", 2);
+    let inv = open_seeded(&mut room(&path), &m, 3).unwrap();
+    let c = commitment(&m, 0);
+    SqliteStore::open(&path)
+        .unwrap()
+        .change("old", &mut |_| {
+            Ok(fairdeck_table::Event::Committed {
+                seat: 0,
+                commitment: c.clone(),
+                lock: None,
+                at: T0 + 1,
+            })
+        })
+        .unwrap();
+    let mut r = room(&path);
+    assert!(!r.public_view("old").unwrap().seats[0].claimed);
+    claim_all(&mut r, &m, &inv);
+    r.commit("old", 1, pass(&inv, 1), &commitment(&m, 1), T0 + 1)
+        .unwrap();
+    reveal_all(&mut r, &m, &inv);
+    finish(&mut r, &m, &inv, T0 + 3);
+    assert!(r.audit("old").unwrap().verification.unwrap().is_valid());
+}
