@@ -438,4 +438,35 @@ async fn the_operator_status_has_no_hole_card_and_answers_304_when_unchanged() {
         );
     }
     assert!(view.get("deals").is_none());
+    // Until the close another device may not look at a seat; after it, it
+    // may (everything is public then), and still may not act.
+    let elsewhere = seat(&seats[0], device(9));
+    let look = "/api/tables/s1/seats/0";
+    assert_eq!(
+        call(&app, "GET", look, elsewhere, None).await.0,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/api/tables/s1/close",
+            token(&op),
+            Some(json!({}))
+        )
+        .await
+        .0,
+        StatusCode::OK
+    );
+    let (status, view) = call(&app, "GET", look, elsewhere, None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["hands"][0]["cards"].as_array().unwrap().len(), 2);
+    let claim = call(
+        &app,
+        "POST",
+        "/api/tables/s1/seats/0/claim",
+        token(&seats[0]),
+        claim_body(device(9)),
+    );
+    assert_eq!(claim.await.0, StatusCode::CONFLICT);
 }

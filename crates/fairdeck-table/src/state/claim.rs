@@ -45,6 +45,9 @@ impl TableState {
     /// token the caller checked): the claiming device may do anything;
     /// no other device may do anything once the seat is claimed. An
     /// unclaimed seat may be looked at (`act` false) but not acted for.
+    /// Once the table is closed or void, any device with the link may look:
+    /// everything the seat's view shows is public then (the transcript
+    /// holds every hand), and a player may verify from another browser.
     /// Constant time in the secret's content.
     ///
     /// # Errors
@@ -57,8 +60,10 @@ impl TableState {
         device: Option<&str>,
         act: bool,
     ) -> Result<(), Error> {
+        let public = matches!(self.phase, Phase::Closed | Phase::Void);
         match self.seats.get(seat).and_then(|s| s.device.as_ref()) {
             Some(hash) if device.is_some_and(|d| hash.admits(d)) => Ok(()),
+            Some(_) if public && !act => Ok(()),
             Some(_) => Err(Error::ClaimedElsewhere),
             None if act => Err(Error::Unclaimed),
             None => Ok(()),
