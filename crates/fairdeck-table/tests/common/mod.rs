@@ -99,7 +99,7 @@ pub fn commit_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) 
     claim_all(room, m, inv);
     for i in 0..m.seats.len() {
         let v = room
-            .commit(&m.table, i, pass(&inv, i), &commitment(m, i), T0 + 1)
+            .commit(&m.table, i, pass(inv, i), &commitment(m, i), T0 + 1)
             .unwrap();
         assert!(v.hands.is_empty());
     }
@@ -107,7 +107,7 @@ pub fn commit_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) 
 
 pub fn reveal_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) {
     for i in 0..m.seats.len() {
-        room.reveal(&m.table, i, pass(&inv, i), &seed(&m.table, i), T0 + 2)
+        room.reveal(&m.table, i, pass(inv, i), &seed(&m.table, i), T0 + 2)
             .unwrap();
     }
 }
@@ -234,15 +234,14 @@ pub fn finish<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation, now:
         claim_all(room, m, inv);
     }
     for i in 0..m.seats.len() {
-        let token = pass(&inv, i);
+        let token = pass(inv, i);
         if state.seats[i].commitment.is_none() {
             room.commit(id, i, token, &commitment(m, i), now).unwrap();
         }
     }
     for i in 0..m.seats.len() {
         if state.seats[i].seed.is_none() {
-            room.reveal(id, i, pass(&inv, i), &seed(id, i), now)
-                .unwrap();
+            room.reveal(id, i, pass(inv, i), &seed(id, i), now).unwrap();
         }
     }
     let op = Some(inv.operator.as_str());
@@ -299,7 +298,7 @@ pub fn concurrent_deal<S: Store + Send + 'static>(
                 barrier.wait();
                 for (m, inv) in ms.iter().zip(invs) {
                     for i in (w..4).step_by(2) {
-                        let token = pass(&inv, i);
+                        let token = pass(inv, i);
                         room.reveal(&m.table, i, token, &seed(&m.table, i), T0 + 2)
                             .unwrap();
                     }
