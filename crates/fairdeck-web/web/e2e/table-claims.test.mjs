@@ -116,6 +116,7 @@ test('the operator page counts the deadline down in local time, voids after it, 
   await op.click('#void');
   await phase(op, 'void');
   assert.match(asked, /Void this table\?/);
+  assert.equal(await op.textContent('#status'), 'phase: void — late: bob');
   await op.waitForSelector('#record:not([hidden])');
   await fits(op, 'the operator, void');
   await shot(op, 'table-operator-void-phone');

@@ -147,7 +147,8 @@ function showRecord(view) {
 function render(view) {
   document.getElementById('title').textContent = `Operator of ${view.manifest.table} (${view.manifest.game})`;
   document.body.dataset.phase = view.phase;
-  const waiting = view.waiting_for?.length ? ` — waiting for ${view.waiting_for.join(', ')}` : '';
+  const who = view.waiting_for?.join(', ');
+  const waiting = who ? (view.phase === 'void' ? ` — late: ${who}` : ` — waiting for ${who}`) : '';
   document.getElementById('status').textContent = `phase: ${view.phase}${waiting}`;
   document.getElementById('op-c').textContent = view.commitment;
   document.getElementById('op-l').textContent = view.lock ?? 'not published yet (every seat must commit first)';
