@@ -69,6 +69,7 @@ mod invitation;
 pub mod ledger;
 pub mod limit;
 pub mod load;
+mod pass;
 mod record;
 mod request;
 mod room;
@@ -81,8 +82,9 @@ mod view;
 pub use error::{Error, Refusal};
 pub use event::{Event, Secret, Street};
 pub use invitation::{Invitation, MAX_WINDOW, NewTable, TABLE_ID_PATTERN, table_id_ok};
+pub use pass::{Reissue, SeatPass};
 pub use request::{ClaimRequest, CommitRequest, ReleaseRequest, RevealRequest};
-pub use room::{Reissue, Room, SeatPass};
+pub use room::Room;
 pub use state::{Access, Phase, Released, SeatState, TableState, device_ok};
 pub use store::{
     Decide, Location, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store, audited,

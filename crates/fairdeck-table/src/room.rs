@@ -10,60 +10,11 @@ use crate::Error;
 use crate::event::{Event, Street};
 use crate::invitation::{Invitation, NewTable};
 use crate::ledger::Audit;
+use crate::pass::{Reissue, SeatPass};
 use crate::state::{Access, TableState};
 use crate::store::Store;
 use crate::token::Token;
 use crate::view::{OperatorView, PublicView, SeatView};
-
-/// What a request for a seat shows: the seat's token and the secret of
-/// the device it comes from (`None` for either when it shows none).
-/// `Debug` shows neither.
-#[derive(Clone, Copy, Default)]
-pub struct SeatPass<'a> {
-    /// The seat's token (its link).
-    pub token: Option<&'a str>,
-    /// The device's secret (see [`Room::claim`]).
-    pub device: Option<&'a str>,
-}
-
-impl<'a> SeatPass<'a> {
-    /// A seat's token and device secret.
-    pub fn new(token: &'a str, device: &'a str) -> SeatPass<'a> {
-        SeatPass {
-            token: Some(token),
-            device: Some(device),
-        }
-    }
-
-    /// Checks the token, then the device (to act for the seat when `act`,
-    /// else to look at it).
-    ///
-    /// # Errors
-    ///
-    /// As [`TableState::authorize`] and [`TableState::authorize_device`].
-    pub fn check(&self, state: &TableState, seat: usize, act: bool) -> Result<(), Error> {
-        state.authorize(Access::Seat(seat), self.token)?;
-        state.authorize_device(seat, self.device, act)
-    }
-}
-
-impl core::fmt::Debug for SeatPass<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("SeatPass(…)")
-    }
-}
-
-/// A re-issued seat link: its new token, shown once. Its JSON is the
-/// operator's answer.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Reissue {
-    /// The table's id.
-    pub table: String,
-    /// The seat's index.
-    pub seat: usize,
-    /// The seat's new token (the old one is refused from now on).
-    pub token: Token,
-}
 
 /// A card room's tables over one store. `now` arguments are seconds since
 /// the Unix epoch, read by the caller (the library never reads the clock).
