@@ -291,7 +291,8 @@ fn wrong_tokens_are_throttled_but_the_right_ones_still_work() {
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("too many refused tokens"), "{body}");
     // The right tokens from the same address still work: the seat's (its
-    // view; its commit reaches the commitment's check), and the admin's.
+    // view; its commit reaches the seat's own checks: it is not claimed on
+    // a device yet; its claim), and the admin's.
     assert_eq!(
         server
             .call("GET", "/api/tables/t1/seats/0", Some(seat0), "")
@@ -299,8 +300,11 @@ fn wrong_tokens_are_throttled_but_the_right_ones_still_work() {
         200
     );
     let (status, body) = server.call("POST", path, Some(seat0), commit);
-    assert_eq!(status, 400, "{body}");
-    assert!(body.contains("commitment"), "{body}");
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("not claimed"), "{body}");
+    let claim = format!(r#"{{"device": "{}"}}"#, "d".repeat(64));
+    let (status, body) = server.call("POST", "/api/tables/t1/seats/0/claim", Some(seat0), &claim);
+    assert_eq!(status, 200, "{body}");
     let other = TABLE.replace("\"t1\"", "\"t2\"");
     assert_eq!(
         server.call("POST", "/api/tables", Some(&admin), &other).0,

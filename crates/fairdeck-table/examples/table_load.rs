@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use fairdeck::fair::Manifest;
-use fairdeck_table::{Error, NewTable, PostgresStore, Room, SqliteStore, Store, Street};
+use fairdeck_table::{Error, NewTable, PostgresStore, Room, SeatPass, SqliteStore, Store, Street};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -101,16 +101,18 @@ fn hand<S: Store>(
     };
     let inv = timed(times, || room.open_table(&request, now))?;
     let seed = |i: usize| format!("{id} seat {i}");
+    // Each seat's device secret: 64 hex digits.
+    let devices: Vec<String> = (0..seats).map(|i| format!("{i:064x}")).collect();
+    let pass = |_: &_, i: usize| SeatPass::new(inv.seats[i].as_str(), &devices[i]);
     for i in 0..seats {
-        let c = table.seat_commitment(i, &seed(i)).to_hex();
-        timed(times, || {
-            room.commit(id, i, Some(inv.seats[i].as_str()), &c, now)
-        })?;
+        timed(times, || room.claim(id, i, pass(&inv, i), now))?;
     }
     for i in 0..seats {
-        timed(times, || {
-            room.reveal(id, i, Some(inv.seats[i].as_str()), &seed(i), now)
-        })?;
+        let c = table.seat_commitment(i, &seed(i)).to_hex();
+        timed(times, || room.commit(id, i, pass(&inv, i), &c, now))?;
+    }
+    for i in 0..seats {
+        timed(times, || room.reveal(id, i, pass(&inv, i), &seed(i), now))?;
     }
     let op = Some(inv.operator.as_str());
     timed(times, || room.deal(id, op, now))?;

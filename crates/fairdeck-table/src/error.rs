@@ -75,6 +75,11 @@ pub enum Error {
         /// The seat's name.
         seat: String,
     },
+    /// The seat is claimed on another device: this one may not see or act
+    /// for it (its link was opened elsewhere first).
+    ClaimedElsewhere,
+    /// The seat must be claimed on this device before it commits or reveals.
+    Unclaimed,
     /// A community card release out of order, or one the game does not have.
     Street(String),
     /// The operating system's random source failed.
@@ -105,6 +110,8 @@ impl Error {
             | Error::Repeated { .. }
             | Error::Late { .. }
             | Error::NotLate { .. }
+            | Error::ClaimedElsewhere
+            | Error::Unclaimed
             | Error::Street(_) => Refusal::Conflict,
             Error::Entropy(_) | Error::Storage(_) | Error::Corrupt(_) => Refusal::Internal,
             Error::Unavailable(_) => Refusal::Unavailable,
@@ -142,6 +149,12 @@ impl fmt::Display for Error {
             }
             Error::SeedMismatch { seat } => {
                 write!(f, "seat {seat:?}'s seed does not match its commitment")
+            }
+            Error::ClaimedElsewhere => {
+                f.write_str("this seat is already claimed on another device")
+            }
+            Error::Unclaimed => {
+                f.write_str("this seat is not claimed yet: claim it on this device first")
             }
             Error::Street(why) => write!(f, "cannot release: {why}"),
             Error::Entropy(why) => write!(f, "the random source failed: {why}"),

@@ -104,6 +104,29 @@ pub enum Event {
         /// When.
         at: u64,
     },
+    /// A seat's holder claimed it on one device (the seat page's "claim"):
+    /// from now on only requests that show that device's secret act for the
+    /// seat.
+    Claimed {
+        /// The seat's index.
+        seat: usize,
+        /// SHA-256 of the device's secret (the secret itself is never stored).
+        device: TokenHash,
+        /// When.
+        at: u64,
+    },
+    /// The operator re-issued a seat's link before the commitments closed:
+    /// a new token, the old one refused from now on, the claim reset and any
+    /// commitment of the seat withdrawn (nothing is revealed before the lock,
+    /// so a withdrawn commitment tells nobody anything).
+    Reissued {
+        /// The seat's index.
+        seat: usize,
+        /// SHA-256 of the new token.
+        token: TokenHash,
+        /// When.
+        at: u64,
+    },
     /// A deadline passed with seats missing: the table is void (spec 8.1).
     Voided {
         /// The seats that did not commit or reveal in time, by index.
@@ -123,6 +146,8 @@ impl Event {
             Event::Dealt { .. } => "dealt",
             Event::Released { .. } => "released",
             Event::Closed { .. } => "closed",
+            Event::Claimed { .. } => "claimed",
+            Event::Reissued { .. } => "reissued",
             Event::Voided { .. } => "voided",
         }
     }

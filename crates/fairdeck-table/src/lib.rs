@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use fairdeck::fair::Manifest;
-//! use fairdeck_table::{NewTable, Room, SqliteStore, Street};
+//! use fairdeck_table::{NewTable, Room, SeatPass, SqliteStore, Street};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let mut room = Room::new(SqliteStore::open(&dir.path().join("tables.sqlite"))?);
@@ -35,18 +35,25 @@
 //! let inv = room.open_table(&request, 1_000)?;
 //! let table = manifest.check()?;
 //! let seeds = ["ann's seed", "bo's seed"];
+//! // Each player's device secret (their page draws 32 random bytes).
+//! let devices = ["a1".repeat(32), "b2".repeat(32)];
+//! let pass = |i: usize| SeatPass::new(inv.seats[i].as_str(), &devices[i]);
 //! for (i, seed) in seeds.iter().enumerate() {
+//!     room.claim("t1", i, pass(i), 1_001)?;  // the seat is bound to this device
 //!     let c = table.seat_commitment(i, seed).to_hex();
-//!     room.commit("t1", i, Some(inv.seats[i].as_str()), &c, 1_001)?;
+//!     room.commit("t1", i, pass(i), &c, 1_001)?;
 //! }
+//! // The same link on another device can neither look nor act.
+//! let elsewhere = SeatPass::new(inv.seats[0].as_str(), &devices[1]);
+//! assert!(room.seat_view("t1", 0, elsewhere).is_err());
 //! for (i, seed) in seeds.iter().enumerate() {
-//!     room.reveal("t1", i, Some(inv.seats[i].as_str()), seed, 1_002)?;
+//!     room.reveal("t1", i, pass(i), seed, 1_002)?;
 //! }
 //! let op = Some(inv.operator.as_str());
 //! room.deal("t1", op, 1_003)?;
-//! let ann = room.seat_view("t1", 0, Some(inv.seats[0].as_str()))?;
+//! let ann = room.seat_view("t1", 0, pass(0))?;
 //! assert_eq!(ann.hands[0].cards.len(), 2);          // her hole cards only
-//! assert!(room.seat_view("t1", 1, Some(inv.seats[0].as_str())).is_err());
+//! assert!(room.seat_view("t1", 1, pass(0)).is_err());
 //! room.release("t1", op, 0, Street::Flop, 1_004)?;
 //! room.close("t1", op, 1_005)?;
 //! assert!(room.audit("t1")?.verification.unwrap().is_valid());
@@ -62,6 +69,7 @@ mod invitation;
 pub mod ledger;
 pub mod limit;
 pub mod load;
+mod pass;
 mod record;
 mod request;
 mod room;
@@ -74,9 +82,14 @@ mod view;
 pub use error::{Error, Refusal};
 pub use event::{Event, Secret, Street};
 pub use invitation::{Invitation, MAX_WINDOW, NewTable, TABLE_ID_PATTERN, table_id_ok};
-pub use request::{CommitRequest, ReleaseRequest, RevealRequest};
+pub use pass::{Reissue, SeatPass};
+pub use request::{ClaimRequest, CommitRequest, ReleaseRequest, RevealRequest};
 pub use room::Room;
-pub use state::{Access, Phase, Released, SeatState, TableState};
-pub use store::{Decide, Location, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store};
+pub use state::{Access, Phase, Released, SeatState, TableState, device_ok};
+pub use store::{
+    Decide, Location, PostgresStore, SCHEMA_VERSION, Snapshot, SqliteStore, Store, audited,
+};
 pub use token::{Token, TokenHash};
-pub use view::{Community, Hand, OperatorView, PublicSeat, PublicView, SeatView, ShownPile};
+pub use view::{
+    Community, Hand, OperatorStatus, OperatorView, PublicSeat, PublicView, SeatView, ShownPile,
+};

@@ -3,7 +3,7 @@
 //! drive the service with it.
 //!
 //! Each [`Hand`] is a hold'em table played to the end — open, every seat
-//! commits, every seat reveals, deal, every seat reads its own cards, flop,
+//! claims its seat on its device, commits, every seat reveals, deal, every seat reads its own cards, flop,
 //! turn, river, close — one request per [`Step`]. A step counts as done
 //! (acknowledged) only when the service answered it with success; a hand
 //! interrupted by a dead service resumes from its first unacknowledged
@@ -53,7 +53,24 @@ impl Client {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> io::Result<(u16, Value)> {
-        let answer = self.exchange(method, path, token, body);
+        self.call_from(method, path, token, None, body)
+    }
+
+    /// [`Client::call`] for a seat: `device` (a seat's device secret) goes
+    /// in the `Fairdeck-Device` header.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::call`].
+    pub fn call_from(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        device: Option<&str>,
+        body: Option<&Value>,
+    ) -> io::Result<(u16, Value)> {
+        let answer = self.exchange(method, path, token, device, body);
         if answer.is_err() {
             self.stream = None;
         }
@@ -65,6 +82,7 @@ impl Client {
         method: &str,
         path: &str,
         token: Option<&str>,
+        device: Option<&str>,
         body: Option<&Value>,
     ) -> io::Result<(u16, Value)> {
         if self.stream.is_none() {
@@ -77,6 +95,9 @@ impl Client {
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
         if let Some(t) = token {
             head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+        }
+        if let Some(d) = device {
+            head.push_str(&format!("Fairdeck-Device: {d}\r\n"));
         }
         let text = body.map(Value::to_string);
         if let Some(text) = &text {
@@ -131,6 +152,8 @@ impl Client {
 pub enum Step {
     /// The operator opens the table.
     Open,
+    /// Seat i claims its seat on its device.
+    Claim(usize),
     /// Seat i commits to its seed.
     Commit(usize),
     /// Seat i reveals its seed.
@@ -150,6 +173,7 @@ impl Step {
     pub fn kind(self) -> &'static str {
         match self {
             Step::Open => "open",
+            Step::Claim(_) => "claim",
             Step::Commit(_) => "commit",
             Step::Reveal(_) => "reveal",
             Step::Deal => "deal",
@@ -220,6 +244,7 @@ impl Hand {
             last: 0,
         };
         let mut steps = vec![Step::Open];
+        steps.extend((0..players).map(Step::Claim));
         steps.extend((0..players).map(Step::Commit));
         steps.extend((0..players).map(Step::Reveal));
         steps.push(Step::Deal);
@@ -247,6 +272,13 @@ impl Hand {
 
     fn seed(&self, seat: usize) -> String {
         format!("load seed of seat {seat} at {}", self.manifest.table)
+    }
+
+    /// Seat `seat`'s device secret: 64 hex digits made from its name.
+    fn device(&self, seat: usize) -> String {
+        use sha2::{Digest, Sha256};
+        let text = format!("load device of seat {seat} at {}", self.manifest.table);
+        crate::hex::encode(&Sha256::digest(text.as_bytes()))
     }
 
     /// Plays the hand from its first unacknowledged step, at most
@@ -318,21 +350,23 @@ impl Hand {
                 });
                 client.call("POST", "/api/tables", Some(admin), Some(&body))
             }
+            Step::Claim(i) => {
+                let path = format!("/api/tables/{id}/seats/{i}/claim");
+                let body = json!({ "device": self.device(i) });
+                client.call("POST", &path, seat(i), Some(&body))
+            }
             Step::Commit(i) => {
                 let table = (self.manifest.check())
                     .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
                 let c = table.seat_commitment(i, &self.seed(i)).to_hex();
                 let path = format!("/api/tables/{id}/seats/{i}/commit");
-                client.call("POST", &path, seat(i), Some(&json!({ "commitment": c })))
+                let body = json!({ "commitment": c });
+                client.call_from("POST", &path, seat(i), Some(&self.device(i)), Some(&body))
             }
             Step::Reveal(i) => {
                 let path = format!("/api/tables/{id}/seats/{i}/reveal");
-                client.call(
-                    "POST",
-                    &path,
-                    seat(i),
-                    Some(&json!({ "seed": self.seed(i) })),
-                )
+                let body = json!({ "seed": self.seed(i) });
+                client.call_from("POST", &path, seat(i), Some(&self.device(i)), Some(&body))
             }
             Step::Deal => client.call(
                 "POST",
@@ -341,7 +375,8 @@ impl Hand {
                 Some(&json!({})),
             ),
             Step::View(i) => {
-                client.call("GET", &format!("/api/tables/{id}/seats/{i}"), seat(i), None)
+                let path = format!("/api/tables/{id}/seats/{i}");
+                client.call_from("GET", &path, seat(i), Some(&self.device(i)), None)
             }
             Step::Release(s) => {
                 let body = json!({ "deal": 0, "street": STREETS[s] });
@@ -397,6 +432,7 @@ impl Hand {
                         .map(|t| t.seat_commitment(i, &self.seed(i)).to_hex());
                     view["seats"][i]["commitment"].as_str() == want.as_deref()
                 }
+                Step::Claim(i) => view["seats"][i]["claimed"] == json!(true),
                 Step::Reveal(i) => view["seats"][i]["revealed"] == json!(true),
                 Step::Deal => matches!(phase, "dealt" | "closed"),
                 Step::Release(s) => released > s || phase == "closed",

@@ -22,6 +22,22 @@ pub struct RevealRequest {
     pub seed: String,
 }
 
+/// A seat's holder claims it on this device: `{"device": "64 hex digits"}`,
+/// the secret the page drew and keeps (see [`Room::claim`](crate::Room::claim)).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// The device's secret.
+    pub device: String,
+}
+
+impl core::fmt::Debug for ClaimRequest {
+    /// Never prints the secret.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("ClaimRequest(…)")
+    }
+}
+
 /// The operator releases community cards:
 /// `{"deal": 0, "street": "flop"}` (or `turn`, `river`), or
 /// `{"deal": 1, "street": "dummy", "seat": 2}` for bridge.

@@ -10,8 +10,10 @@ use crate::Error;
 use crate::event::{Event, Street};
 use crate::invitation::{Invitation, NewTable};
 use crate::ledger::Audit;
+use crate::pass::{Reissue, SeatPass};
 use crate::state::{Access, TableState};
 use crate::store::Store;
+use crate::token::Token;
 use crate::view::{OperatorView, PublicView, SeatView};
 
 /// A card room's tables over one store. `now` arguments are seconds since
@@ -79,22 +81,23 @@ impl<S: Store> Room<S> {
         Ok(snapshot.state)
     }
 
-    /// Seat `seat` publishes its commitment `c_i` (64 hex digits).
+    /// Seat `seat` publishes its commitment `c_i` (64 hex digits), from
+    /// the device that claimed it ([`Room::claim`]).
     ///
     /// # Errors
     ///
-    /// The token's refusal; [`Error::Phase`], [`Error::Repeated`],
-    /// [`Error::Late`], [`Error::Invalid`].
+    /// The token's refusal; the device's ([`TableState::authorize_device`]);
+    /// [`Error::Phase`], [`Error::Repeated`], [`Error::Late`], [`Error::Invalid`].
     pub fn commit(
         &mut self,
         table: &str,
         seat: usize,
-        token: Option<&str>,
+        pass: SeatPass<'_>,
         commitment: &str,
         now: u64,
     ) -> Result<SeatView, Error> {
         let snapshot = self.store.change(table, &mut |state| {
-            state.authorize(Access::Seat(seat), token)?;
+            pass.check(state, seat, true)?;
             Ok(Event::Committed {
                 seat,
                 commitment: commitment.to_string(),
@@ -105,26 +108,122 @@ impl<S: Store> Room<S> {
         seat_view(&snapshot.state, seat)
     }
 
-    /// Seat `seat` reveals its seed, checked against its commitment.
+    /// Seat `seat` reveals its seed, checked against its commitment, from
+    /// the device that claimed it.
     ///
     /// # Errors
     ///
-    /// The token's refusal; [`Error::Phase`], [`Error::Repeated`],
+    /// The token's refusal; the device's; [`Error::Phase`], [`Error::Repeated`],
     /// [`Error::Late`], [`Error::SeedMismatch`], [`Error::Invalid`].
     pub fn reveal(
         &mut self,
         table: &str,
         seat: usize,
-        token: Option<&str>,
+        pass: SeatPass<'_>,
         seed: &str,
         now: u64,
     ) -> Result<SeatView, Error> {
-        let event = Event::Revealed {
+        let snapshot = self.store.change(table, &mut |state| {
+            pass.check(state, seat, true)?;
+            Ok(Event::Revealed {
+                seat,
+                seed: seed.to_string(),
+                at: now,
+            })
+        })?;
+        seat_view(&snapshot.state, seat)
+    }
+
+    /// Claims seat `seat` for the device whose secret is `pass.device`
+    /// (module `claim` of the state machine): from then on only that
+    /// device acts for the seat. Claiming again from the same device
+    /// changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Invalid`] without a device secret of
+    /// 64 lowercase hex digits; [`Error::ClaimedElsewhere`];
+    /// [`Error::Phase`] once closed or void.
+    pub fn claim(
+        &mut self,
+        table: &str,
+        seat: usize,
+        pass: SeatPass<'_>,
+        now: u64,
+    ) -> Result<SeatView, Error> {
+        let device = pass.device.unwrap_or_default();
+        let state = self.store.load(table)?.state;
+        state.authorize(Access::Seat(seat), pass.token)?;
+        if state.claim_event(seat, device, now)?.is_none() {
+            return seat_view(&state, seat);
+        }
+        let changed = self.store.change(table, &mut |state| {
+            state.authorize(Access::Seat(seat), pass.token)?;
+            // A claim from this very device in between: nothing to change.
+            state
+                .claim_event(seat, device, now)?
+                .ok_or(Error::Repeated {
+                    action: "claim",
+                    seat: seat.to_string(),
+                })
+        });
+        match changed {
+            Ok(snapshot) => seat_view(&snapshot.state, seat),
+            Err(Error::Repeated { .. }) => self.seat_view(table, seat, pass),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The operator re-issues seat `seat`'s link before the commitments
+    /// close: a new token drawn from the operating system's source, the
+    /// old one refused from now on, the claim reset, any commitment of the
+    /// seat withdrawn.
+    ///
+    /// # Errors
+    ///
+    /// As [`Room::reissue_with`].
+    pub fn reissue(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        seat: usize,
+        now: u64,
+    ) -> Result<Reissue, Error> {
+        self.reissue_with(table, token, seat, &mut SysRng, now)
+    }
+
+    /// [`Room::reissue`] drawing the new token from `rng`.
+    ///
+    /// # Errors
+    ///
+    /// The token's refusal; [`Error::Phase`] once every seat committed (or
+    /// the table is past committing); [`Error::Late`] after the commit
+    /// deadline; [`Error::Invalid`] for a seat the table lacks; [`Error::Entropy`].
+    pub fn reissue_with<R: TryCryptoRng + ?Sized>(
+        &mut self,
+        table: &str,
+        token: Option<&str>,
+        seat: usize,
+        rng: &mut R,
+        now: u64,
+    ) -> Result<Reissue, Error> {
+        let fresh = Token::draw(rng)?;
+        let hash = fresh.hash();
+        self.change(
+            table,
+            Access::Operator,
+            token,
+            Event::Reissued {
+                seat,
+                token: hash,
+                at: now,
+            },
+        )?;
+        Ok(Reissue {
+            table: table.to_string(),
             seat,
-            seed: seed.to_string(),
-            at: now,
-        };
-        seat_view(&self.change(table, Access::Seat(seat), token, event)?, seat)
+            token: fresh,
+        })
     }
 
     /// The operator deals every deal of the manifest (all seeds are in).
@@ -205,19 +304,20 @@ impl<S: Store> Room<S> {
         Ok(snapshot.state.operator_view())
     }
 
-    /// What seat `seat` may see.
+    /// What seat `seat` may see (from the device that claimed it, or from
+    /// any device while it is unclaimed).
     ///
     /// # Errors
     ///
-    /// The token's refusal; [`Error::NotFound`].
+    /// The token's refusal; [`Error::ClaimedElsewhere`]; [`Error::NotFound`].
     pub fn seat_view(
         &mut self,
         table: &str,
         seat: usize,
-        token: Option<&str>,
+        pass: SeatPass<'_>,
     ) -> Result<SeatView, Error> {
         let state = self.store.load(table)?.state;
-        state.authorize(Access::Seat(seat), token)?;
+        pass.check(&state, seat, false)?;
         seat_view(&state, seat)
     }
 

@@ -7,17 +7,22 @@
 //! |---|---|---|
 //! | `POST /api/tables` | the service's admin token | open a table from a [`NewTable`]; answers the [`Invitation`](crate::Invitation) (tokens shown once) |
 //! | `GET /api/tables/{id}` | anyone | the [`PublicView`](crate::PublicView) |
-//! | `GET /api/tables/{id}/operator` | the table's operator | the [`OperatorView`](crate::OperatorView) |
-//! | `GET /api/tables/{id}/seats/{seat}` | that seat | the [`SeatView`](crate::SeatView): its own cards only |
-//! | `POST /api/tables/{id}/seats/{seat}/commit` | that seat | `{"commitment"}` |
-//! | `POST /api/tables/{id}/seats/{seat}/reveal` | that seat | `{"seed"}` |
+//! | `GET /api/tables/{id}/operator/status` | the table's operator | the [`OperatorStatus`](crate::OperatorStatus) (no hole card), with an `ETag`: `If-None-Match` of an unchanged table answers 304 |
+//! | `GET /api/tables/{id}/operator` | the table's operator | the [`OperatorView`](crate::OperatorView): every deal, on demand |
+//! | `GET /api/tables/{id}/seats/{seat}` | that seat, from its device | the [`SeatView`](crate::SeatView): its own cards only |
+//! | `POST /api/tables/{id}/seats/{seat}/claim` | that seat | `{"device"}`: binds the seat to this device ([`Room::claim`]) |
+//! | `POST /api/tables/{id}/seats/{seat}/commit` | that seat, from its device | `{"commitment"}` |
+//! | `POST /api/tables/{id}/seats/{seat}/reveal` | that seat, from its device | `{"seed"}` |
+//! | `POST /api/tables/{id}/seats/{seat}/reissue` | operator | before the commitments close: a new token for the seat ([`Room::reissue`]) |
 //! | `POST /api/tables/{id}/deal` | operator | deal every deal (`{}`) |
 //! | `POST /api/tables/{id}/release` | operator | `{"deal", "street"[, "seat"]}` |
 //! | `POST /api/tables/{id}/close` | operator | reveal S; the transcript becomes public |
 //! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
 //! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
 //!
-//! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case).
+//! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case);
+//! a seat's device secret as the `Fairdeck-Device` header ([`DEVICE_HEADER`])
+//! on every seat request (in the body of the claim). Neither is logged.
 //! 401 and 403 answers say no more than that (no hint which token would
 //! do); answers for one token's holder carry `Cache-Control: no-store`;
 //! every refusal, axum's own included, is a JSON object. Each change is one
@@ -25,7 +30,8 @@
 //! writer anyway, and several service processes share a PostgreSQL
 //! database through its row locks. A `GET` reads only the table's row under
 //! that lock and renders its view outside it; the public view is kept
-//! rendered per table version ([`PublicCache`]).
+//! rendered per table version ([`PublicCache`]). The audit reads the log
+//! under the lock and replays it outside.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -41,13 +47,16 @@ use fairdeck_web::access::{self, Access};
 use fairdeck_web::error::ApiError;
 use serde::Serialize;
 
+mod operator;
 mod refusals;
+mod seat;
 mod views;
 
+pub use seat::DEVICE_HEADER;
 pub use views::{MAX_CACHED, PublicCache};
 
 use crate::token::TokenHash;
-use crate::{CommitRequest, Error, NewTable, Refusal, ReleaseRequest, RevealRequest, Room, Store};
+use crate::{Error, NewTable, Refusal, ReleaseRequest, Room, Store};
 
 /// Largest request body: a manifest of many seats and boards fits easily.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -107,6 +116,7 @@ fn refused(e: Error) -> ApiError {
     };
     let parameter = match &e {
         Error::Invalid { parameter, .. } => Some(*parameter),
+        Error::ClaimedElsewhere | Error::Unclaimed => Some("device"),
         _ => None,
     };
     ApiError::bad(text, parameter).with_status(status)
@@ -191,115 +201,6 @@ async fn public<S: Store + Send + 'static>(
     Ok(([(header::CONTENT_TYPE, kind)], json).into_response())
 }
 
-async fn operator<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Answer {
-    let token = bearer(&headers);
-    let snapshot = svc.snapshot(id).await?;
-    let view = views::off_lock(move || views::operator(&snapshot.state, token.as_deref())).await?;
-    Ok(private(StatusCode::OK, view))
-}
-
-async fn audit<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Answer {
-    let token = bearer(&headers);
-    let audit = svc
-        .with(move |r| {
-            r.operator_view(&id, token.as_deref())?;
-            r.audit(&id)
-        })
-        .await?;
-    Ok(private(StatusCode::OK, AuditAnswer::from(&audit)))
-}
-
-/// `GET …/audit`: the chain checked and replayed (or a 500 naming the first
-/// entry that does not check), and the final transcript's verification.
-#[derive(Serialize)]
-struct AuditAnswer {
-    entries: usize,
-    head: String,
-    /// `null` until the table is closed or void.
-    transcript_valid: Option<bool>,
-    differences: Vec<String>,
-    deals_checked: usize,
-}
-
-impl From<&crate::ledger::Audit> for AuditAnswer {
-    fn from(a: &crate::ledger::Audit) -> Self {
-        let v = a.verification.as_ref();
-        AuditAnswer {
-            entries: a.entries,
-            head: a.head.clone(),
-            transcript_valid: v.map(|v| v.is_valid()),
-            differences: v.map_or_else(Vec::new, |v| {
-                v.differences.iter().map(ToString::to_string).collect()
-            }),
-            deals_checked: v.map_or(0, |v| v.deals_checked),
-        }
-    }
-}
-
-async fn seat<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path((id, seat)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Answer {
-    let token = bearer(&headers);
-    let seat = seat_number(&seat)?;
-    let snapshot = svc.snapshot(id).await?;
-    let view =
-        views::off_lock(move || views::seat(&snapshot.state, seat, token.as_deref())).await?;
-    Ok(private(StatusCode::OK, view))
-}
-
-/// A seat's two changes, each with its JSON body.
-enum SeatChange {
-    Commit(CommitRequest),
-    Reveal(RevealRequest),
-}
-
-async fn seat_change<S: Store + Send + 'static>(
-    svc: Arc<Service<S>>,
-    (id, seat): (String, String),
-    headers: HeaderMap,
-    change: SeatChange,
-) -> Answer {
-    let token = bearer(&headers);
-    let seat = seat_number(&seat)?;
-    let view = svc
-        .with(move |r| match &change {
-            SeatChange::Commit(c) => r.commit(&id, seat, token.as_deref(), &c.commitment, now()),
-            SeatChange::Reveal(v) => r.reveal(&id, seat, token.as_deref(), &v.seed, now()),
-        })
-        .await?;
-    Ok(private(StatusCode::OK, view))
-}
-
-async fn commit<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path(at): Path<(String, String)>,
-    headers: HeaderMap,
-    body: Body,
-) -> Answer {
-    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    seat_change(svc, at, headers, SeatChange::Commit(request)).await
-}
-
-async fn reveal<S: Store + Send + 'static>(
-    State(svc): Shared<S>,
-    Path(at): Path<(String, String)>,
-    headers: HeaderMap,
-    body: Body,
-) -> Answer {
-    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    seat_change(svc, at, headers, SeatChange::Reveal(request)).await
-}
-
 /// The operator's changes without a body of their own (`{}` is sent).
 #[derive(Clone, Copy)]
 enum Step {
@@ -352,11 +253,29 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
     Router::new()
         .route("/api/tables", post(open_table::<S>))
         .route("/api/tables/{id}", get(public::<S>))
-        .route("/api/tables/{id}/operator", get(operator::<S>))
-        .route("/api/tables/{id}/audit", get(audit::<S>))
-        .route("/api/tables/{id}/seats/{seat}", get(seat::<S>))
-        .route("/api/tables/{id}/seats/{seat}/commit", post(commit::<S>))
-        .route("/api/tables/{id}/seats/{seat}/reveal", post(reveal::<S>))
+        .route("/api/tables/{id}/operator", get(operator::deals::<S>))
+        .route(
+            "/api/tables/{id}/operator/status",
+            get(operator::status::<S>),
+        )
+        .route("/api/tables/{id}/audit", get(operator::audit::<S>))
+        .route("/api/tables/{id}/seats/{seat}", get(seat::view::<S>))
+        .route(
+            "/api/tables/{id}/seats/{seat}/claim",
+            post(seat::claim::<S>),
+        )
+        .route(
+            "/api/tables/{id}/seats/{seat}/commit",
+            post(seat::commit::<S>),
+        )
+        .route(
+            "/api/tables/{id}/seats/{seat}/reveal",
+            post(seat::reveal::<S>),
+        )
+        .route(
+            "/api/tables/{id}/seats/{seat}/reissue",
+            post(operator::reissue::<S>),
+        )
         .route("/api/tables/{id}/deal", post(steps(Step::Deal)))
         .route("/api/tables/{id}/close", post(steps(Step::Close)))
         .route("/api/tables/{id}/void", post(steps(Step::Void)))

@@ -24,6 +24,10 @@ use crate::Error;
 use crate::event::{Event, Secret, Street};
 use crate::token::TokenHash;
 
+mod claim;
+
+pub use claim::device_ok;
+
 /// Where a table stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -73,6 +77,10 @@ pub struct SeatState {
     pub commitment: Option<String>,
     /// Its seed, once revealed.
     pub seed: Option<String>,
+    /// SHA-256 of the secret of the device that claimed the seat, once
+    /// claimed (absent from snapshots written before claims existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) device: Option<TokenHash>,
 }
 
 /// A table: everything needed to answer any request about it.
@@ -161,6 +169,7 @@ impl TableState {
                     token,
                     commitment: None,
                     seed: None,
+                    device: None,
                 })
                 .collect(),
             phase: Phase::Committing,
@@ -222,6 +231,8 @@ impl TableState {
             Event::Dealt { .. } => self.advance("deal", Phase::Ready, Phase::Dealt),
             Event::Released { deal, street, .. } => self.release(*deal, *street),
             Event::Closed { .. } => self.advance("close", Phase::Dealt, Phase::Closed),
+            Event::Claimed { seat, device, .. } => self.claim(*seat, *device),
+            Event::Reissued { seat, token, at } => self.reissue(*seat, *token, *at),
             Event::Voided { late, at } => self.void(late, *at),
         }
     }

@@ -19,6 +19,8 @@ pub struct PublicSeat {
     pub revealed: bool,
     /// Its seed, shown once every seat has revealed.
     pub seed: Option<String>,
+    /// Whether its holder claimed it on a device (see [`Room::claim`](crate::Room::claim)).
+    pub claimed: bool,
 }
 
 /// A pile face up for everyone.
@@ -98,6 +100,19 @@ pub struct OperatorView {
     pub public: PublicView,
 }
 
+/// What the operator's page polls: the public view (no hole card before
+/// the close) with the table's version, which changes with every change
+/// of the table (it is the place of the table's last log entry), so an
+/// unchanged table can be answered "not modified".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OperatorStatus {
+    /// The table's version: the place of its last log entry.
+    pub version: u64,
+    /// Everything public.
+    #[serde(flatten)]
+    pub public: PublicView,
+}
+
 impl TableState {
     fn dealt(&self) -> Vec<DealRecord> {
         (self.manifest.first..=self.manifest.last)
@@ -144,6 +159,7 @@ impl TableState {
                 .then_some(self.deadline),
             seats: (names.iter().zip(&self.seats))
                 .map(|(name, s)| PublicSeat {
+                    claimed: s.device.is_some(),
                     name: name.clone(),
                     commitment: s.commitment.clone(),
                     revealed: s.seed.is_some(),
@@ -213,6 +229,15 @@ impl TableState {
             hands,
             public: self.public_view(),
         })
+    }
+
+    /// The operator's status at `version` (see [`OperatorStatus`]). The
+    /// caller has authorized the operator. Costs what [`TableState::public_view`] costs.
+    pub fn operator_status(&self, version: u64) -> OperatorStatus {
+        OperatorStatus {
+            version,
+            public: self.public_view(),
+        }
     }
 
     /// The operator's view. The caller has authorized the operator.

@@ -6,9 +6,17 @@
 mod common;
 
 use common::*;
-use fairdeck_table::{Error, Invitation, Refusal, Room, SqliteStore, Street};
+use fairdeck_table::{Error, Invitation, Refusal, Room, SeatPass, SqliteStore, Street};
 
 type R = Room<SqliteStore>;
+
+/// `token` from seat `i`'s own device: only the token can be wrong.
+fn as_seat(token: Option<&str>, i: usize) -> SeatPass<'_> {
+    SeatPass {
+        token,
+        device: Some(device(i)),
+    }
+}
 
 /// Every token but the right one: none, the other seats', the operator's
 /// (unless `who` is the operator), and some that are nobody's.
@@ -83,15 +91,20 @@ fn every_operation_refuses_every_other_token() {
     let inv = room.open_table(&request(&m), T0).unwrap();
     let id = "auth";
     for i in 0..3 {
+        refused_for_all(&mut room, &inv, Some(i), "claim", |r, t| {
+            r.claim(id, i, as_seat(t, i), T0)
+        });
+    }
+    claim_all(&mut room, &m, &inv);
+    for i in 0..3 {
         let c = commitment(&m, i);
         refused_for_all(&mut room, &inv, Some(i), "commit", |r, t| {
-            r.commit(id, i, t, &c, T0 + 1)
+            r.commit(id, i, as_seat(t, i), &c, T0 + 1)
         });
         refused_for_all(&mut room, &inv, Some(i), "seat view", |r, t| {
-            r.seat_view(id, i, t)
+            r.seat_view(id, i, as_seat(t, i))
         });
-        room.commit(id, i, Some(inv.seats[i].as_str()), &c, T0 + 1)
-            .unwrap();
+        room.commit(id, i, pass(&inv, i), &c, T0 + 1).unwrap();
     }
     let op = Some(inv.operator.as_str());
     refused_for_all(&mut room, &inv, None, "void", |r, t| {
@@ -100,10 +113,9 @@ fn every_operation_refuses_every_other_token() {
     for i in 0..3 {
         let s = seed(id, i);
         refused_for_all(&mut room, &inv, Some(i), "reveal", |r, t| {
-            r.reveal(id, i, t, &s, T0 + 2)
+            r.reveal(id, i, as_seat(t, i), &s, T0 + 2)
         });
-        room.reveal(id, i, Some(inv.seats[i].as_str()), &s, T0 + 2)
-            .unwrap();
+        room.reveal(id, i, pass(&inv, i), &s, T0 + 2).unwrap();
     }
     refused_for_all(&mut room, &inv, None, "deal", |r, t| r.deal(id, t, T0 + 3));
     room.deal(id, op, T0 + 3).unwrap();
@@ -121,9 +133,9 @@ fn every_operation_refuses_every_other_token() {
     room.close(id, op, T0 + 5).unwrap();
     for i in 0..3 {
         refused_for_all(&mut room, &inv, Some(i), "seat view", |r, t| {
-            r.seat_view(id, i, t)
+            r.seat_view(id, i, as_seat(t, i))
         });
-        room.seat_view(id, i, Some(inv.seats[i].as_str())).unwrap();
+        room.seat_view(id, i, pass(&inv, i)).unwrap();
     }
 }
 
@@ -146,7 +158,7 @@ fn a_seat_token_opens_no_other_seat_number() {
     let mut room = Room::new(SqliteStore::open(&dir.path().join("t.sqlite")).unwrap());
     let m = holdem("range", 2);
     let inv = room.open_table(&request(&m), T0).unwrap();
-    let token = Some(inv.seats[1].as_str());
+    let token = pass(&inv, 1);
     assert_eq!(room.seat_view("range", 2, token), Err(Error::Forbidden));
     assert_eq!(
         room.seat_view("range", usize::MAX, token),
@@ -160,7 +172,7 @@ fn a_seat_token_opens_no_other_seat_number() {
     // Another table's tokens open nothing here.
     let other = room.open_table(&request(&holdem("other", 2)), T0).unwrap();
     assert_eq!(
-        room.seat_view("range", 1, Some(other.seats[1].as_str())),
+        room.seat_view("range", 1, pass(&other, 1)),
         Err(Error::Forbidden)
     );
     assert_eq!(

@@ -16,7 +16,7 @@ use fairdeck_table::{Room, SqliteStore, Store, Street};
 const DB: &str = "FAIRDECK_TABLE_CRASH_DB";
 const TABLES: usize = 24;
 const SEATS: usize = 4;
-/// create, commit × 4, reveal × 4, deal, flop, turn, river, close.
+/// create, commit × 4 (each after its seat's claim), reveal × 4, deal, flop, turn, river, close.
 const STEPS: usize = 2 + 2 * SEATS + 4;
 /// The child is killed after this many acknowledgements (of 24 × 14 = 336).
 const KILL_AFTER: usize = 150;
@@ -30,13 +30,16 @@ fn manifests() -> Vec<Manifest> {
 fn step(room: &mut Room<SqliteStore>, m: &Manifest, key: u64, s: usize) {
     let inv = invitation_of(m, key);
     let (id, op) = (m.table.as_str(), Some(inv.operator.as_str()));
-    let seat = |i: usize| Some(inv.seats[i].as_str());
+    let seat = |i: usize| pass(&inv, i);
     match s {
         0 => drop(open_seeded(room, m, key).unwrap()),
-        s if s <= SEATS => drop(
-            room.commit(id, s - 1, seat(s - 1), &commitment(m, s - 1), T0 + 1)
-                .unwrap(),
-        ),
+        s if s <= SEATS => {
+            room.claim(id, s - 1, seat(s - 1), T0).unwrap();
+            drop(
+                room.commit(id, s - 1, seat(s - 1), &commitment(m, s - 1), T0 + 1)
+                    .unwrap(),
+            );
+        }
         s if s <= 2 * SEATS => {
             let i = s - SEATS - 1;
             drop(room.reveal(id, i, seat(i), &seed(id, i), T0 + 2).unwrap());
@@ -128,6 +131,10 @@ fn sigkill_under_load_loses_no_acknowledged_change() {
         finish(&mut room, m, &inv, T0 + 6);
         let audit = room.audit(&m.table).unwrap();
         assert!(audit.verification.unwrap().is_valid(), "{}", m.table);
-        assert_eq!(audit.entries, STEPS);
+        assert_eq!(
+            audit.entries,
+            STEPS + SEATS,
+            "every step and each seat's claim"
+        );
     }
 }

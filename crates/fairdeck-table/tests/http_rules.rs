@@ -132,19 +132,27 @@ async fn answers_for_one_holder_are_not_stored_and_bearer_is_any_case() {
     let (status, cache, _) =
         parts(send(&app, "GET", "/api/tables/c1/operator", Some(&auth), None).await).await;
     assert_eq!((status, cache.as_str()), (StatusCode::OK, "no-store"));
-    let commit = json!({ "commitment": common::commitment(&common::holdem("c1", 2), 0) });
     let auth = format!("Bearer {seat}");
-    let (status, cache, _) = parts(
-        send(
-            &app,
-            "POST",
-            "/api/tables/c1/seats/0/commit",
-            Some(&auth),
-            Some(commit),
-        )
-        .await,
-    )
-    .await;
+    let claim = json!({ "device": common::device(0) });
+    let claimed = send(
+        &app,
+        "POST",
+        "/api/tables/c1/seats/0/claim",
+        Some(&auth),
+        Some(claim),
+    );
+    let (status, cache, _) = parts(claimed.await).await;
+    assert_eq!((status, cache.as_str()), (StatusCode::OK, "no-store"));
+    let commit = json!({ "commitment": common::commitment(&common::holdem("c1", 2), 0) });
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/tables/c1/seats/0/commit")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, &auth)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("Fairdeck-Device", common::device(0));
+    let req = req.body(Body::from(commit.to_string())).unwrap();
+    let (status, cache, _) = parts(app.clone().oneshot(req).await.unwrap()).await;
     assert_eq!((status, cache.as_str()), (StatusCode::OK, "no-store"));
     // The public view holds no secret: it may be revalidated, as before.
     let (status, cache, _) = parts(send(&app, "GET", "/api/tables/c1", None, None).await).await;

@@ -22,7 +22,8 @@ fn f1_a_commitment_replaced_after_the_lock_is_refused_and_caught() {
     let mut room = Room::new(SqliteStore::open(&dir.path().join("t.sqlite")).unwrap());
     let (id, m) = ("f1", holdem("f1", 2));
     let inv = room.open_table(&request(&m), T0).unwrap();
-    let tok = |i: usize| Some(inv.seats[i].as_str());
+    claim_all(&mut room, &m, &inv);
+    let tok = |i: usize| pass(&inv, i);
     // Before every commitment: no lock anywhere.
     let first = room
         .commit(id, 0, tok(0), &commitment(&m, 0), T0 + 1)
@@ -46,12 +47,13 @@ fn f1_a_commitment_replaced_after_the_lock_is_refused_and_caught() {
     assert_eq!(op.public.lock.as_deref(), Some(lock.as_str()));
     // The log's last commitment carries L.
     let log = room.store().log(id).unwrap();
+    // (entries 1 and 2 are the seats' claims)
     assert!(
-        log[2].event.contains(&format!("\"lock\":\"{lock}\"")),
+        log[4].event.contains(&format!("\"lock\":\"{lock}\"")),
         "{}",
-        log[2].event
+        log[4].event
     );
-    assert!(!log[1].event.contains("lock"));
+    assert!(!log[3].event.contains("lock"));
     // F1 through the API: seat 1 cannot replace its commitment after the lock.
     let ground = "0".repeat(64);
     let refused = room.commit(id, 1, tok(1), &ground, T0 + 2);

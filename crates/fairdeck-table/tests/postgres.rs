@@ -57,14 +57,9 @@ fn a_new_connection_finishes_the_table() {
     let inv = open_seeded(&mut Room::new(store()), &m, 7).unwrap();
     {
         let mut r = Room::new(store());
-        r.commit(
-            &m.table,
-            0,
-            Some(inv.seats[0].as_str()),
-            &commitment(&m, 0),
-            T0 + 1,
-        )
-        .unwrap();
+        r.claim(&m.table, 0, pass(&inv, 0), T0).unwrap();
+        r.commit(&m.table, 0, pass(&inv, 0), &commitment(&m, 0), T0 + 1)
+            .unwrap();
     }
     let mut r = Room::new(store());
     finish(&mut r, &m, &inv, T0 + 2);
@@ -157,4 +152,40 @@ fn a_lost_connection_is_opened_again() {
     // The call that meets the closed connection opens a new one and runs
     // again there: the caller does not see the loss.
     assert_eq!(room.public_view(&m.table).unwrap().phase, "committing");
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn claims_and_reissues_survive_a_new_connection() {
+    let m = holdem(&id("claims"), 2);
+    let inv = open_seeded(&mut Room::new(store()), &m, 9).unwrap();
+    {
+        let mut r = Room::new(store());
+        r.claim(&m.table, 0, pass(&inv, 0), T0).unwrap();
+        r.reissue(&m.table, Some(inv.operator.as_str()), 1, T0 + 1)
+            .unwrap();
+    }
+    // A new connection (a restarted service): seat 0 is still claimed, and
+    // seat 1's old token is refused.
+    let mut r = Room::new(store());
+    let elsewhere = fairdeck_table::SeatPass::new(inv.seats[0].as_str(), device(5));
+    assert_eq!(
+        r.seat_view(&m.table, 0, elsewhere).unwrap_err(),
+        Error::ClaimedElsewhere
+    );
+    assert!(
+        r.seat_view(&m.table, 0, pass(&inv, 0))
+            .unwrap()
+            .public
+            .seats[0]
+            .claimed
+    );
+    assert_eq!(
+        r.claim(&m.table, 1, pass(&inv, 1), T0 + 2).unwrap_err(),
+        Error::Forbidden
+    );
+    let log = r.store().log(&m.table).unwrap();
+    let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["created", "claimed", "reissued"]);
+    r.audit(&m.table).unwrap();
 }

@@ -22,12 +22,27 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
+    call_from(app, method, path, token, None, body).await
+}
+
+/// [`call`] from a seat's device (`Fairdeck-Device`).
+async fn call_from(
+    app: &Router,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    device: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let mut req = Request::builder()
         .method(method)
         .uri(path)
         .header(header::HOST, HOST);
     if let Some(t) = token {
         req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if let Some(d) = device {
+        req = req.header("Fairdeck-Device", d);
     }
     let body = match body {
         Some(v) => {
@@ -88,6 +103,11 @@ async fn a_holdem_hand_through_http() {
     assert_eq!(public["commitment"], inv["commitment"]);
     // Dealing before the reveals is a conflict, not a success.
     let deal = || post(&app, "/api/tables/h1/deal", &op, json!({}));
+    for (i, t) in seats.iter().enumerate() {
+        let path = format!("/api/tables/h1/seats/{i}/claim");
+        let body = json!({ "device": common::device(i) });
+        assert_eq!(post(&app, &path, t, body).await, StatusCode::OK, "{path}");
+    }
     for (change, before_deal) in [("commit", StatusCode::CONFLICT), ("reveal", StatusCode::OK)] {
         for (i, t) in seats.iter().enumerate() {
             let body = match change {
@@ -95,21 +115,18 @@ async fn a_holdem_hand_through_http() {
                 _ => json!({ "seed": common::seed("h1", i) }),
             };
             let path = format!("/api/tables/h1/seats/{i}/{change}");
-            assert_eq!(post(&app, &path, t, body).await, StatusCode::OK, "{path}");
+            let device = Some(common::device(i));
+            let (status, _) = call_from(&app, "POST", &path, Some(t), device, Some(body)).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
         }
         assert_eq!(deal().await, before_deal, "after every {change}");
     }
     // Each seat sees two hole cards, its own; no board yet; no transcript.
     let mut holes = Vec::new();
     for (i, t) in seats.iter().enumerate() {
-        let (status, view) = call(
-            &app,
-            "GET",
-            &format!("/api/tables/h1/seats/{i}"),
-            Some(t),
-            None,
-        )
-        .await;
+        let path = format!("/api/tables/h1/seats/{i}");
+        let device = Some(common::device(i));
+        let (status, view) = call_from(&app, "GET", &path, Some(t), device, None).await;
         assert_eq!(status, StatusCode::OK);
         let cards = view["hands"][0]["cards"].as_array().unwrap().clone();
         assert_eq!(cards.len(), 2, "{view}");
@@ -125,14 +142,9 @@ async fn a_holdem_hand_through_http() {
     }
     // No seat's view names a card of another seat's hand.
     for (i, t) in seats.iter().enumerate() {
-        let (_, view) = call(
-            &app,
-            "GET",
-            &format!("/api/tables/h1/seats/{i}"),
-            Some(t),
-            None,
-        )
-        .await;
+        let path = format!("/api/tables/h1/seats/{i}");
+        let device = Some(common::device(i));
+        let (_, view) = call_from(&app, "GET", &path, Some(t), device, None).await;
         let text = view.to_string();
         for (j, other) in holes.iter().enumerate().filter(|&(j, _)| j != i) {
             for card in other {

@@ -44,14 +44,9 @@ fn reopened_file_finishes_the_table() {
     {
         let mut r = room(&path);
         for i in 0..2 {
-            r.commit(
-                "reopen",
-                i,
-                Some(inv.seats[i].as_str()),
-                &commitment(&m, i),
-                T0 + 1,
-            )
-            .unwrap();
+            r.claim("reopen", i, pass(&inv, i), T0).unwrap();
+            r.commit("reopen", i, pass(&inv, i), &commitment(&m, i), T0 + 1)
+                .unwrap();
         }
     }
     let mut r = room(&path);
@@ -127,19 +122,21 @@ fn audit_error(path: &Path) -> String {
 
 #[test]
 fn an_edited_log_entry_is_detected() {
+    // Entry 14 is seat 1's reveal (after the creation, 6 claims, 6 commitments).
     let (_dir, path, raw) = closed_table();
     raw.execute(
-        "UPDATE table_log SET event = replace(event, '\"at\":1000002', '\"at\":1000001') WHERE seq = 8",
+        "UPDATE table_log SET event = replace(event, '\"at\":1000002', '\"at\":1000001') WHERE seq = 14",
         [],
     )
     .unwrap();
-    assert!(audit_error(&path).contains("log entry 8: its hash does not match"));
+    assert!(audit_error(&path).contains("log entry 14: its hash does not match"));
 }
 
 #[test]
 fn a_dropped_entry_is_detected() {
+    // Entry 23 is the last: the close.
     let (_dir, path, raw) = closed_table();
-    raw.execute("DELETE FROM table_log WHERE seq = 17", [])
+    raw.execute("DELETE FROM table_log WHERE seq = 23", [])
         .unwrap();
     let why = audit_error(&path);
     assert!(why.contains("entries were dropped"), "{why}");
@@ -241,4 +238,34 @@ fn a_closed_table_verifies_with_the_independent_python_verifier() {
     let edited = json.replacen(&format!("\"{north}\""), &format!("\"{other}\""), 1);
     let (ok, text) = python_verify(&edited, &public.commitment, &lock);
     assert!(!ok && text.contains("invalid"), "{text}");
+}
+
+#[test]
+fn a_table_written_before_claims_plays_on() {
+    // Seat 0 committed before claims existed (an event written straight to
+    // the store, as the earlier service did): the stored table reads and
+    // replays; to go on, seat 0 claims from its device and reveals.
+    let (_dir, path) = db();
+    let m = holdem("old", 2);
+    let inv = open_seeded(&mut room(&path), &m, 3).unwrap();
+    let c = commitment(&m, 0);
+    SqliteStore::open(&path)
+        .unwrap()
+        .change("old", &mut |_| {
+            Ok(fairdeck_table::Event::Committed {
+                seat: 0,
+                commitment: c.clone(),
+                lock: None,
+                at: T0 + 1,
+            })
+        })
+        .unwrap();
+    let mut r = room(&path);
+    assert!(!r.public_view("old").unwrap().seats[0].claimed);
+    claim_all(&mut r, &m, &inv);
+    r.commit("old", 1, pass(&inv, 1), &commitment(&m, 1), T0 + 1)
+        .unwrap();
+    reveal_all(&mut r, &m, &inv);
+    finish(&mut r, &m, &inv, T0 + 3);
+    assert!(r.audit("old").unwrap().verification.unwrap().is_valid());
 }

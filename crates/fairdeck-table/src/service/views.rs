@@ -11,7 +11,7 @@ use axum::body::Bytes;
 use fairdeck_web::error::ApiError;
 
 use crate::state::TableState;
-use crate::{Access, Error, OperatorView, SeatView};
+use crate::{Access, Error, OperatorView, SeatPass, SeatView};
 
 /// Tables whose rendered public view is kept at most. Past that the cache
 /// starts again empty (a miss costs one rendering, nothing else).
@@ -65,9 +65,9 @@ pub fn public_json(state: &TableState) -> Result<Bytes, Error> {
         .map_err(|e| Error::Storage(e.to_string()))
 }
 
-/// Seat `seat`'s view, if `token` is that seat's.
-pub fn seat(state: &TableState, seat: usize, token: Option<&str>) -> Result<SeatView, Error> {
-    state.authorize(Access::Seat(seat), token)?;
+/// Seat `seat`'s view, if `pass` shows that seat's token and its device.
+pub fn seat(state: &TableState, seat: usize, pass: SeatPass<'_>) -> Result<SeatView, Error> {
+    pass.check(state, seat, false)?;
     state.seat_view(seat).ok_or(Error::Forbidden)
 }
 

@@ -90,19 +90,32 @@ pub trait Store {
     /// [`Error::Corrupt`] naming what does not check.
     fn audit(&mut self, table: &str) -> Result<Audit, Error> {
         let snapshot = self.load(table)?;
-        let audit = ledger::audit(&self.log(table)?)?;
-        if audit.head != snapshot.head || audit.entries as u64 != snapshot.seq + 1 {
-            return Err(Error::Corrupt(
-                "the stored head is not the log's last entry: entries were dropped".into(),
-            ));
-        }
-        if audit.state != snapshot.state {
-            return Err(Error::Corrupt(
-                "the stored state is not what the log replays to".into(),
-            ));
-        }
-        Ok(audit)
+        audited(&snapshot, &self.log(table)?)
     }
+}
+
+/// Audits a table from its snapshot and its log as read together (the
+/// reading needs the store, this check does not, so a service runs it
+/// outside its lock): [`ledger::audit`] of the log, and that the snapshot is
+/// exactly what the log replays to, with the same head.
+/// O(entries + deals · deck).
+///
+/// # Errors
+///
+/// [`Error::Corrupt`] naming what does not check.
+pub fn audited(snapshot: &Snapshot, log: &[LogEntry]) -> Result<Audit, Error> {
+    let audit = ledger::audit(log)?;
+    if audit.head != snapshot.head || audit.entries as u64 != snapshot.seq + 1 {
+        return Err(Error::Corrupt(
+            "the stored head is not the log's last entry: entries were dropped".into(),
+        ));
+    }
+    if audit.state != snapshot.state {
+        return Err(Error::Corrupt(
+            "the stored state is not what the log replays to".into(),
+        ));
+    }
+    Ok(audit)
 }
 
 /// A schema change, in each backend's dialect.

@@ -7,7 +7,7 @@ use std::sync::{Arc, Barrier};
 
 use chacha20::ChaCha20Rng;
 use fairdeck::fair::{Manifest, Verdict, VoidPhase};
-use fairdeck_table::{Error, Invitation, NewTable, Phase, Room, Store, Street};
+use fairdeck_table::{Error, Invitation, NewTable, Phase, Room, SeatPass, Store, Street};
 use rand_core::SeedableRng;
 
 pub const T0: u64 = 1_000_000;
@@ -69,6 +69,25 @@ pub fn invitation_of(m: &Manifest, key: u64) -> Invitation {
         .1
 }
 
+/// Seat `i`'s device secret in these tests (64 hex digits).
+pub fn device(i: usize) -> &'static str {
+    static DEVICES: std::sync::LazyLock<Vec<String>> =
+        std::sync::LazyLock::new(|| (0..64).map(|i| format!("{:064x}", 0xd0 + i)).collect());
+    &DEVICES[i]
+}
+
+/// What seat `i` of `inv` shows: its token, from its own device.
+pub fn pass(inv: &Invitation, i: usize) -> SeatPass<'_> {
+    SeatPass::new(inv.seats[i].as_str(), device(i))
+}
+
+/// Every seat claims its seat on its own device (again: no change).
+pub fn claim_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) {
+    for i in 0..m.seats.len() {
+        room.claim(&m.table, i, pass(inv, i), T0).unwrap();
+    }
+}
+
 pub fn commitment(m: &Manifest, i: usize) -> String {
     m.check()
         .unwrap()
@@ -77,15 +96,10 @@ pub fn commitment(m: &Manifest, i: usize) -> String {
 }
 
 pub fn commit_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) {
+    claim_all(room, m, inv);
     for i in 0..m.seats.len() {
         let v = room
-            .commit(
-                &m.table,
-                i,
-                Some(inv.seats[i].as_str()),
-                &commitment(m, i),
-                T0 + 1,
-            )
+            .commit(&m.table, i, pass(inv, i), &commitment(m, i), T0 + 1)
             .unwrap();
         assert!(v.hands.is_empty());
     }
@@ -93,14 +107,8 @@ pub fn commit_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) 
 
 pub fn reveal_all<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation) {
     for i in 0..m.seats.len() {
-        room.reveal(
-            &m.table,
-            i,
-            Some(inv.seats[i].as_str()),
-            &seed(&m.table, i),
-            T0 + 2,
-        )
-        .unwrap();
+        room.reveal(&m.table, i, pass(inv, i), &seed(&m.table, i), T0 + 2)
+            .unwrap();
     }
 }
 
@@ -117,7 +125,7 @@ pub fn holdem_hand<S: Store>(room: &mut Room<S>, id: &str) {
     let dealt = room.deal(id, op, T0 + 3).unwrap();
     let piles = &dealt.deals[0].piles;
     for i in 0..6 {
-        let v = room.seat_view(id, i, Some(inv.seats[i].as_str())).unwrap();
+        let v = room.seat_view(id, i, pass(&inv, i)).unwrap();
         assert_eq!(v.hands.len(), 1);
         assert_eq!(
             v.hands[0].cards, piles[i].cards,
@@ -142,7 +150,7 @@ pub fn holdem_hand<S: Store>(room: &mut Room<S>, id: &str) {
         .clone();
     for (street, shown) in [(Street::Flop, 3), (Street::Turn, 4), (Street::River, 5)] {
         room.release(id, op, 0, street, T0 + 4).unwrap();
-        let v = room.seat_view(id, 2, Some(inv.seats[2].as_str())).unwrap();
+        let v = room.seat_view(id, 2, pass(&inv, 2)).unwrap();
         assert_eq!(v.public.community[0].shown[0].cards, board[..shown]);
     }
     let closed = room.close(id, op, T0 + 5).unwrap();
@@ -150,7 +158,8 @@ pub fn holdem_hand<S: Store>(room: &mut Room<S>, id: &str) {
     assert_eq!(room.public_view(id).unwrap().transcript, Some(transcript));
     let audit = room.audit(id).unwrap();
     assert!(audit.verification.unwrap().is_valid());
-    assert_eq!(audit.entries, 1 + 6 + 6 + 1 + 3 + 1);
+    // created, 6 claims, 6 commitments, 6 reveals, dealt, 3 streets, closed
+    assert_eq!(audit.entries, 1 + 6 + 6 + 6 + 1 + 3 + 1);
 }
 
 /// A bridge table of two boards: the dummy of board 1 shown, then closed.
@@ -161,12 +170,12 @@ pub fn bridge_boards<S: Store>(room: &mut Room<S>, id: &str) {
     reveal_all(room, &m, &inv);
     let op = Some(inv.operator.as_str());
     let dealt = room.deal(id, op, T0 + 3).unwrap();
-    let v = room.seat_view(id, 0, Some(inv.seats[0].as_str())).unwrap();
+    let v = room.seat_view(id, 0, pass(&inv, 0)).unwrap();
     assert_eq!(v.hands.iter().map(|h| h.deal).collect::<Vec<_>>(), [1, 2]);
     assert!(v.public.community.is_empty(), "no dummy before the lead");
     room.release(id, op, 1, Street::Dummy { seat: 2 }, T0 + 4)
         .unwrap();
-    let v = room.seat_view(id, 1, Some(inv.seats[1].as_str())).unwrap();
+    let v = room.seat_view(id, 1, pass(&inv, 1)).unwrap();
     let shown = &v.public.community[0];
     assert_eq!((shown.deal, shown.shown[0].name.as_str()), (1, "South"));
     assert_eq!(shown.shown[0].cards, dealt.deals[0].piles[2].cards);
@@ -181,7 +190,7 @@ pub fn silent_seat<S: Store>(room: &mut Room<S>, id: &str) {
     let inv = room.open_table(&request(&m), T0).unwrap();
     commit_all(room, &m, &inv);
     for i in [0, 2] {
-        room.reveal(id, i, Some(inv.seats[i].as_str()), &seed(id, i), T0 + 2)
+        room.reveal(id, i, pass(&inv, i), &seed(id, i), T0 + 2)
             .unwrap();
     }
     let op = Some(inv.operator.as_str());
@@ -194,13 +203,7 @@ pub fn silent_seat<S: Store>(room: &mut Room<S>, id: &str) {
         room.void_late(id, op, deadline),
         Err(Error::NotLate { deadline })
     );
-    let late = room.reveal(
-        id,
-        1,
-        Some(inv.seats[1].as_str()),
-        &seed(id, 1),
-        deadline + 1,
-    );
+    let late = room.reveal(id, 1, pass(&inv, 1), &seed(id, 1), deadline + 1);
     assert!(matches!(late, Err(Error::Late { .. })));
     let void = room.void_late(id, op, deadline + 1).unwrap();
     assert_eq!(void.public.phase, "void");
@@ -227,16 +230,18 @@ pub fn silent_seat<S: Store>(room: &mut Room<S>, id: &str) {
 pub fn finish<S: Store>(room: &mut Room<S>, m: &Manifest, inv: &Invitation, now: u64) {
     let id = m.table.as_str();
     let state = room.store().load(id).unwrap().state;
+    if state.phase == Phase::Committing {
+        claim_all(room, m, inv);
+    }
     for i in 0..m.seats.len() {
-        let token = Some(inv.seats[i].as_str());
+        let token = pass(inv, i);
         if state.seats[i].commitment.is_none() {
             room.commit(id, i, token, &commitment(m, i), now).unwrap();
         }
     }
     for i in 0..m.seats.len() {
         if state.seats[i].seed.is_none() {
-            room.reveal(id, i, Some(inv.seats[i].as_str()), &seed(id, i), now)
-                .unwrap();
+            room.reveal(id, i, pass(inv, i), &seed(id, i), now).unwrap();
         }
     }
     let op = Some(inv.operator.as_str());
@@ -284,7 +289,8 @@ pub fn concurrent_deal<S: Store + Send + 'static>(
                 barrier.wait();
                 for (m, inv) in ms.iter().zip(invs) {
                     for i in (w..4).step_by(2) {
-                        let token = Some(inv.seats[i].as_str());
+                        room.claim(&m.table, i, pass(inv, i), T0).unwrap();
+                        let token = pass(inv, i);
                         room.commit(&m.table, i, token, &commitment(m, i), T0 + 1)
                             .unwrap();
                     }
@@ -292,7 +298,7 @@ pub fn concurrent_deal<S: Store + Send + 'static>(
                 barrier.wait();
                 for (m, inv) in ms.iter().zip(invs) {
                     for i in (w..4).step_by(2) {
-                        let token = Some(inv.seats[i].as_str());
+                        let token = pass(inv, i);
                         room.reveal(&m.table, i, token, &seed(&m.table, i), T0 + 2)
                             .unwrap();
                     }

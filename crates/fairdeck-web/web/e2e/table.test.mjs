@@ -6,78 +6,20 @@
 // After every step each page passes issue 36's layout scan (layout.mjs) on a phone
 // (390 × 844, with 44 px tap targets) and on a desktop (without the tap targets).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { assertLayout } from './layout.mjs';
+import { BIN, DESKTOP, PHONE, base, browser, cardsIn, dir, fits, openTable, phase, setup, shot } from './table-harness.mjs';
 
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const BIN = process.env.FAIRDECK_BIN ?? join(REPO, 'target/debug/fairdeck');
-const SHOTS = join(REPO, 'target/screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1200, height: 900 };
+setup();
 const PLAYERS = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay'];
 
-let server;
-let base;
-let browser;
-let dir;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'fairdeck-table-e2e-'));
-  server = spawn(BIN, ['table', 'serve', '--bind', '127.0.0.1:0', '--db', join(dir, 'tables.sqlite'),
-    '--admin-token-file', join(dir, 'admin')], { stdio: ['ignore', 'pipe', 'ignore'] });
-  base = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`fairdeck table serve exited with ${code}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-/**
- * The layout scan at phone size (nothing wider than the screen, no text under 12 px, no
- * word split, 44 px targets) and at desktop size (the same without the targets); the page
- * is left at the size it had.
- */
-async function fits(page, what) {
-  const size = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await assertLayout(page, `${what}, phone`);
-  await page.setViewportSize(DESKTOP);
-  await assertLayout(page, `${what}, desktop`, { targets: false });
-  await page.setViewportSize(size);
-}
 /** `fits` for every player's page. */
 async function allFit(players, what) {
   for (const [i, { page }] of players.entries()) await fits(page, `${PLAYERS[i]}: ${what}`);
 }
-const cardsIn = (page, selector) => page.$$eval(`${selector} [data-card]`, (els) => els.map((e) => e.dataset.card));
-
-/** Waits until the page's body says the table is in `phase`. */
-const phase = (page, name) => page.waitForSelector(`body[data-phase="${name}"]`, { timeout: 30_000 });
 
 test('six players and an operator play a hold\'em hand; each sees only their own cards; every page verifies', async () => {
   const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
@@ -98,23 +40,54 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   await opener.setViewportSize(PHONE);
   await shot(opener, 'table-open-phone');
 
-  // Each player in a context of their own: their own storage, a phone's screen.
+  // The operator's page polls a light status and never fetches the hands unasked.
+  const operator = await operatorContext.newPage();
+  const opAnswers = [];
+  operator.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith('/api/tables/e2e-holdem/operator')) opAnswers.push({ path, status: r.status() });
+  });
+  await operator.goto(links[0]);
+  await phase(operator, 'committing');
+  const opened = await (await operator.request.get(`${base}/api/tables/e2e-holdem`)).json();
+  await operator.waitForFunction((c) => document.querySelector('#op-c').textContent === c, opened.commitment);
+  assert.match(await operator.textContent('#op-l'), /not published yet/);
+  assert.match(await operator.textContent('#deadline'), /^Commitments close: .+ — in \d+ min \d+ s$/);
+  await fits(operator, 'the operator, committing');
+
+  // Each player in a context of their own: their own storage, a phone's screen. Each
+  // claims the seat on their device first: nothing is committed before that.
   const players = [];
   for (const link of links.slice(1)) {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     await page.goto(link);
+    await page.waitForSelector('#claim:not([hidden])');
+    if (!players.length) {
+      await fits(page, 'a seat not claimed yet');
+      await shot(page, 'table-claim-phone');
+    }
+    await page.click('#claim-button');
     players.push({ context, page });
   }
-  const operator = await operatorContext.newPage();
-  await operator.goto(links[0]);
   // The pages commit, then reveal, on their own; the operator can deal once all revealed.
   await phase(operator, 'ready');
   await fits(operator, 'the operator, ready to deal');
+  // C and L are on the operator's page before play.
+  const ready = await (await operator.request.get(`${base}/api/tables/e2e-holdem`)).json();
+  assert.equal(await operator.textContent('#op-l'), ready.lock);
+  assert.equal(await operator.textContent('#op-c'), ready.commitment);
+  assert.equal(await operator.$$eval('#seats li[data-claimed="true"]', (l) => l.length), PLAYERS.length);
+  // Idle, the status is not modified (304, no body), and no hand was fetched.
+  await operator.waitForTimeout(2500);
+  const statuses = opAnswers.filter((a) => a.path.endsWith('/operator/status')).map((a) => a.status);
+  assert.ok(statuses.filter((s) => s === 304).length >= 1, `an unchanged table answers 304: ${statuses}`);
+  assert.deepEqual(opAnswers.filter((a) => !a.path.endsWith('/status')), [], 'no hand fetched unasked');
   await allFit(players, 'committed and revealed');
   await operator.click('button[data-action="Deal"]');
   await phase(operator, 'dealt');
   await fits(operator, 'the operator, dealt');
+  assert.deepEqual(opAnswers.filter((a) => !a.path.endsWith('/status')), [], 'no hand fetched unasked');
 
   // Every page recorded C before committing and L before revealing, and shows both.
   const published = await (await operator.request.get(`${base}/api/tables/e2e-holdem`)).json();
@@ -144,6 +117,13 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   }
   await allFit(players, 'hand shown');
   await shot(players[0].page, 'table-player-phone');
+  // Every hand on the operator's page when asked for, and only then.
+  await operator.click('#show-hands');
+  await operator.waitForFunction((n) => document.querySelectorAll('#hands [data-card]').length >= n, 2 * PLAYERS.length);
+  const opCards = await cardsIn(operator, '#hands');
+  for (const c of holes.flat()) assert.ok(opCards.includes(c), `the operator's hands show ${c}`);
+  assert.equal(opAnswers.filter((a) => a.path === '/api/tables/e2e-holdem/operator').length, 1);
+  await fits(operator, 'the operator with every hand');
 
   for (const [street, shown] of [['flop', 3], ['turn', 4], ['river', 5]]) {
     await operator.click(`button[data-action="Release the ${street}"]`);
@@ -162,6 +142,17 @@ test('six players and an operator play a hold\'em hand; each sees only their own
   await operator.click('button[data-action="Close and reveal the secret"]');
   await phase(operator, 'closed');
   await fits(operator, 'the operator, closed');
+  // The record downloads as a file `fair verify` accepts: valid with C, L and ann's seed.
+  await operator.waitForSelector('#record:not([hidden])');
+  const [download] = await Promise.all([operator.waitForEvent('download'), operator.click('#download')]);
+  assert.equal(download.suggestedFilename(), 'e2e-holdem.json');
+  const file = join(dir, 'e2e-holdem.json');
+  await download.saveAs(file);
+  const annSeed = await players[0].page.evaluate(() => localStorage.getItem('fairdeck-seed/e2e-holdem/0'));
+  const verified = spawnSync(BIN, ['fair', 'verify', '--format', 'json', file, '--commitment', ready.commitment,
+    '--lock', ready.lock, '--seat', 'ann', '--seed', annSeed, '--played', '0'], { encoding: 'utf8' });
+  assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+  assert.equal(JSON.parse(verified.stdout).verdict, 'valid');
   for (const [i, { page }] of players.entries()) {
     await page.waitForSelector('#verified[data-verdict]', { timeout: 60_000 });
     assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'valid', `${PLAYERS[i]}: ${await page.textContent('#verdict')}`);
@@ -203,18 +194,6 @@ test('a link without its token says so, and the service answers unknown paths wi
   await context.close();
 });
 
-/** Opens a table through the API with the admin token; returns the invitation. */
-async function openTable(request, id, seats, commitSeconds = 600) {
-  const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
-  const manifest = { version: 2, table: id, game: 'holdem', deck: 'standard', seats, first: 0, last: 0 };
-  const res = await request.post(`${base}/api/tables`, {
-    headers: { Authorization: `Bearer ${admin}` },
-    data: { manifest, commit_seconds: commitSeconds, reveal_seconds: 600 },
-  });
-  assert.equal(res.status(), 201, await res.text());
-  return res.json();
-}
-
 test('a seat link cut short stops polling at the first 403 and says why; the whole link still works', async () => {
   const context = await browser.newContext({ viewport: PHONE });
   const inv = await openTable(context.request, 'e2e-cut', ['ann', 'bob']);
@@ -234,6 +213,7 @@ test('a seat link cut short stops polling at the first 403 and says why; the who
   }
   const good = await context.newPage();
   await good.goto(`${base}/table/play.html#table=e2e-cut&seat=1&token=${inv.seats[1]}`);
+  await good.click('#claim-button');
   await good.waitForFunction(() => document.querySelector('#seats li[data-state="committed"]'), null, { timeout: 30_000 });
   assert.equal(await good.getAttribute('body', 'data-stopped'), null);
   await context.close();
@@ -267,6 +247,7 @@ test('a seat that never commits voids the table; the page says void and names th
   const inv = await openTable(context.request, 'e2e-void', ['ann', 'bob'], 2);
   const page = await context.newPage();
   await page.goto(`${base}/table/play.html#table=e2e-void&seat=0&token=${inv.seats[0]}`);
+  await page.click('#claim-button');
   await page.waitForSelector('#seats li[data-state="committed"]', { timeout: 30_000 });
   await fits(page, 'a seat committed, waiting for the others');
   // bob never opens his link; after the deadline the operator voids the table.

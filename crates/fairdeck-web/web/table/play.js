@@ -1,5 +1,8 @@
-// A seat's page: draws the seat's seed in the browser (WebCrypto), commits
-// to it and reveals it when the table asks, shows the seat's own cards and
+// A seat's page: claims the seat on this device when its holder says so (a
+// device secret drawn here, kept in this browser and shown with every seat
+// request: the same link in another browser is then refused), draws the
+// seat's seed in the browser (WebCrypto), commits to it and reveals it when
+// the table asks, shows the seat's own cards and
 // the community cards as they are released, and after the close verifies
 // the whole record here, with the independent verifier.
 //
@@ -12,7 +15,7 @@
 // server's current C and L.
 
 import { seatCommitment, seatLock, verifyTranscript } from '/js/fairspec-v2.js';
-import { api, communityCards, linkParams, poll, showCards, showError, showSeats } from '/table/table.js';
+import { api, communityCards, linkParams, poll, randomHex, showCards, showError, showSeats } from '/table/table.js';
 import { evidenceWords, showEvidence } from '/table/record.js';
 
 const { table, seat, token } = linkParams();
@@ -20,18 +23,50 @@ const base = `/api/tables/${encodeURIComponent(table)}`;
 const mine = `${base}/seats/${encodeURIComponent(seat ?? '')}`;
 const seedKey = `fairdeck-seed/${table}/${seat}`;
 const recordKey = `fairdeck-record/${table}/${seat}`;
+const deviceKey = `fairdeck-device/${table}/${seat}`;
 const status = document.getElementById('status');
 
 /** The seat's seed: drawn once (32 random bytes as hex) and kept in this browser. */
 function seed() {
   let s = localStorage.getItem(seedKey);
   if (!s) {
-    const bytes = crypto.getRandomValues(new Uint8Array(32));
-    s = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    s = randomHex();
     localStorage.setItem(seedKey, s);
   }
   return s;
 }
+
+/** One call for this seat: its token, and this device's secret once it has one (it never leaves in a URL). */
+function seatApi(method, path, body) {
+  const device = localStorage.getItem(deviceKey);
+  return api(method, path, token, body, device ? { 'Fairdeck-Device': device } : {});
+}
+
+/** Claims the seat for this browser: draws the device secret (once) and binds the seat to it. */
+async function claim() {
+  let device = localStorage.getItem(deviceKey);
+  if (!device) {
+    device = randomHex();
+    localStorage.setItem(deviceKey, device);
+  }
+  await seatApi('POST', `${mine}/claim`, { device });
+}
+
+const claimSection = document.getElementById('claim');
+document.getElementById('claim-button').addEventListener('click', async (event) => {
+  event.target.disabled = true;
+  try {
+    await claim();
+    claimSection.hidden = true;
+    showError(null);
+  } catch (e) {
+    showError(e.message);
+    event.target.disabled = false;
+  }
+});
+
+/** Phases in which an unclaimed seat is asked to claim (none once closed or void). */
+const OPEN = ['committing', 'revealing', 'ready', 'dealt'];
 
 /** What this page recorded: { c: {value, phase}, lock: {value, phase}, deals: [n, …] }. */
 function recorded() {
@@ -73,14 +108,22 @@ async function lockProblem(view, r, own) {
 let verified = false;
 
 async function tick() {
-  const view = await api('GET', mine, token);
+  const view = await seatApi('GET', mine);
   const me = view.seats[view.seat];
   document.getElementById('title').textContent = `${view.name} at ${view.manifest.table} (${view.manifest.game})`;
   document.body.dataset.phase = view.phase;
   const r = note(view);
+  const unclaimed = !me.claimed && OPEN.includes(view.phase);
+  claimSection.hidden = !unclaimed;
+  document.body.dataset.claimed = String(me.claimed);
+  if (unclaimed) {
+    showSeats(document.getElementById('seats'), view);
+    status.textContent = `phase: ${view.phase} — this seat is not claimed yet: claim it on the device you will play on`;
+    return false;
+  }
   if (view.phase === 'committing' && !me.commitment) {
     const commitment = await seatCommitment(view.manifest, view.seat, seed());
-    await api('POST', `${mine}/commit`, token, { commitment });
+    await seatApi('POST', `${mine}/commit`, { commitment });
     return false;
   }
   if (view.phase === 'revealing' && !me.revealed && localStorage.getItem(seedKey)) {
@@ -91,7 +134,7 @@ async function tick() {
     }
     r.lock.mine = true;
     record(r);
-    await api('POST', `${mine}/reveal`, token, { seed: seed() });
+    await seatApi('POST', `${mine}/reveal`, { seed: seed() });
     return false;
   }
   const hand = view.hands.flatMap((h) => h.cards);

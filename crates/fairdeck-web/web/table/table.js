@@ -9,9 +9,12 @@ export function linkParams() {
   return { table: p.get('table') ?? '', seat: p.get('seat'), token: p.get('token') ?? '' };
 }
 
-/** One API call; resolves to the JSON answer, or throws an Error with the service's message. */
-export async function api(method, path, token, body) {
-  const headers = {};
+/**
+ * One API call; resolves to the JSON answer, or throws an Error with the service's message
+ * (and its `status` and `parameter`). `extra` holds more request headers.
+ */
+export async function api(method, path, token, body, extra = {}) {
+  const headers = { ...extra };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -19,9 +22,29 @@ export async function api(method, path, token, body) {
   if (!res.ok) {
     const err = new Error(json.error || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    err.parameter = json.parameter;
     throw err;
   }
   return json;
+}
+
+/** A secret of 32 random bytes as 64 hex digits (WebCrypto). */
+export function randomHex() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A deadline (seconds since the epoch) in this browser's local time, and what is left of it. */
+export function deadlineWords(deadline, now = Date.now()) {
+  const at = new Date(deadline * 1000);
+  const left = Math.max(0, Math.ceil(deadline - now / 1000));
+  const when = at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  if (left === 0) return { when, left, text: `${when} — passed` };
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = left % 60;
+  const parts = h ? `${h} h ${m} min ${s} s` : m ? `${m} min ${s} s` : `${s} s`;
+  return { when, left, text: `${when} — in ${parts}` };
 }
 
 /** Replaces the children of `node` with the faces of `cards` (labelled by name for screen readers). */
@@ -67,6 +90,9 @@ const FINAL = {
   429: 'too many refused tokens from this address: check the link, then reload the page in a minute',
 };
 
+/** A seat claimed on another device: only that device, or a link the room re-issues, can go on. */
+const CLAIMED_ELSEWHERE = 'this seat is already claimed on another device. Only that device can play it; if it is lost, ask the room to re-issue your link';
+
 /** Runs `tick` now and every `ms` until it returns true, or until an answer says asking again cannot help. */
 export function poll(tick, ms = 1000) {
   const run = async () => {
@@ -79,6 +105,11 @@ export function poll(tick, ms = 1000) {
       if (final) {
         document.body.dataset.stopped = String(e.status);
         showError(`${final} (${e.status}; polling stopped)`);
+        return;
+      }
+      if (e.status === 409 && e.parameter === 'device' && /another device/.test(e.message)) {
+        document.body.dataset.stopped = 'claimed';
+        showError(CLAIMED_ELSEWHERE);
         return;
       }
       showError(e.message);
