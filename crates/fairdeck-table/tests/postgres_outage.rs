@@ -15,7 +15,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use fairdeck::fair::Manifest;
 use fairdeck_table::ledger::LogEntry;
-use fairdeck_table::{Decide, Error, Event, PostgresStore, Room, Snapshot, Store};
+use fairdeck_table::{Decide, Error, Event, Invitation, PostgresStore, Room, Snapshot, Store};
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -133,12 +133,25 @@ fn raw() -> postgres::Client {
 fn commit_seat(
     room: &mut Room<Counting>,
     m: &Manifest,
-    token: &str,
+    inv: &Invitation,
     seat: usize,
 ) -> Result<(), Error> {
     let c = commitment(m, seat);
-    room.commit(&m.table, seat, Some(token), &c, T0 + 1)
+    room.commit(&m.table, seat, pass(inv, seat), &c, T0 + 1)
         .map(drop)
+}
+
+/// Log entries before the first commitment: the table created, each of
+/// its two seats claimed.
+const BEFORE_COMMITS: u64 = 3;
+
+/// A two-seat table opened with `seed` and both seats claimed; the count of
+/// `decide` calls starts from there.
+fn opened(room: &mut Room<Counting>, m: &Manifest, seed: u64) -> Invitation {
+    let inv = open_seeded(room, m, seed).unwrap();
+    claim_all(room, m, &inv);
+    room.store().decided = 0;
+    inv
 }
 
 #[test]
@@ -146,20 +159,30 @@ fn commit_seat(
 fn a_connection_lost_before_commit_is_retried_once_and_applied_once() {
     let m = holdem(&id("retry"), 2);
     let mut room = counting_room();
-    let inv = open_seeded(&mut room, &m, 3).unwrap();
-    let _cut = Cut::new(&m.table, 1, 1, false);
-    commit_seat(&mut room, &m, inv.seats[0].as_str(), 0).unwrap();
+    let inv = opened(&mut room, &m, 3);
+    let _cut = Cut::new(&m.table, BEFORE_COMMITS, 1, false);
+    commit_seat(&mut room, &m, &inv, 0).unwrap();
     assert_eq!(room.store().decided, 2, "one attempt cut, one retry");
-    commit_seat(&mut room, &m, inv.seats[1].as_str(), 1).unwrap();
+    commit_seat(&mut room, &m, &inv, 1).unwrap();
     // A reveal (its event is made before the store is called) cut likewise.
-    let _cut = Cut::new(&m.table, 3, 1, false);
+    let _cut = Cut::new(&m.table, BEFORE_COMMITS + 2, 1, false);
     let seed0 = seed(&m.table, 0);
-    room.reveal(&m.table, 0, Some(inv.seats[0].as_str()), &seed0, T0 + 2)
+    room.reveal(&m.table, 0, pass(&inv, 0), &seed0, T0 + 2)
         .unwrap();
     assert_eq!(room.store().decided, 5);
     let log = room.store().log(&m.table).unwrap();
     let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
-    assert_eq!(kinds, ["created", "committed", "committed", "revealed"]);
+    assert_eq!(
+        kinds,
+        [
+            "created",
+            "claimed",
+            "claimed",
+            "committed",
+            "committed",
+            "revealed"
+        ]
+    );
     assert!(room.audit(&m.table).is_ok());
 }
 
@@ -168,20 +191,20 @@ fn a_connection_lost_before_commit_is_retried_once_and_applied_once() {
 fn a_connection_lost_again_is_not_retried_twice() {
     let m = holdem(&id("twice"), 2);
     let mut room = counting_room();
-    let inv = open_seeded(&mut room, &m, 4).unwrap();
-    let cut = Cut::new(&m.table, 1, 1000, false);
-    match commit_seat(&mut room, &m, inv.seats[0].as_str(), 0) {
+    let inv = opened(&mut room, &m, 4);
+    let cut = Cut::new(&m.table, BEFORE_COMMITS, 1000, false);
+    match commit_seat(&mut room, &m, &inv, 0) {
         Err(Error::Unavailable(why)) => assert!(why.contains("lost twice"), "{why}"),
         other => panic!("{other:?}"),
     }
     assert_eq!(room.store().decided, 2);
     drop(cut);
     assert_eq!(
-        room.store().log(&m.table).unwrap().len(),
-        1,
+        room.store().log(&m.table).unwrap().len() as u64,
+        BEFORE_COMMITS,
         "nothing was written"
     );
-    commit_seat(&mut room, &m, inv.seats[0].as_str(), 0).unwrap();
+    commit_seat(&mut room, &m, &inv, 0).unwrap();
 }
 
 #[test]
@@ -189,9 +212,9 @@ fn a_connection_lost_again_is_not_retried_twice() {
 fn a_connection_lost_during_commit_is_not_retried() {
     let m = holdem(&id("doubt"), 2);
     let mut room = counting_room();
-    let inv = open_seeded(&mut room, &m, 5).unwrap();
-    let cut = Cut::new(&m.table, 1, 1, true);
-    match commit_seat(&mut room, &m, inv.seats[0].as_str(), 0) {
+    let inv = opened(&mut room, &m, 5);
+    let cut = Cut::new(&m.table, BEFORE_COMMITS, 1, true);
+    match commit_seat(&mut room, &m, &inv, 0) {
         Err(e @ Error::Unavailable(_)) => {
             let text = e.to_string();
             assert!(
@@ -208,7 +231,7 @@ fn a_connection_lost_during_commit_is_not_retried() {
     );
     drop(cut);
     // Here the server had not committed: the seat commits now, once.
-    commit_seat(&mut room, &m, inv.seats[0].as_str(), 0).unwrap();
+    commit_seat(&mut room, &m, &inv, 0).unwrap();
     assert!(room.audit(&m.table).is_ok());
 }
 
@@ -217,12 +240,12 @@ fn a_connection_lost_during_commit_is_not_retried() {
 fn a_restart_between_two_commits_loses_nothing() {
     let m = holdem(&id("restart-room"), 2);
     let mut room = counting_room();
-    let inv = open_seeded(&mut room, &m, 6).unwrap();
-    commit_seat(&mut room, &m, inv.seats[0].as_str(), 0).unwrap();
+    let inv = opened(&mut room, &m, 6);
+    commit_seat(&mut room, &m, &inv, 0).unwrap();
     pg_ctl("restart -m fast -w");
-    commit_seat(&mut room, &m, inv.seats[1].as_str(), 1).unwrap();
+    commit_seat(&mut room, &m, &inv, 1).unwrap();
     let audit = room.audit(&m.table).unwrap();
-    assert_eq!(audit.entries, 3);
+    assert_eq!(audit.entries as u64, BEFORE_COMMITS + 2);
     assert_eq!(room.public_view(&m.table).unwrap().phase, "revealing");
 }
 
