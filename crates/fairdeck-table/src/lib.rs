@@ -58,6 +58,7 @@
 mod error;
 mod event;
 mod hex;
+pub mod hidden;
 mod invitation;
 pub mod ledger;
 pub mod limit;

@@ -70,13 +70,18 @@ impl<S: Store + Send + 'static> Service<S> {
         })
     }
 
+    /// Whether `token` is the service's admin token (constant time).
+    pub(crate) fn admits_admin(&self, token: &str) -> bool {
+        self.admin.admits(token)
+    }
+
     /// The table's stored snapshot: the one thing a `GET` reads under the lock.
     async fn snapshot(self: &Arc<Self>, id: String) -> Result<crate::Snapshot, ApiError> {
         self.with(move |room| room.store().load(&id)).await
     }
 
     /// Runs `f` with the room on a blocking thread.
-    async fn with<T: Send + 'static>(
+    pub(crate) async fn with<T: Send + 'static>(
         self: &Arc<Self>,
         f: impl FnOnce(&mut Room<S>) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, ApiError> {
@@ -92,7 +97,7 @@ impl<S: Store + Send + 'static> Service<S> {
 }
 
 /// A table error as the answer a client sees.
-fn refused(e: Error) -> ApiError {
+pub(crate) fn refused(e: Error) -> ApiError {
     let (status, text) = match e.refusal() {
         Refusal::BadRequest => (StatusCode::BAD_REQUEST, e.to_string()),
         Refusal::Unauthenticated => (StatusCode::UNAUTHORIZED, "a token is required".into()),
@@ -113,7 +118,7 @@ fn refused(e: Error) -> ApiError {
 
 /// The bearer token of a request, if it carries one (the scheme's name is
 /// matched without regard to case, as RFC 9110 section 11.1 asks).
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim_start().split_once(' ')?;
     scheme
@@ -131,7 +136,7 @@ fn seat_number(text: &str) -> Result<usize, ApiError> {
     })
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -143,7 +148,7 @@ fn ok<T: Serialize>(status: StatusCode, value: T) -> Response {
 
 /// An answer for one token's holder only: no cache may keep it (a seat's
 /// cards, the operator's deals, tokens).
-fn private<T: Serialize>(status: StatusCode, value: T) -> Response {
+pub(crate) fn private<T: Serialize>(status: StatusCode, value: T) -> Response {
     let mut answer = ok(status, value);
     answer.headers_mut().insert(
         header::CACHE_CONTROL,
@@ -360,6 +365,7 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .route("/api/tables/{id}/close", post(steps(Step::Close)))
         .route("/api/tables/{id}/void", post(steps(Step::Void)))
         .route("/api/tables/{id}/release", post(release::<S>))
+        .merge(crate::hidden::routes::routes::<S>())
         .fallback(pages)
         .with_state(svc)
         .layer(axum::middleware::from_fn(refusals::as_json))

@@ -5,6 +5,8 @@
 //! different tables run side by side. A commit returns once PostgreSQL has
 //! flushed it (`synchronous_commit`, on by default).
 
+mod hidden;
+
 use std::time::Duration;
 
 use postgres::{Client, GenericClient, NoTls};
@@ -72,6 +74,7 @@ fn migrate(client: &mut Client) -> Result<(), Error> {
             &[&m.version],
         )?;
     }
+    hidden::migrate(&mut tx)?;
     tx.commit()?;
     Ok(())
 }
