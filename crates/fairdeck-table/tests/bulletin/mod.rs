@@ -12,11 +12,11 @@ use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
-use fairdeck_table::SqliteStore;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Post, Status};
 use fairdeck_table::load::Client;
 use fairdeck_table::service::{Service, serve};
+use fairdeck_table::{SqliteStore, Store};
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 
@@ -33,7 +33,11 @@ pub struct Server {
 impl Server {
     /// Serves `db` (a SQLite file) on a free loopback port.
     pub fn start(db: &Path) -> Server {
-        let store = SqliteStore::open(db).unwrap();
+        Server::with(SqliteStore::open(db).unwrap())
+    }
+
+    /// Serves `store` on a free loopback port.
+    pub fn with<S: Store + Send + 'static>(store: S) -> Server {
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -92,28 +96,50 @@ pub fn manifest(id: &str, seats: usize, hands: u64) -> Manifest {
     }
 }
 
+thread_local! {
+    static ANSWERS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Every answer this thread received, in order (drained).
+pub fn answers() -> Vec<String> {
+    ANSWERS.with(|a| std::mem::take(&mut *a.borrow_mut()))
+}
+
+/// One request; its answer is recorded for [`answers`].
+pub fn call(
+    client: &mut Client,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let (code, answer) = client.call(method, path, token, body).unwrap();
+    ANSWERS.with(|a| a.borrow_mut().push(answer.to_string()));
+    (code, answer)
+}
+
 /// Opens a hidden table through the API.
 pub fn open(client: &mut Client, m: &Manifest, step_seconds: u64) -> HiddenInvitation {
     let body = json!({"manifest": m, "step_seconds": step_seconds});
-    let (status, answer) = client
-        .call("POST", "/api/hidden", Some(ADMIN), Some(&body))
-        .unwrap();
+    let (status, answer) = call(client, "POST", "/api/hidden", Some(ADMIN), Some(&body));
     assert_eq!(status, 201, "{answer}");
     serde_json::from_value(answer).unwrap()
 }
 
 pub fn status(client: &mut Client, id: &str) -> Status {
-    let (code, answer) = client
-        .call("GET", &format!("/api/hidden/{id}"), None, None)
-        .unwrap();
+    let (code, answer) = call(client, "GET", &format!("/api/hidden/{id}"), None, None);
     assert_eq!(code, 200, "{answer}");
     serde_json::from_value(answer).unwrap()
 }
 
 pub fn transcript(client: &mut Client, id: &str) -> Record {
-    let (code, answer) = client
-        .call("GET", &format!("/api/hidden/{id}/transcript"), None, None)
-        .unwrap();
+    let (code, answer) = call(
+        client,
+        "GET",
+        &format!("/api/hidden/{id}/transcript"),
+        None,
+        None,
+    );
     assert_eq!(code, 200, "{answer}");
     Record::from_json(&answer.to_string()).unwrap()
 }
@@ -126,22 +152,14 @@ pub fn send(
     post: &Post,
 ) -> (u16, Value) {
     let path = format!("/api/hidden/{id}/seats/{seat}/{}", post.route());
-    client
-        .call("POST", &path, Some(token), Some(&post.to_json()))
-        .unwrap()
+    call(client, "POST", &path, Some(token), Some(&post.to_json()))
 }
 
 /// The operator's step.
 pub fn advance(client: &mut Client, id: &str, operator: &str, hand: u64, to: &str) -> (u16, Value) {
     let body = json!({"hand": hand, "to": to});
-    client
-        .call(
-            "POST",
-            &format!("/api/hidden/{id}/advance"),
-            Some(operator),
-            Some(&body),
-        )
-        .unwrap()
+    let path = format!("/api/hidden/{id}/advance");
+    call(client, "POST", &path, Some(operator), Some(&body))
 }
 
 /// A seat played by the library: its key and generator.
