@@ -158,3 +158,20 @@ fn an_open_street_nobody_shared_voids_naming_seat_0() {
     assert_eq!((void.stage.as_str(), void.seat), ("flop", 0));
     assert_eq!(void.missing, shares(&[7, 8, 9]));
 }
+
+#[test]
+fn the_hidden_log_is_append_only() {
+    let mut t = Table::new("log");
+    assert!(t.step(0, T0 + 1));
+    let path = t._dir.path().join("t.sqlite");
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    for sql in [
+        "UPDATE hidden_log SET entry = '{}' WHERE seq = 1",
+        "DELETE FROM hidden_log WHERE seq = 1",
+    ] {
+        let e = raw.execute(sql, []).unwrap_err().to_string();
+        assert!(e.contains("append-only"), "{sql}: {e}");
+    }
+    let (st, _) = t.at(T0 + 2);
+    assert_eq!(st.entries, 2, "the opening and seat 0's key, unchanged");
+}
