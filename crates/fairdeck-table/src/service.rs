@@ -16,6 +16,7 @@
 //! | `POST /api/tables/{id}/close` | operator | reveal S; the transcript becomes public |
 //! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
 //! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
+//! | `/api/hidden/…` | | hidden (version-3) tables: [`crate::hidden::routes`] |
 //!
 //! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case).
 //! 401 and 403 answers say no more than that (no hint which token would

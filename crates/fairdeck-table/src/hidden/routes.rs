@@ -4,7 +4,7 @@
 //!
 //! | route | who | what |
 //! |---|---|---|
-//! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`] (tokens shown once) |
+//! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](super::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
 //! | `GET /api/hidden/{id}/transcript` | anyone | the §14 transcript so far |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
