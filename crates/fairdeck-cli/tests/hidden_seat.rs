@@ -16,7 +16,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck_hidden::group::{card_point, encode_point};
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
-use fairdeck_table::hidden::seat::{check, next_post};
+use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
@@ -79,9 +79,14 @@ fn admin(dir: &Path) -> String {
         .to_string()
 }
 
-fn open(client: &mut Client, dir: &Path, id: &str, step_seconds: u64) -> HiddenInvitation {
+fn open(
+    client: &mut Client,
+    dir: &Path,
+    (id, hands): (&str, u64),
+    step_seconds: u64,
+) -> HiddenInvitation {
     let manifest = json!({"version": 3, "table": id, "game": "holdem", "deck": "standard",
-        "seats": ["ann", "bo", "cy"], "first": 1, "last": 1});
+        "seats": ["ann", "bo", "cy"], "first": 1, "last": hands});
     let body = json!({"manifest": manifest, "step_seconds": step_seconds});
     let (code, answer) = client
         .call("POST", "/api/hidden", Some(&admin(dir)), Some(&body))
@@ -159,7 +164,7 @@ fn drive(client: &mut Client, inv: &HiddenInvitation, key: &SecretKey, library_s
         if st.owed.is_empty() && !st.next.is_empty() {
             let to = st.next[0].clone();
             // Give the seats a moment to open their cards before the hand ends.
-            if to == "end" && !showdown_done(client, id) {
+            if to == "end" && !showdown_done(client, id, st.hand) {
                 std::thread::sleep(Duration::from_millis(100));
                 continue;
             }
@@ -174,11 +179,10 @@ fn drive(client: &mut Client, inv: &HiddenInvitation, key: &SecretKey, library_s
     }
 }
 
-fn showdown_done(client: &mut Client, id: &str) -> bool {
-    transcript(client, id)
-        .hands
-        .first()
-        .is_some_and(|h| h.showdown.len() == 6)
+fn showdown_done(client: &mut Client, id: &str, hand: Option<u64>) -> bool {
+    let record = transcript(client, id);
+    let rec = hand.and_then(|n| record.hand(n));
+    rec.is_some_and(|h| h.showdown.len() == 6)
 }
 
 #[test]
@@ -186,28 +190,45 @@ fn cli_and_library_seats_play_a_hand_that_fair_verify_accepts() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
     let mut client = Client::new(&service.addr);
-    let inv = open(&mut client, dir.path(), "cli", 600);
+    let inv = open(&mut client, dir.path(), ("cli", 2), 600);
     let seats: Vec<Child> = (0..2)
         .map(|i| cli_seat(dir.path(), &inv.links[i], i))
         .collect();
     let key = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(99));
     drive(&mut client, &inv, &key, true);
     let record = transcript(&mut client, "cli");
+    assert_eq!(record.hands.len(), 2);
+    let opts = fairdeck_hidden::verify::Options::default();
+    let verdict = fairdeck_hidden::verify::verify(&record, &opts).verdict;
+    let opened = |hand: usize, seat: u64| -> Vec<String> {
+        let list = verdict.hands[hand]
+            .opened
+            .iter()
+            .filter(|c| c.seat == Some(seat));
+        list.map(|c| c.card.clone()).collect()
+    };
     let mut holes = Vec::new();
     for (i, child) in seats.into_iter().enumerate() {
         let (ok, text) = output_of(child);
         assert!(ok, "seat {i}: {text}");
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(&format!("hand 1: seat {i}'s cards: ")))
-            .unwrap_or_else(|| panic!("{text}"));
-        holes.extend(
-            line.rsplit(": ")
-                .next()
-                .unwrap()
+        for hand in 1..=2 {
+            let prefix = format!("hand {hand}: seat {i}'s cards: ");
+            let line = text.lines().find_map(|l| l.strip_prefix(&prefix));
+            let cards: Vec<String> = line
+                .unwrap_or_else(|| panic!("{text}"))
                 .split(' ')
-                .map(str::to_string),
-        );
+                .map(str::to_string)
+                .collect();
+            let mut shown = opened(hand - 1, i as u64);
+            let mut printed = cards.clone();
+            shown.sort();
+            printed.sort();
+            assert_eq!(
+                printed, shown,
+                "seat {i} printed the cards it opened at the showdown"
+            );
+            holes.extend(cards);
+        }
         assert!(text.contains("\nvalid: every message"), "{text}");
         assert!(
             text.contains("opened by seat 2"),
@@ -219,11 +240,8 @@ fn cli_and_library_seats_play_a_hand_that_fair_verify_accepts() {
             .mode();
         assert_eq!(mode & 0o777, 0o600, "seat {i}'s key file is private");
     }
-    let own = check(&record, (2, &key)).unwrap().verdict.hands[0]
-        .own
-        .clone();
-    holes.extend(own.iter().map(|c| c.card.clone()));
-    assert_eq!(holes.len(), 6);
+    holes.extend((0..2).flat_map(|h| opened(h, 2)));
+    assert_eq!(holes.len(), 12);
     let path = dir.path().join("cli.json");
     std::fs::write(&path, record.to_json()).unwrap();
     let verified = Command::new(cargo_bin("fairdeck"))
@@ -258,7 +276,7 @@ fn a_seat_that_never_comes_voids_the_table_and_the_cli_seats_say_so() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
     let mut client = Client::new(&service.addr);
-    let inv = open(&mut client, dir.path(), "gone", 2);
+    let inv = open(&mut client, dir.path(), ("gone", 1), 2);
     let seats: Vec<Child> = (0..2)
         .map(|i| cli_seat(dir.path(), &inv.links[i], i))
         .collect();

@@ -31,6 +31,29 @@ fn a_whole_table_played_over_http_verifies() {
         assert_eq!(h.community.len(), 5, "flop, turn and river shown");
         assert_eq!(h.opened.len(), 6, "every seat opened its two cards");
     }
+    // One hand's transcript (with the keys): what a seat fetches while it plays.
+    let (code, one) = call(
+        &mut client,
+        "GET",
+        "/api/hidden/full/transcript?hand=2",
+        None,
+        None,
+    );
+    assert_eq!(code, 200);
+    let one = fairdeck_hidden::record::Record::from_json(&one.to_string()).unwrap();
+    assert_eq!(
+        (one.keys.len(), one.hands.len(), one.hands[0].hand),
+        (3, 1, 2)
+    );
+    assert!(final_verdict(&one).is_valid());
+    let (code, _) = call(
+        &mut client,
+        "GET",
+        "/api/hidden/full/transcript?hand=x",
+        None,
+        None,
+    );
+    assert_eq!(code, 400);
     let (code, _) = advance(&mut client, "full", &inv.operator, 3, "end");
     assert_eq!(code, 409, "nothing is played after the last hand");
 }

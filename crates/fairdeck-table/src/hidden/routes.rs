@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](super::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
-//! | `GET /api/hidden/{id}/transcript` | anyone | the §14 transcript so far |
+//! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only) |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
 //! | `POST /api/hidden/{id}/seats/{seat}/shuffle` | that seat | a shuffle message (bounded by the deck's size) |
 //! | `POST /api/hidden/{id}/seats/{seat}/shares` | that seat | a list of share messages of one stage |
@@ -19,7 +19,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -133,12 +134,25 @@ async fn status<S: Store + Send + 'static>(
     Ok(private(StatusCode::OK, Status::of(&board)))
 }
 
+/// `?hand=N`: the transcript of one hand (with the table's keys and void).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OneHand {
+    hand: Option<u64>,
+}
+
 async fn transcript<S: Store + Send + 'static>(
     State(svc): Shared<S>,
     Path(id): Path<String>,
+    query: Result<Query<OneHand>, QueryRejection>,
 ) -> Answer {
+    let Query(one) = query.map_err(|e| api(ApiError::bad(e.body_text(), Some("hand"))))?;
     let board = run(&svc, move |s| desk::board(s, &id, now())).await?;
-    let json = board.record.to_json();
+    let mut record = board.record;
+    if let Some(n) = one.hand {
+        record.hands.retain(|h| h.hand == n);
+    }
+    let json = record.to_json();
     let kind = header::HeaderValue::from_static("application/json");
     let mut answer = ([(header::CONTENT_TYPE, kind)], json).into_response();
     answer.headers_mut().insert(

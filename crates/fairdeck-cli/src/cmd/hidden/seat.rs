@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use fairdeck_hidden::keys::SecretKey;
-use fairdeck_hidden::record::Record;
+use fairdeck_hidden::record::{MAX_BYTES, Record};
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::hidden::seat::{check, next_post};
 use fairdeck_table::hidden::{Post, Status};
@@ -138,8 +138,10 @@ impl Wire {
         Ok(serde_json::from_value(answer)?)
     }
 
-    fn record(&mut self) -> anyhow::Result<Record> {
-        let value: Value = self.get("/transcript")?;
+    /// The transcript: of the hand in play only (with the keys), or whole.
+    fn record(&mut self, hand: Option<u64>) -> anyhow::Result<Record> {
+        let what = hand.map_or("/transcript".into(), |n| format!("/transcript?hand={n}"));
+        let value: Value = self.get(&what)?;
         Record::from_json(&value.to_string())
             .map_err(|e| anyhow::anyhow!("the served transcript: {e}"))
     }
@@ -203,7 +205,8 @@ fn seat_key(
 pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let link = parse_link(&args.link)?;
     let mut wire = Wire {
-        client: Client::new(&link.addr),
+        // The whole transcript at the end may be as large as a transcript can be.
+        client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),
         link,
         patience: Duration::from_secs(args.patience),
     };
@@ -258,7 +261,7 @@ fn act(
     if status.owed_by(seat).is_none() && !showdown && !dealt(status, shown) {
         return Ok(false);
     }
-    let record = wire.record()?;
+    let record = wire.record(status.hand)?;
     show_cards(status, &record, (seat, key), shown, out)?;
     match next_post(status, &record, (seat, key), !muck, rng)? {
         Some(post) => wire.send(&post),
@@ -312,7 +315,7 @@ fn show_cards(
 
 /// The table is over: the whole transcript verified, read with the seat's key.
 fn finish(wire: &mut Wire, key: &SecretKey, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let record = wire.record()?;
+    let record = wire.record(None)?;
     let opts = Options {
         reader: Some((wire.link.seat, key)),
         in_progress: false,
