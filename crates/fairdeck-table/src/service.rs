@@ -59,6 +59,8 @@ pub struct Service<S: Store> {
     room: Mutex<Room<S>>,
     admin: TokenHash,
     public: PublicCache,
+    /// Hidden tables' boards, replayed once and brought up to date.
+    pub(crate) hidden: crate::hidden::store::BoardCache,
 }
 
 impl<S: Store + Send + 'static> Service<S> {
@@ -68,6 +70,7 @@ impl<S: Store + Send + 'static> Service<S> {
             room: Mutex::new(Room::new(store)),
             admin: TokenHash::of(admin_token),
             public: PublicCache::default(),
+            hidden: crate::hidden::store::BoardCache::default(),
         })
     }
 

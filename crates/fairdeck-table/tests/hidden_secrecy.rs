@@ -16,7 +16,7 @@ use fairdeck_hidden::deal::{Reader, open as open_card};
 use fairdeck_hidden::group::{card_point, decode_point, encode_point};
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::SqliteStore;
-use fairdeck_table::hidden::store::load;
+use fairdeck_table::hidden::store::{BoardCache, load};
 
 /// Each seat's hole cards (position, name), as the seat itself reads them.
 fn hole_cards(record: &fairdeck_hidden::record::Record, seats: &[Seat]) -> Vec<(u64, u64, String)> {
@@ -51,7 +51,8 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 
 /// The hole cards that the stored shares open, with nobody's secret key.
 fn opened_from_store(db: &Path, id: &str) -> Vec<(u64, String)> {
-    let board = load(&mut SqliteStore::open(db).unwrap(), id).unwrap();
+    let cache = BoardCache::default(); // a fresh replay of everything stored
+    let board = load(&mut SqliteStore::open(db).unwrap(), &cache, id).unwrap();
     let opts = Options {
         in_progress: true,
         ..Options::default()

@@ -12,6 +12,7 @@ use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::SqliteStore;
 use fairdeck_table::hidden::desk::{self, board, post};
 use fairdeck_table::hidden::seat::next_post;
+use fairdeck_table::hidden::store::BoardCache;
 use fairdeck_table::hidden::{Advance, HiddenInvitation, NewHiddenTable, Status};
 use rand_core::SeedableRng;
 
@@ -20,6 +21,7 @@ const STEP: u64 = 30;
 
 struct Table {
     store: SqliteStore,
+    cache: BoardCache,
     inv: HiddenInvitation,
     keys: Vec<SecretKey>,
     rng: ChaCha20Rng,
@@ -48,6 +50,7 @@ impl Table {
         let keys = (0..3).map(|_| SecretKey::generate(&mut rng)).collect();
         Table {
             store,
+            cache: BoardCache::default(),
             inv,
             keys,
             rng,
@@ -58,7 +61,7 @@ impl Table {
     /// Seat `seat` sends what it owes at `now`; whether it sent anything.
     fn step(&mut self, seat: u64, now: u64) -> bool {
         let id = self.inv.table.clone();
-        let b = board(&mut self.store, &id, now).unwrap();
+        let b = board((&mut self.store, &self.cache), &id, now).unwrap();
         let status = Status::of(&b);
         let key = &self.keys[seat as usize];
         let Some(p) = next_post(&status, &b.record, (seat, key), true, &mut self.rng).unwrap()
@@ -66,7 +69,14 @@ impl Table {
             return false;
         };
         let token = self.inv.seats[seat as usize].clone();
-        post(&mut self.store, &id, (seat, Some(&token)), p, now).unwrap();
+        post(
+            (&mut self.store, &self.cache),
+            &id,
+            (seat, Some(&token)),
+            p,
+            now,
+        )
+        .unwrap();
         true
     }
 
@@ -76,13 +86,13 @@ impl Table {
             hand: 1,
             to: to.into(),
         };
-        desk::advance(&mut self.store, &id, Some(&op), &step, now).unwrap();
+        desk::advance((&mut self.store, &self.cache), &id, Some(&op), &step, now).unwrap();
     }
 
     /// The status at `now` (a passed deadline voids first) and the verified void.
     fn at(&mut self, now: u64) -> (Status, Option<Void>) {
         let id = self.inv.table.clone();
-        let b = board(&mut self.store, &id, now).unwrap();
+        let b = board((&mut self.store, &self.cache), &id, now).unwrap();
         let v = verify(&b.record, &Options::default()).verdict;
         let void = b
             .record
@@ -174,4 +184,42 @@ fn the_hidden_log_is_append_only() {
     }
     let (st, _) = t.at(T0 + 2);
     assert_eq!(st.entries, 2, "the opening and seat 0's key, unchanged");
+}
+
+/// Two service processes on one database, each with its own cache of
+/// boards: each sees what the other appended, and a cached board is always
+/// what a fresh replay of the log gives.
+#[test]
+fn cached_boards_follow_changes_made_by_another_process() {
+    let mut t = Table::new("two");
+    let path = t._dir.path().join("t.sqlite");
+    let (mut other, other_cache) = (SqliteStore::open(&path).unwrap(), BoardCache::default());
+    for seat in [0, 1, 2, 0] {
+        assert!(t.step(seat, T0 + 1)); // keys and seat 0's shuffle, through the first store
+    }
+    let theirs = board((&mut other, &other_cache), "two", T0 + 1).unwrap();
+    assert_eq!(
+        Status::of(&theirs).owed_by(1),
+        Some(&[Missing::Shuffle][..])
+    );
+    // Seat 1 shuffles through the other process.
+    let key = t.keys[1].clone();
+    let st = Status::of(&theirs);
+    let p = next_post(&st, &theirs.record, (1, &key), true, &mut t.rng)
+        .unwrap()
+        .unwrap();
+    let token = t.inv.seats[1].clone();
+    post(
+        (&mut other, &other_cache),
+        "two",
+        (1, Some(&token)),
+        p,
+        T0 + 2,
+    )
+    .unwrap();
+    let ours = board((&mut t.store, &t.cache), "two", T0 + 3).unwrap();
+    let fresh = board((&mut t.store, &BoardCache::default()), "two", T0 + 3).unwrap();
+    assert_eq!(ours.record, fresh.record);
+    assert_eq!(Status::of(&ours), Status::of(&fresh));
+    assert_eq!(Status::of(&ours).owed_by(2), Some(&[Missing::Shuffle][..]));
 }

@@ -13,7 +13,7 @@ use super::accept;
 use super::board::Board;
 use super::control::{self, Advance, HiddenInvitation, NewHiddenTable, expired};
 use super::refusal::Refused;
-use super::store::{self, HiddenStore, load};
+use super::store::{self, BoardCache, HiddenStore, load};
 use crate::Error;
 
 /// A seat's message.
@@ -73,12 +73,18 @@ pub fn open<S: HiddenStore + ?Sized, R: TryCryptoRng + ?Sized>(
 /// # Errors
 ///
 /// [`Error::NotFound`], [`Error::Storage`], [`Error::Corrupt`].
-pub fn board<S: HiddenStore + ?Sized>(s: &mut S, id: &str, now: u64) -> Result<Board, Refused> {
-    let board = load(s, id)?;
+pub fn board<S: HiddenStore + ?Sized>(
+    (s, cache): (&mut S, &BoardCache),
+    id: &str,
+    now: u64,
+) -> Result<Board, Refused> {
+    let board = load(s, cache, id)?;
     if expired(&board, now).is_none() {
         return Ok(board);
     }
-    store::change(s, id, &mut |b| Ok(expired(b, now).into_iter().collect()))
+    store::change(s, cache, id, &mut |b| {
+        Ok(expired(b, now).into_iter().collect())
+    })
 }
 
 fn authorize(token: Option<&str>, hash: Option<&crate::TokenHash>) -> Result<(), Refused> {
@@ -98,7 +104,7 @@ fn authorize(token: Option<&str>, hash: Option<&crate::TokenHash>) -> Result<(),
 /// [`Refused::Message`] naming the failure kind and seat; [`Refused::NotNow`];
 /// [`Refused::Table`] (token, table, storage).
 pub fn post<S: HiddenStore + ?Sized>(
-    s: &mut S,
+    (s, cache): (&mut S, &BoardCache),
     id: &str,
     (seat, token): (u64, Option<&str>),
     post: Post,
@@ -106,7 +112,7 @@ pub fn post<S: HiddenStore + ?Sized>(
 ) -> Result<Board, Refused> {
     let mut late = false;
     let mut post = Some(post);
-    let board = store::change(s, id, &mut |b| {
+    let board = store::change(s, cache, id, &mut |b| {
         authorize(
             token,
             usize::try_from(seat).ok().and_then(|i| b.seats.get(i)),
@@ -137,14 +143,14 @@ pub fn post<S: HiddenStore + ?Sized>(
 ///
 /// As [`control::advance`]; [`Refused::Table`] (token, table, storage).
 pub fn advance<S: HiddenStore + ?Sized>(
-    s: &mut S,
+    (s, cache): (&mut S, &BoardCache),
     id: &str,
     token: Option<&str>,
     step: &Advance,
     now: u64,
 ) -> Result<Board, Refused> {
     let mut late = false;
-    let board = store::change(s, id, &mut |b| {
+    let board = store::change(s, cache, id, &mut |b| {
         authorize(token, Some(&b.operator))?;
         if let Some(void) = expired(b, now) {
             late = true;

@@ -30,10 +30,9 @@ use serde::Serialize;
 
 use super::control::{Advance, NewHiddenTable};
 use super::desk::{self, Post};
-use super::entry::Entry;
 use super::refusal::Refused;
 use super::status::Status;
-use super::store::{HiddenStore, read_entries};
+use super::store::{BoardCache, HiddenStore, load};
 use crate::service::{MAX_BODY_BYTES, Service, bearer, now, private, refused};
 use crate::{Error, Store};
 
@@ -85,15 +84,17 @@ fn api(e: ApiError) -> Response {
     e.into_response()
 }
 
+/// Runs `f` with the store and the boards' cache on a blocking thread.
 async fn run<S, T>(
     svc: &Arc<Service<S>>,
-    f: impl FnOnce(&mut S) -> Result<T, Refused> + Send + 'static,
+    f: impl FnOnce((&mut S, &BoardCache)) -> Result<T, Refused> + Send + 'static,
 ) -> Result<T, Response>
 where
     S: Store + Send + 'static,
     T: Send + 'static,
 {
-    svc.with(move |room| Ok(f(room.store())))
+    let me = Arc::clone(svc);
+    svc.with(move |room| Ok(f((room.store(), &me.hidden))))
         .await
         .map_err(api)?
         .map_err(answer)
@@ -119,7 +120,7 @@ async fn open<S: Store + Send + 'static>(
         .await
         .map_err(api)?;
     let base = base(&headers);
-    let invitation = run(&svc, move |s| {
+    let invitation = run(&svc, move |(s, _)| {
         Ok(desk::open(s, &request, &mut SysRng, &base, now())?)
     })
     .await?;
@@ -162,15 +163,12 @@ async fn transcript<S: Store + Send + 'static>(
     Ok(answer)
 }
 
-/// The deck size of table `id`, read from its first entry (bounds a body).
-fn deck_size<S: HiddenStore + ?Sized>(s: &mut S, id: &str) -> Result<usize, Refused> {
-    let rows = s.hidden_entries(id)?;
-    match read_entries(&rows[..rows.len().min(1)])?.first() {
-        Some(Entry::Opened { manifest, .. }) => fairdeck_hidden::Table::new(manifest.clone())
-            .map(|t| t.deck_size())
-            .map_err(|e| Error::Corrupt(e.to_string()).into()),
-        _ => Err(Error::Corrupt("a hidden table without its opening".into()).into()),
-    }
+/// The deck size of table `id` (bounds a body).
+fn deck_size<S: HiddenStore + ?Sized>(
+    (s, cache): (&mut S, &BoardCache),
+    id: &str,
+) -> Result<usize, Refused> {
+    Ok(load(s, cache, id)?.table.deck_size())
 }
 
 /// A seat's message kinds, each with its route.

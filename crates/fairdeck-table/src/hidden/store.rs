@@ -5,13 +5,17 @@
 //! change is one transaction under the table's row lock, durable before it
 //! returns, exactly as for version-2 tables.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
 use super::board::Board;
 use super::entry::Entry;
 use super::refusal::Refused;
 use crate::Error;
 
-/// Decides, from the table's entries as stored, what to append (nothing,
-/// or entries as `(kind, JSON)`), or refuses (nothing is written).
+/// Decides, from the table's entries as stored from a given place on, what
+/// to append (nothing, or entries as `(kind, JSON)`), or refuses (nothing
+/// is written).
 pub type HiddenDecide<'a> =
     dyn FnMut(&[String]) -> Result<Vec<(&'static str, String)>, Refused> + 'a;
 
@@ -24,20 +28,26 @@ pub trait HiddenStore {
     /// [`Error::Exists`] if the id is taken; [`Error::Storage`].
     fn hidden_create(&mut self, id: &str, opened: &str) -> Result<(), Error>;
 
-    /// Under the table's row lock, in one transaction: reads its entries,
-    /// asks `decide`, appends what it returns.
+    /// Under the table's row lock, in one transaction: reads its entries
+    /// from place `from` on, asks `decide`, appends what it returns after
+    /// the last entry.
     ///
     /// # Errors
     ///
     /// [`Error::NotFound`]; `decide`'s refusal; [`Error::Storage`].
-    fn hidden_change(&mut self, id: &str, decide: &mut HiddenDecide<'_>) -> Result<(), Refused>;
+    fn hidden_change(
+        &mut self,
+        id: &str,
+        from: u64,
+        decide: &mut HiddenDecide<'_>,
+    ) -> Result<(), Refused>;
 
-    /// The table's entries, in order.
+    /// The table's entries from place `from` on, in order.
     ///
     /// # Errors
     ///
     /// [`Error::NotFound`]; [`Error::Storage`].
-    fn hidden_entries(&mut self, id: &str) -> Result<Vec<String>, Error>;
+    fn hidden_entries(&mut self, id: &str, from: u64) -> Result<Vec<String>, Error>;
 }
 
 /// The schema of hidden tables: (version, SQLite, PostgreSQL).
@@ -90,30 +100,91 @@ pub(crate) fn stored(entry: &Entry) -> Result<(&'static str, String), Refused> {
     Ok((entry.kind(), json))
 }
 
-/// The table's board.
+/// Boards already replayed, by table id: a read or change then replays only
+/// the entries appended since (by this process or another sharing the
+/// database; the log is append-only, so what was replayed stays true).
+/// At most [`MAX_BOARDS`] are kept; beyond that the cache starts afresh.
+#[derive(Default)]
+pub struct BoardCache {
+    boards: Mutex<HashMap<String, Board>>,
+}
+
+/// The most boards a [`BoardCache`] keeps.
+pub const MAX_BOARDS: usize = 64;
+
+impl BoardCache {
+    fn take(&self, id: &str) -> Option<Board> {
+        self.boards
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id)
+    }
+
+    fn put(&self, id: &str, board: Board) {
+        let mut boards = self.boards.lock().unwrap_or_else(PoisonError::into_inner);
+        if boards.len() >= MAX_BOARDS {
+            boards.clear();
+        }
+        boards.insert(id.to_string(), board);
+    }
+}
+
+/// `base` (or a new board) brought up to date with `rows`, entries from
+/// `base.entries` on.
+fn brought_up(base: Option<Board>, rows: &[String]) -> Result<Board, Error> {
+    let entries = read_entries(rows)?;
+    match base {
+        None => Board::replay(&entries),
+        Some(mut board) => {
+            for e in &entries {
+                board.apply(e)?;
+            }
+            Ok(board)
+        }
+    }
+}
+
+/// The table's board, replaying only what the cache has not seen.
 ///
 /// # Errors
 ///
 /// As [`HiddenStore::hidden_entries`], and [`Board::replay`].
-pub fn load<S: HiddenStore + ?Sized>(store: &mut S, id: &str) -> Result<Board, Error> {
-    Board::replay(&read_entries(&store.hidden_entries(id)?)?)
+pub fn load<S: HiddenStore + ?Sized>(
+    store: &mut S,
+    cache: &BoardCache,
+    id: &str,
+) -> Result<Board, Error> {
+    let base = cache.take(id);
+    let from = base.as_ref().map_or(0, |b| b.entries);
+    let board = brought_up(base, &store.hidden_entries(id, from)?)?;
+    cache.put(id, board.clone());
+    Ok(board)
 }
 
-/// One change: replays the board under the lock, and appends the entries
-/// `decide` makes of it.
+/// One change: brings the board up to date under the lock, and appends
+/// the entries `decide` makes of it.
 ///
 /// # Errors
 ///
 /// As [`HiddenStore::hidden_change`].
 pub fn change<S: HiddenStore + ?Sized>(
     store: &mut S,
+    cache: &BoardCache,
     id: &str,
     decide: &mut dyn FnMut(&Board) -> Result<Vec<Entry>, Refused>,
 ) -> Result<Board, Refused> {
-    let mut after = None;
-    store.hidden_change(id, &mut |rows| {
-        let mut board = Board::replay(&read_entries(rows)?)?;
-        let entries = decide(&board)?;
+    let mut base = cache.take(id);
+    let from = base.as_ref().map_or(0, |b| b.entries);
+    let (mut after, mut refused) = (None, None);
+    let changed = store.hidden_change(id, from, &mut |rows| {
+        let mut board = brought_up(base.take(), rows)?;
+        let entries = match decide(&board) {
+            Ok(entries) => entries,
+            Err(r) => {
+                refused = Some(board); // as stored: still right to keep
+                return Err(r);
+            }
+        };
         let mut out = Vec::with_capacity(entries.len());
         for e in &entries {
             board.apply(e)?;
@@ -121,6 +192,16 @@ pub fn change<S: HiddenStore + ?Sized>(
         }
         after = Some(board);
         Ok(out)
-    })?;
-    after.ok_or_else(|| Refused::Table(Error::Storage("the change did not run".into())))
+    });
+    if let Err(r) = changed {
+        if let Some(board) = refused {
+            cache.put(id, board);
+        }
+        return Err(r);
+    }
+    let board =
+        after.ok_or_else(|| Refused::Table(Error::Storage("the change did not run".into())))?;
+    // Only a committed change reaches here: the cache never runs ahead of the log.
+    cache.put(id, board.clone());
+    Ok(board)
 }

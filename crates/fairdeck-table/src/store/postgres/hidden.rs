@@ -31,7 +31,12 @@ pub(super) fn migrate(tx: &mut Transaction<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-fn entries(c: &mut impl GenericClient, id: &str, lock: bool) -> Result<Vec<String>, Error> {
+fn entries(
+    c: &mut impl GenericClient,
+    id: &str,
+    from: u64,
+    lock: bool,
+) -> Result<Vec<String>, Error> {
     let sql = match lock {
         true => "SELECT entries FROM hidden_tables WHERE id = $1 FOR UPDATE",
         false => "SELECT entries FROM hidden_tables WHERE id = $1",
@@ -39,8 +44,8 @@ fn entries(c: &mut impl GenericClient, id: &str, lock: bool) -> Result<Vec<Strin
     c.query_opt(sql, &[&id])?
         .ok_or_else(|| Error::NotFound(id.into()))?;
     let rows = c.query(
-        "SELECT entry FROM hidden_log WHERE table_id = $1 ORDER BY seq",
-        &[&id],
+        "SELECT entry FROM hidden_log WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+        &[&id, &place(from)?],
     )?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
@@ -65,11 +70,16 @@ impl HiddenStore for PostgresStore {
         })
     }
 
-    fn hidden_change(&mut self, id: &str, decide: &mut HiddenDecide<'_>) -> Result<(), Refused> {
+    fn hidden_change(
+        &mut self,
+        id: &str,
+        from: u64,
+        decide: &mut HiddenDecide<'_>,
+    ) -> Result<(), Refused> {
         let mut refused = None;
         self.run(|client| {
             let mut tx = client.transaction()?;
-            let rows = entries(&mut tx, id, true)?;
+            let rows = entries(&mut tx, id, from, true)?;
             let new = match decide(&rows) {
                 Ok(new) => new,
                 Err(Refused::Table(e)) => return Err(e),
@@ -78,7 +88,7 @@ impl HiddenStore for PostgresStore {
                     return Ok(());
                 }
             };
-            let mut seq = rows.len() as u64;
+            let mut seq = from + rows.len() as u64;
             for (kind, entry) in &new {
                 tx.execute(
                     "INSERT INTO hidden_log (table_id, seq, kind, entry) VALUES ($1, $2, $3, $4)",
@@ -96,7 +106,7 @@ impl HiddenStore for PostgresStore {
         refused.map_or(Ok(()), Err)
     }
 
-    fn hidden_entries(&mut self, id: &str) -> Result<Vec<String>, Error> {
-        self.run(|client| entries(client, id, false))
+    fn hidden_entries(&mut self, id: &str, from: u64) -> Result<Vec<String>, Error> {
+        self.run(|client| entries(client, id, from, false))
     }
 }

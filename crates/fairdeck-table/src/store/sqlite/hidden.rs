@@ -27,7 +27,7 @@ pub(super) fn migrate(tx: &Transaction<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-fn entries(conn: &Connection, id: &str) -> Result<Vec<String>, Error> {
+fn entries(conn: &Connection, id: &str, from: u64) -> Result<Vec<String>, Error> {
     let count: Option<i64> = conn
         .query_row(
             "SELECT entries FROM hidden_tables WHERE id = ?1",
@@ -36,8 +36,9 @@ fn entries(conn: &Connection, id: &str) -> Result<Vec<String>, Error> {
         )
         .optional()?;
     count.ok_or_else(|| Error::NotFound(id.into()))?;
-    let mut stmt = conn.prepare("SELECT entry FROM hidden_log WHERE table_id = ?1 ORDER BY seq")?;
-    let rows = stmt.query_map([id], |r| r.get(0))?;
+    let mut stmt = conn
+        .prepare("SELECT entry FROM hidden_log WHERE table_id = ?1 AND seq >= ?2 ORDER BY seq")?;
+    let rows = stmt.query_map(params![id, place(from)?], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -61,17 +62,22 @@ impl HiddenStore for SqliteStore {
         Ok(())
     }
 
-    fn hidden_change(&mut self, id: &str, decide: &mut HiddenDecide<'_>) -> Result<(), Refused> {
+    fn hidden_change(
+        &mut self,
+        id: &str,
+        from: u64,
+        decide: &mut HiddenDecide<'_>,
+    ) -> Result<(), Refused> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(Error::from)?;
-        let rows = entries(&tx, id)?;
+        let rows = entries(&tx, id, from)?;
         let new = decide(&rows)?;
         if new.is_empty() {
             return Ok(());
         }
-        let mut seq = rows.len() as u64;
+        let mut seq = from + rows.len() as u64;
         for (kind, entry) in &new {
             tx.execute(
                 "INSERT INTO hidden_log (table_id, seq, kind, entry) VALUES (?1, ?2, ?3, ?4)",
@@ -89,7 +95,7 @@ impl HiddenStore for SqliteStore {
         Ok(())
     }
 
-    fn hidden_entries(&mut self, id: &str) -> Result<Vec<String>, Error> {
-        entries(&self.conn, id)
+    fn hidden_entries(&mut self, id: &str, from: u64) -> Result<Vec<String>, Error> {
+        entries(&self.conn, id, from)
     }
 }
