@@ -295,3 +295,48 @@ fn a_seat_that_never_comes_voids_the_table_and_the_cli_seats_say_so() {
     assert_eq!(record.void.unwrap().seat, 2);
     drop(service.stop());
 }
+
+#[test]
+fn bad_links_and_an_unreachable_service_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |link: &str| {
+        Command::new(cargo_bin("fairdeck"))
+            .args(["hidden", "seat", "--patience", "0", "--link", link, "--key"])
+            .arg(dir.path().join("k.key"))
+            .output()
+            .unwrap()
+    };
+    for (link, code, says) in [
+        (
+            "https://127.0.0.1:1/x#table=t&seat=0&token=a",
+            2,
+            "not an http:// link",
+        ),
+        ("http://127.0.0.1:1/x", 2, "no #table="),
+        (
+            "http://127.0.0.1:1/x#table=t&seat=x&token=a",
+            2,
+            "not a number",
+        ),
+        (
+            "http://127.0.0.1:1/x#table=t&seat=0&token=a",
+            1,
+            "cannot reach 127.0.0.1:1",
+        ),
+    ] {
+        let out = run(link);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{link}: {err}");
+        assert!(err.contains(says), "{link}: {err}");
+        assert_eq!(
+            err.lines().filter(|l| !l.contains("trying again")).count(),
+            1,
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(
+        !dir.path().join("k.key").exists(),
+        "no key is made before the table is read"
+    );
+}
