@@ -223,3 +223,61 @@ fn cached_boards_follow_changes_made_by_another_process() {
     assert_eq!(Status::of(&ours), Status::of(&fresh));
     assert_eq!(Status::of(&ours).owed_by(2), Some(&[Missing::Shuffle][..]));
 }
+
+/// The operator moves a hand on only in the game's order, only once nothing
+/// is owed, and only with its own token.
+#[test]
+fn the_operator_moves_on_in_order() {
+    use fairdeck_table::hidden::Refused;
+    let mut t = Table::new("order");
+    let (id, op) = (t.inv.table.clone(), t.inv.operator.clone());
+    let step = |t: &mut Table, token: &str, to: &str| {
+        let s = Advance {
+            hand: 1,
+            to: to.into(),
+        };
+        desk::advance((&mut t.store, &t.cache), &id, Some(token), &s, T0 + 5)
+    };
+    assert!(
+        matches!(step(&mut t, &op, "end"), Err(Refused::NotNow(_))),
+        "keys owed"
+    );
+    for seat in [0, 1, 2, 0, 1, 2, 0, 1, 2] {
+        assert!(t.step(seat, T0 + 1));
+    }
+    let seat_token = t.inv.seats[0].clone();
+    assert!(matches!(
+        step(&mut t, &seat_token, "flop"),
+        Err(Refused::Table(fairdeck_table::Error::Forbidden))
+    ));
+    assert!(
+        matches!(step(&mut t, &op, "turn"), Err(Refused::Table(_))),
+        "the flop comes first"
+    );
+    step(&mut t, &op, "flop").unwrap();
+    assert!(
+        matches!(step(&mut t, &op, "turn"), Err(Refused::NotNow(_))),
+        "the flop's shares are owed"
+    );
+    for seat in 0..3 {
+        assert!(t.step(seat, T0 + 6));
+    }
+    step(&mut t, &op, "showdown").unwrap();
+    assert!(
+        matches!(step(&mut t, &op, "turn"), Err(Refused::Table(_))),
+        "no street after the showdown"
+    );
+    for seat in 0..3 {
+        assert!(t.step(seat, T0 + 7)); // every seat opens its cards
+    }
+    let b = step(&mut t, &op, "end").unwrap();
+    assert!(b.finished() && !b.void());
+    let v = verify(&b.record, &Options::default()).verdict;
+    assert!(v.is_valid(), "{:?}", v.differences);
+    assert_eq!(
+        v.hands[0].community.len(),
+        3,
+        "the flop only: the hand ended early"
+    );
+    assert_eq!(v.hands[0].opened.len(), 6);
+}
