@@ -109,23 +109,29 @@ fn transcript(client: &mut Client, id: &str) -> Record {
     Record::from_json(&answer.to_string()).unwrap()
 }
 
-/// A CLI seat: `fairdeck hidden seat --link …`, its key in `dir`.
-fn cli_seat(dir: &Path, link: &str, seat: usize) -> Child {
-    Command::new(cargo_bin("fairdeck"))
-        .args([
-            "hidden",
-            "seat",
-            "--poll-ms",
-            "100",
-            "--link",
-            link,
-            "--key",
-        ])
+/// A CLI seat: `fairdeck hidden seat --link …`, its key in `dir`; with
+/// `stdin`, the link is written to its stdin (`--link -`).
+fn cli_seat_with(dir: &Path, link: &str, seat: usize, stdin: bool) -> Child {
+    let mut child = Command::new(cargo_bin("fairdeck"))
+        .args(["hidden", "seat", "--poll-ms", "100", "--link"])
+        .arg(if stdin { "-" } else { link })
+        .arg("--key")
         .arg(dir.join(format!("seat{seat}.key")))
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if stdin {
+        std::io::Write::write_all(&mut input, format!("{link}\n").as_bytes()).unwrap();
+    }
+    drop(input);
+    child
+}
+
+fn cli_seat(dir: &Path, link: &str, seat: usize) -> Child {
+    cli_seat_with(dir, link, seat, false)
 }
 
 fn output_of(child: Child) -> (bool, String) {
@@ -278,7 +284,7 @@ fn a_seat_that_never_comes_voids_the_table_and_the_cli_seats_say_so() {
     let mut client = Client::new(&service.addr);
     let inv = open(&mut client, dir.path(), ("gone", 1), 2);
     let seats: Vec<Child> = (0..2)
-        .map(|i| cli_seat(dir.path(), &inv.links[i], i))
+        .map(|i| cli_seat_with(dir.path(), &inv.links[i], i, i == 1))
         .collect();
     let key = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(98));
     drive(&mut client, &inv, &key, false);
@@ -293,6 +299,15 @@ fn a_seat_that_never_comes_voids_the_table_and_the_cli_seats_say_so() {
     }
     let record = transcript(&mut client, "gone");
     assert_eq!(record.void.unwrap().seat, 2);
+    // Seat 1's key file given for seat 0: refused before anything is sent.
+    let out = Command::new(cargo_bin("fairdeck"))
+        .args(["hidden", "seat", "--link", &inv.links[0], "--key"])
+        .arg(dir.path().join("seat1.key"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the key of seat 1, not seat 0"), "{err}");
     drop(service.stop());
 }
 

@@ -8,6 +8,7 @@
 //! only maps files and flags to them.
 
 mod files;
+mod link;
 mod report;
 mod seat;
 mod steps;

@@ -21,6 +21,7 @@ use fairdeck_table::load::Client;
 use serde_json::Value;
 
 use super::files::{generator, read_key, write_key};
+use super::link::{Link, link_text, parse_link};
 use super::report::print_verdict;
 use crate::failure::{note, usage};
 use crate::output::{Format, Output};
@@ -29,7 +30,8 @@ use crate::output::{Format, Output};
 #[derive(Debug, clap::Args)]
 pub struct SeatArgs {
     /// The seat's link from the table's invitation:
-    /// `http://HOST:PORT/table/hidden.html#table=ID&seat=N&token=T`.
+    /// `http://HOST:PORT/table/hidden.html#table=ID&seat=N&token=T`; `-`
+    /// reads it from stdin (a command line shows the token to other users).
     #[arg(long, value_name = "URL")]
     pub link: String,
     /// The seat's secret key file: read if it exists (the same seat after a
@@ -53,50 +55,6 @@ pub struct SeatArgs {
     pub seed: Option<String>,
 }
 
-/// What a seat link names.
-#[derive(Debug, PartialEq, Eq)]
-struct Link {
-    addr: String,
-    table: String,
-    seat: u64,
-    token: String,
-}
-
-/// Reads a seat link; only `http://` (the service speaks no TLS).
-fn parse_link(link: &str) -> anyhow::Result<Link> {
-    let bad = |why: &str| {
-        usage(format!(
-            "--link: {why} (expected http://HOST:PORT/…#table=ID&seat=N&token=T)"
-        ))
-    };
-    let rest = link
-        .strip_prefix("http://")
-        .ok_or_else(|| bad("not an http:// link"))?;
-    let (addr, fragment) = rest
-        .split_once('#')
-        .ok_or_else(|| bad("no #table=…&seat=…&token=…"))?;
-    let addr = addr.split('/').next().unwrap_or_default().to_string();
-    let field = |name: &str| {
-        fragment
-            .split('&')
-            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-            .map(str::to_string)
-            .ok_or_else(|| bad(&format!("no {name}=")))
-    };
-    let seat = field("seat")?
-        .parse()
-        .map_err(|_| bad("the seat is not a number"))?;
-    if addr.is_empty() {
-        return Err(bad("no host"));
-    }
-    Ok(Link {
-        addr,
-        table: field("table")?,
-        seat,
-        token: field("token")?,
-    })
-}
-
 /// The seat on the wire: its link, its client, how patient it is.
 struct Wire {
     link: Link,
@@ -106,17 +64,12 @@ struct Wire {
 
 impl Wire {
     /// One request; an unreachable service is retried until `patience` runs out.
-    fn call(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-    ) -> anyhow::Result<(u16, Value)> {
+    /// A `GET`; an unreachable service is retried until `patience` runs out.
+    fn call(&mut self, path: &str) -> anyhow::Result<(u16, Value)> {
         let start = Instant::now();
         let mut told = false;
         loop {
-            let token = (method == "POST").then_some(self.link.token.as_str());
-            match self.client.call(method, path, token, body) {
+            match self.client.call("GET", path, None, None) {
                 Ok(answer) => return Ok(answer),
                 Err(e) if start.elapsed() < self.patience => {
                     if !std::mem::replace(&mut told, true) {
@@ -131,7 +84,7 @@ impl Wire {
 
     fn get<T: serde::de::DeserializeOwned>(&mut self, what: &str) -> anyhow::Result<T> {
         let path = format!("/api/hidden/{}{what}", self.link.table);
-        let (code, answer) = self.call("GET", &path, None)?;
+        let (code, answer) = self.call(&path)?;
         if code != 200 {
             anyhow::bail!("{path}: {code} {}", answer["error"].as_str().unwrap_or(""));
         }
@@ -154,7 +107,22 @@ impl Wire {
             self.link.seat,
             post.route()
         );
-        let (code, answer) = self.call("POST", &path, Some(&post.to_json()))?;
+        let token = Some(self.link.token.as_str());
+        // A `POST` is never sent twice blindly: if its answer is lost, the
+        // status read next says whether it was taken.
+        let (code, answer) = match self
+            .client
+            .call("POST", &path, token, Some(&post.to_json()))
+        {
+            Ok(answer) => answer,
+            Err(e) => {
+                note(format_args!(
+                    "{}: {e}; reading the table again",
+                    self.link.addr
+                ));
+                return Ok(false);
+            }
+        };
         let error = answer["error"].as_str().unwrap_or("").to_string();
         match code {
             200 => Ok(true),
@@ -203,7 +171,7 @@ fn seat_key(
 
 /// Runs `fairdeck hidden seat`.
 pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let link = parse_link(&args.link)?;
+    let link = parse_link(&link_text(&args.link)?)?;
     let mut wire = Wire {
         // The whole transcript at the end may be as large as a transcript can be.
         client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),
@@ -351,31 +319,4 @@ fn finish(wire: &mut Wire, key: &SecretKey, out: &mut Output) -> anyhow::Result<
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn links_name_the_service_table_seat_and_token() {
-        let l = parse_link("http://127.0.0.1:8090/table/hidden.html#table=t1&seat=2&token=abc")
-            .unwrap();
-        let want = Link {
-            addr: "127.0.0.1:8090".into(),
-            table: "t1".into(),
-            seat: 2,
-            token: "abc".into(),
-        };
-        assert_eq!(l, want);
-        for bad in [
-            "https://h:1/x#table=t&seat=0&token=a",
-            "http://h:1/x",
-            "http://h:1/x#table=t&seat=x&token=a",
-            "http://h:1/x#table=t&token=a",
-            "http:///x#table=t&seat=0&token=a",
-        ] {
-            assert!(parse_link(bad).is_err(), "{bad}");
-        }
-    }
 }
