@@ -16,7 +16,7 @@
 //! | `POST /api/tables/{id}/close` | operator | reveal S; the transcript becomes public |
 //! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
 //! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
-//! | `/api/hidden/…` | | hidden (version-3) tables: [`crate::hidden::routes`] |
+//! | `/api/hidden/…` | | hidden (version-3) tables: [`hidden`] |
 //!
 //! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case).
 //! 401 and 403 answers say no more than that (no hint which token would
@@ -42,6 +42,7 @@ use fairdeck_web::access::{self, Access};
 use fairdeck_web::error::ApiError;
 use serde::Serialize;
 
+pub mod hidden;
 mod refusals;
 mod views;
 
@@ -369,7 +370,7 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .route("/api/tables/{id}/close", post(steps(Step::Close)))
         .route("/api/tables/{id}/void", post(steps(Step::Void)))
         .route("/api/tables/{id}/release", post(release::<S>))
-        .merge(crate::hidden::routes::routes::<S>())
+        .merge(hidden::routes::<S>())
         .fallback(pages)
         .with_state(svc)
         .layer(axum::middleware::from_fn(refusals::as_json))

@@ -11,7 +11,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::elgamal::PublishedDeck;
 use fairdeck_hidden::keys::{PublicKey, SecretKey};
-use fairdeck_table::hidden::routes::{SHARE_BYTES_PER_CARD, SHUFFLE_BYTES_PER_CARD};
+use fairdeck_table::service::hidden::{SHARE_BYTES_PER_CARD, SHUFFLE_BYTES_PER_CARD};
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 use tower::ServiceExt;

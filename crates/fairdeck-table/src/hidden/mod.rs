@@ -22,8 +22,8 @@
 //!
 //! Layers: [`Board`] (the state a log replays to, and what it waits for),
 //! the checks of [`accept`] and [`control`], the [`HiddenStore`] backends,
-//! the operations of [`desk`], the HTTP [`routes`], and a seat's next
-//! step ([`seat`]).
+//! the operations of [`desk`] (which the HTTP routes of
+//! [`crate::service::hidden`] call), and a seat's next step ([`seat`]).
 
 pub mod accept;
 mod board;
@@ -31,7 +31,6 @@ pub mod control;
 pub mod desk;
 mod entry;
 mod refusal;
-pub mod routes;
 pub mod seat;
 pub mod status;
 pub mod store;

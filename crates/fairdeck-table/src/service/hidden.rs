@@ -4,7 +4,7 @@
 //!
 //! | route | who | what |
 //! |---|---|---|
-//! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](super::HiddenInvitation) (tokens shown once) |
+//! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](crate::hidden::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
 //! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only) |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
@@ -28,12 +28,10 @@ use fairdeck_web::error::ApiError;
 use getrandom::SysRng;
 use serde::Serialize;
 
-use super::control::{Advance, NewHiddenTable};
-use super::desk::{self, Post};
-use super::refusal::Refused;
-use super::status::Status;
-use super::store::{BoardCache, HiddenStore, load};
-use crate::service::{MAX_BODY_BYTES, Service, bearer, now, private, refused};
+use super::{MAX_BODY_BYTES, Service, bearer, now, private, refused};
+use crate::hidden::desk::{self, Post};
+use crate::hidden::store::{BoardCache, HiddenStore, load};
+use crate::hidden::{Advance, NewHiddenTable, Refused, Status};
 use crate::{Error, Store};
 
 /// The largest shuffle message body per card of the deck: a ciphertext
