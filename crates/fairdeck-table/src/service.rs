@@ -61,7 +61,7 @@ pub struct Service<S: Store> {
     admin: TokenHash,
     public: PublicCache,
     /// Hidden tables' boards, replayed once and brought up to date.
-    pub(crate) hidden: crate::hidden::store::BoardCache,
+    hidden: crate::hidden::store::BoardCache,
 }
 
 impl<S: Store + Send + 'static> Service<S> {
@@ -75,18 +75,13 @@ impl<S: Store + Send + 'static> Service<S> {
         })
     }
 
-    /// Whether `token` is the service's admin token (constant time).
-    pub(crate) fn admits_admin(&self, token: &str) -> bool {
-        self.admin.admits(token)
-    }
-
     /// The table's stored snapshot: the one thing a `GET` reads under the lock.
     async fn snapshot(self: &Arc<Self>, id: String) -> Result<crate::Snapshot, ApiError> {
         self.with(move |room| room.store().load(&id)).await
     }
 
     /// Runs `f` with the room on a blocking thread.
-    pub(crate) async fn with<T: Send + 'static>(
+    async fn with<T: Send + 'static>(
         self: &Arc<Self>,
         f: impl FnOnce(&mut Room<S>) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, ApiError> {
@@ -102,7 +97,7 @@ impl<S: Store + Send + 'static> Service<S> {
 }
 
 /// A table error as the answer a client sees.
-pub(crate) fn refused(e: Error) -> ApiError {
+fn refused(e: Error) -> ApiError {
     let (status, text) = match e.refusal() {
         Refusal::BadRequest => (StatusCode::BAD_REQUEST, e.to_string()),
         Refusal::Unauthenticated => (StatusCode::UNAUTHORIZED, "a token is required".into()),
@@ -123,7 +118,7 @@ pub(crate) fn refused(e: Error) -> ApiError {
 
 /// The bearer token of a request, if it carries one (the scheme's name is
 /// matched without regard to case, as RFC 9110 section 11.1 asks).
-pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
+fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim_start().split_once(' ')?;
     scheme
@@ -141,7 +136,7 @@ fn seat_number(text: &str) -> Result<usize, ApiError> {
     })
 }
 
-pub(crate) fn now() -> u64 {
+fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -153,7 +148,7 @@ fn ok<T: Serialize>(status: StatusCode, value: T) -> Response {
 
 /// An answer for one token's holder only: no cache may keep it (a seat's
 /// cards, the operator's deals, tokens).
-pub(crate) fn private<T: Serialize>(status: StatusCode, value: T) -> Response {
+fn private<T: Serialize>(status: StatusCode, value: T) -> Response {
     let mut answer = ok(status, value);
     answer.headers_mut().insert(
         header::CACHE_CONTROL,

@@ -111,7 +111,7 @@ async fn open<S: Store + Send + 'static>(
 ) -> Answer {
     match bearer(&headers) {
         None => return Err(refused(Error::Unauthenticated).into_response()),
-        Some(t) if !svc.admits_admin(&t) => return Err(refused(Error::Forbidden).into_response()),
+        Some(t) if !svc.admin.admits(&t) => return Err(refused(Error::Forbidden).into_response()),
         Some(_) => {}
     }
     let request: NewHiddenTable = fairdeck_web::body::json(body, MAX_BODY_BYTES)
