@@ -16,6 +16,11 @@
 //!   change, an append-only hash-chained log ([`ledger`]) that [`ledger::audit`]
 //!   replays and checks with `fairdeck`'s version 2.1 verifier.
 //!
+//! - [`hidden`]: version-3 tables (hidden hands, `docs/hidden-dealing.md`),
+//!   where the service is the bulletin board: it checks every seat's key,
+//!   shuffle and share message before storing it, serves the transcript,
+//!   and holds no secret that opens a card.
+//!
 //! A front end holds one [`Room`] per connection: behind a mutex for
 //! SQLite (its writes are serialized by the file anyway), one per worker for
 //! PostgreSQL (the row locks serialize what touches one table). Every store
@@ -65,6 +70,7 @@
 mod error;
 mod event;
 mod hex;
+pub mod hidden;
 mod invitation;
 pub mod ledger;
 pub mod limit;

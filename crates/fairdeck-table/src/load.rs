@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 pub struct Client {
     addr: String,
     stream: Option<BufReader<TcpStream>>,
+    max_answer: usize,
 }
 
 /// The largest answer read (a closed table's transcript is a few KiB).
@@ -37,7 +38,15 @@ impl Client {
         Client {
             addr: addr.to_string(),
             stream: None,
+            max_answer: MAX_ANSWER,
         }
+    }
+
+    /// The same client reading answers of up to `max_answer` bytes (4 MiB
+    /// by default; a hidden table's whole transcript may be larger).
+    pub fn with_max_answer(mut self, max_answer: usize) -> Self {
+        self.max_answer = max_answer;
+        self
     }
 
     /// Sends one request and reads the answer: its status and JSON body.
@@ -132,7 +141,7 @@ impl Client {
                 _ => {}
             }
         }
-        if length > MAX_ANSWER {
+        if length > self.max_answer {
             return Err(bad("answer too large"));
         }
         let mut bytes = vec![0; length];

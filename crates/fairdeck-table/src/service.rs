@@ -19,6 +19,7 @@
 //! | `POST /api/tables/{id}/close` | operator | reveal S; the transcript becomes public |
 //! | `POST /api/tables/{id}/void` | operator | after a deadline: name the late seats |
 //! | `GET /api/tables/{id}/audit` | operator | check the stored history ([`Store::audit`]) |
+//! | `/api/hidden/…` | | hidden (version-3) tables: [`hidden`] |
 //!
 //! Tokens travel as `Authorization: Bearer TOKEN` (the scheme in any case);
 //! a seat's device secret as the `Fairdeck-Device` header ([`DEVICE_HEADER`])
@@ -47,6 +48,7 @@ use fairdeck_web::access::{self, Access};
 use fairdeck_web::error::ApiError;
 use serde::Serialize;
 
+pub mod hidden;
 mod operator;
 mod refusals;
 mod seat;
@@ -67,6 +69,8 @@ pub struct Service<S: Store> {
     room: Mutex<Room<S>>,
     admin: TokenHash,
     public: PublicCache,
+    /// Hidden tables' boards, replayed once and brought up to date.
+    hidden: crate::hidden::store::BoardCache,
 }
 
 impl<S: Store + Send + 'static> Service<S> {
@@ -76,6 +80,7 @@ impl<S: Store + Send + 'static> Service<S> {
             room: Mutex::new(Room::new(store)),
             admin: TokenHash::of(admin_token),
             public: PublicCache::default(),
+            hidden: crate::hidden::store::BoardCache::default(),
         })
     }
 
@@ -280,6 +285,7 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         .route("/api/tables/{id}/close", post(steps(Step::Close)))
         .route("/api/tables/{id}/void", post(steps(Step::Void)))
         .route("/api/tables/{id}/release", post(release::<S>))
+        .merge(hidden::routes::<S>())
         .fallback(pages)
         .with_state(svc)
         .layer(axum::middleware::from_fn(refusals::as_json))

@@ -3,6 +3,7 @@
 //! starts a throwaway server and runs these with `--ignored`, giving its
 //! address in `FAIRDECK_TABLE_PG`.
 
+mod bulletin;
 mod common;
 
 use std::sync::OnceLock;
@@ -188,4 +189,33 @@ fn claims_and_reissues_survive_a_new_connection() {
     let kinds: Vec<&str> = log.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["created", "claimed", "reissued"]);
     r.audit(&m.table).unwrap();
+}
+
+/// A hidden (version-3) table on PostgreSQL, over HTTP: keys and seat 0's
+/// shuffle, the service restarted on a new connection mid-shuffle, then the
+/// rest of the hand; the served transcript verifies.
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_hidden_hand_survives_a_restart_mid_shuffle() {
+    use bulletin::{Seat, Server, open, play, status, transcript};
+    let table = id("hidden");
+    let server = Server::with(store());
+    let mut c = server.client();
+    let inv = open(&mut c, &bulletin::manifest(&table, 3, 1), 600);
+    let mut seats: Vec<Seat> = (0..3).map(|i| Seat::new(&inv, i, 80 + i)).collect();
+    for s in &mut seats {
+        assert!(s.step(&mut c, &table));
+    }
+    assert!(seats[0].step(&mut c, &table));
+    let before = status(&mut c, &table);
+    drop(server);
+    let server = Server::with(store());
+    let mut c = server.client();
+    assert_eq!(status(&mut c, &table), before);
+    let end = play(&mut c, &table, &inv.operator, &mut seats, |_| false);
+    assert_eq!(end.state, "finished");
+    let record = transcript(&mut c, &table);
+    let opts = fairdeck_hidden::verify::Options::default();
+    let v = fairdeck_hidden::verify::verify(&record, &opts).verdict;
+    assert!(v.is_valid(), "{:?}", v.differences);
 }

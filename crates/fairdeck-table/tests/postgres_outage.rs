@@ -14,6 +14,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use fairdeck::fair::Manifest;
+use fairdeck_table::hidden::{HiddenDecide, HiddenStore, Refused};
 use fairdeck_table::ledger::LogEntry;
 use fairdeck_table::{Decide, Error, Event, Invitation, PostgresStore, Room, Snapshot, Store};
 use serde_json::Value;
@@ -74,6 +75,24 @@ impl Store for Counting {
     }
     fn tables(&mut self) -> Result<Vec<String>, Error> {
         self.inner.tables()
+    }
+}
+
+/// Hidden tables pass straight through (not counted).
+impl HiddenStore for Counting {
+    fn hidden_create(&mut self, id: &str, opened: &str) -> Result<(), Error> {
+        self.inner.hidden_create(id, opened)
+    }
+    fn hidden_change(
+        &mut self,
+        id: &str,
+        from: u64,
+        decide: &mut HiddenDecide<'_>,
+    ) -> Result<(), Refused> {
+        self.inner.hidden_change(id, from, decide)
+    }
+    fn hidden_entries(&mut self, id: &str, from: u64) -> Result<Vec<String>, Error> {
+        self.inner.hidden_entries(id, from)
     }
 }
 

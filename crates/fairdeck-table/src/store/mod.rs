@@ -38,8 +38,8 @@ pub type Decide<'a> = dyn FnMut(&TableState) -> Result<Event, Error> + 'a;
 /// Where tables live. Every method is one transaction; a method that
 /// returns `Ok` has made its change durable (committed and synced) first.
 /// A store over a network may also answer [`Error::Unavailable`] from any
-/// method.
-pub trait Store {
+/// method. Every store keeps hidden (version-3) tables too.
+pub trait Store: crate::hidden::HiddenStore {
     /// Stores a new table from its `Created` event (log entry 0).
     ///
     /// # Errors

@@ -1,6 +1,8 @@
 //! The embedded store: one SQLite file in WAL mode with `synchronous=FULL`,
 //! so every committed change is on disk before the call returns.
 
+mod hidden;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -93,6 +95,7 @@ fn migrate(conn: &mut Connection) -> Result<(), Error> {
             [m.version],
         )?;
     }
+    hidden::migrate(&tx)?;
     tx.commit()?;
     Ok(())
 }

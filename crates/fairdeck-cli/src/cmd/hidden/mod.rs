@@ -8,7 +8,9 @@
 //! only maps files and flags to them.
 
 mod files;
+mod link;
 mod report;
+mod seat;
 mod steps;
 
 use std::path::PathBuf;
@@ -40,6 +42,10 @@ pub enum Command {
     /// After the deadline: write the void record naming the seat that
     /// stalled and the messages it did not send.
     Void(VoidArgs),
+    /// Play one seat of a hidden table served by `fairdeck table serve`,
+    /// from its link: key, shuffle, shares, showdown; print its cards and
+    /// verify the whole transcript at the end
+    Seat(seat::SeatArgs),
 }
 
 /// Flags of `hidden new`.
@@ -134,5 +140,6 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Cards(args) => report::cards_of(args, out),
         Command::Open(args) => steps::open(args, out),
         Command::Void(args) => steps::void(args, out),
+        Command::Seat(args) => seat::run(args, out),
     }
 }

@@ -77,7 +77,7 @@ fn print_hand(w: &mut impl Write, h: &HandReport) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
+pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
     writeln!(w, "version 3 transcript; checked:")?;
     for c in &v.checked {
         writeln!(w, "  {c}")?;

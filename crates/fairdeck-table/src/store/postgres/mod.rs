@@ -5,6 +5,7 @@
 //! different tables run side by side. A commit returns once PostgreSQL has
 //! flushed it (`synchronous_commit`, on by default).
 
+mod hidden;
 mod target;
 mod tls;
 
@@ -164,6 +165,7 @@ fn migrate(client: &mut Client) -> Result<(), Error> {
             &[&m.version],
         )?;
     }
+    hidden::migrate(&mut tx)?;
     tx.commit()?;
     Ok(())
 }

@@ -1,0 +1,322 @@
+//! `fairdeck hidden seat --link URL`: one seat of a hidden table served by
+//! `fairdeck table serve`, played over HTTP. It keeps its secret key in a
+//! local file (mode 0600, written before its key message is sent), polls
+//! the table's status, and when the table waits for it fetches the
+//! transcript, verifies every proof in it, and sends what it owes
+//! (`fairdeck_table::hidden::seat::next_post`). It prints its own cards
+//! once they are dealt and, at the end, verifies the whole transcript.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::record::{MAX_BYTES, Record};
+use fairdeck_hidden::verify::{Options, verify};
+use fairdeck_table::hidden::seat::{check, next_post};
+use fairdeck_table::hidden::{Post, Status};
+use fairdeck_table::load::Client;
+use serde_json::Value;
+
+use super::files::{generator, read_key, write_key};
+use super::link::{Link, link_text, parse_link};
+use super::report::print_verdict;
+use crate::failure::{note, usage};
+use crate::output::{Format, Output};
+
+/// Flags of `hidden seat`.
+#[derive(Debug, clap::Args)]
+pub struct SeatArgs {
+    /// The seat's link from the table's invitation:
+    /// `http://HOST:PORT/table/hidden.html#table=ID&seat=N&token=T`; `-`
+    /// reads it from stdin (a command line shows the token to other users).
+    #[arg(long, value_name = "URL")]
+    pub link: String,
+    /// The seat's secret key file: read if it exists (the same seat after a
+    /// restart), else made and written there (mode 0600) before the key is
+    /// sent. Default: `ID-seatN.key` in the current directory.
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
+    /// Do not open this seat's cards at the showdown (they stay hidden forever).
+    #[arg(long)]
+    pub muck: bool,
+    /// Milliseconds between two reads of the table's status (100 to 60000).
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    pub poll_ms: u64,
+    /// Give up when the service cannot be reached for this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub patience: u64,
+    /// Reproducible tests only: derive the randomness from SEED. Anyone who
+    /// knows SEED knows the secret key and can undo this seat's shuffle.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+}
+
+/// The seat on the wire: its link, its client, how patient it is.
+struct Wire {
+    link: Link,
+    client: Client,
+    patience: Duration,
+}
+
+impl Wire {
+    /// One request; an unreachable service is retried until `patience` runs out.
+    /// A `GET`; an unreachable service is retried until `patience` runs out.
+    fn call(&mut self, path: &str) -> anyhow::Result<(u16, Value)> {
+        let start = Instant::now();
+        let mut told = false;
+        loop {
+            match self.client.call("GET", path, None, None) {
+                Ok(answer) => return Ok(answer),
+                Err(e) if start.elapsed() < self.patience => {
+                    if !std::mem::replace(&mut told, true) {
+                        note(format_args!("{}: {e}; trying again", self.link.addr));
+                    }
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                Err(e) => return Err(e).context(format!("cannot reach {}", self.link.addr)),
+            }
+        }
+    }
+
+    fn get<T: serde::de::DeserializeOwned>(&mut self, what: &str) -> anyhow::Result<T> {
+        let path = format!("/api/hidden/{}{what}", self.link.table);
+        let (code, answer) = self.call(&path)?;
+        if code != 200 {
+            anyhow::bail!("{path}: {code} {}", answer["error"].as_str().unwrap_or(""));
+        }
+        Ok(serde_json::from_value(answer)?)
+    }
+
+    /// The transcript: of the hand in play only (with the keys), or whole.
+    fn record(&mut self, hand: Option<u64>) -> anyhow::Result<Record> {
+        let what = hand.map_or("/transcript".into(), |n| format!("/transcript?hand={n}"));
+        let value: Value = self.get(&what)?;
+        Record::from_json(&value.to_string())
+            .map_err(|e| anyhow::anyhow!("the served transcript: {e}"))
+    }
+
+    /// Sends a message; `false` when the service says "not now" (409).
+    fn send(&mut self, post: &Post) -> anyhow::Result<bool> {
+        let path = format!(
+            "/api/hidden/{}/seats/{}/{}",
+            self.link.table,
+            self.link.seat,
+            post.route()
+        );
+        let token = Some(self.link.token.as_str());
+        // A `POST` is never sent twice blindly: if its answer is lost, the
+        // status read next says whether it was taken.
+        let (code, answer) = match self
+            .client
+            .call("POST", &path, token, Some(&post.to_json()))
+        {
+            Ok(answer) => answer,
+            Err(e) => {
+                note(format_args!(
+                    "{}: {e}; reading the table again",
+                    self.link.addr
+                ));
+                return Ok(false);
+            }
+        };
+        let error = answer["error"].as_str().unwrap_or("").to_string();
+        match code {
+            200 => Ok(true),
+            409 => Ok(false),
+            _ => anyhow::bail!(
+                "the service refused seat {}'s {}: {code} {error}",
+                self.link.seat,
+                post.route()
+            ),
+        }
+    }
+}
+
+/// The seat's key: read from its file, or made and written there first.
+fn seat_key(
+    args: &SeatArgs,
+    link: &Link,
+    status: &Status,
+    rng: &mut chacha20::ChaCha20Rng,
+) -> anyhow::Result<SecretKey> {
+    let path = args
+        .key
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-seat{}.key", link.table, link.seat)));
+    let record = Record::new(status.manifest.clone());
+    if path.exists() {
+        let (seat, key) = read_key(&path, &record)?;
+        if seat != link.seat {
+            return Err(usage(format!(
+                "{}: the key of seat {seat}, not seat {}",
+                path.display(),
+                link.seat
+            )));
+        }
+        return Ok(key);
+    }
+    let key = SecretKey::generate(rng);
+    write_key(&path, &link.table, link.seat, &key)?;
+    note(format_args!(
+        "seat {}: secret key in {} (keep it; never share it)",
+        link.seat,
+        path.display()
+    ));
+    Ok(key)
+}
+
+/// Runs `fairdeck hidden seat`.
+pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let link = parse_link(&link_text(&args.link)?)?;
+    let mut wire = Wire {
+        // The whole transcript at the end may be as large as a transcript can be.
+        client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),
+        link,
+        patience: Duration::from_secs(args.patience),
+    };
+    let mut rng = generator(args.seed.as_deref())?;
+    let status: Status = wire.get("")?;
+    let seats = status.manifest.seats.len() as u64;
+    if wire.link.seat >= seats {
+        return Err(usage(format!(
+            "--link: seat {} of a table of {seats} seats",
+            wire.link.seat
+        )));
+    }
+    let key = seat_key(args, &wire.link, &status, &mut rng)?;
+    let mut shown = Shown::new();
+    let mut seen = None;
+    loop {
+        let status: Status = wire.get("")?;
+        if status.state == "finished" || status.state == "void" {
+            return finish(&mut wire, &key, out);
+        }
+        // Act only on a table that changed: a refusal of "not now" waits for
+        // the change that allows it (another seat's message, the operator).
+        if seen != Some(status.entries) {
+            seen = Some(status.entries);
+            if act(
+                &mut wire,
+                &status,
+                &key,
+                (args.muck, &mut shown),
+                (&mut rng, out),
+            )? {
+                continue;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(args.poll_ms));
+    }
+}
+
+/// Which hands' cards were printed (`false`) and opened (`true`).
+type Shown = std::collections::BTreeSet<(Option<u64>, bool)>;
+
+/// Does what the seat owes now; whether it sent a message.
+fn act(
+    wire: &mut Wire,
+    status: &Status,
+    key: &SecretKey,
+    (muck, shown): (bool, &mut Shown),
+    (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
+) -> anyhow::Result<bool> {
+    let seat = wire.link.seat;
+    let showdown = status.showdown && !muck && !shown.contains(&(status.hand, true));
+    if status.owed_by(seat).is_none() && !showdown && !dealt(status, shown) {
+        return Ok(false);
+    }
+    let record = wire.record(status.hand)?;
+    show_cards(status, &record, (seat, key), shown, out)?;
+    match next_post(status, &record, (seat, key), !muck, rng)? {
+        Some(post) => wire.send(&post),
+        None => {
+            if showdown {
+                shown.insert((status.hand, true));
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// Whether the hand in play is dealt and its cards not printed yet.
+fn dealt(status: &Status, shown: &Shown) -> bool {
+    let past_deal = status.stage.is_none() || status.streets_open > 0;
+    status.state == "playing" && past_deal && !shown.contains(&(status.hand, false))
+}
+
+/// Prints the seat's own cards once the deal of the hand in play is complete.
+fn show_cards(
+    status: &Status,
+    record: &Record,
+    (seat, key): (u64, &SecretKey),
+    shown: &mut Shown,
+    out: &mut Output,
+) -> anyhow::Result<()> {
+    let Some(hand) = status.hand else {
+        return Ok(());
+    };
+    let outcome = check(record, (seat, key))
+        .map_err(|e| anyhow::anyhow!("the served transcript does not verify: {e}"))?;
+    let Some(report) = outcome.verdict.hands.iter().find(|h| h.hand == hand) else {
+        return Ok(());
+    };
+    let private = outcome
+        .state
+        .as_ref()
+        .map_or(0, |s| s.table.layout().private(seat).len());
+    if report.own.len() < private || private == 0 || !shown.insert((Some(hand), false)) {
+        return Ok(());
+    }
+    let cards: Vec<&str> = report.own.iter().map(|c| c.card.as_str()).collect();
+    writeln!(
+        out.stdout(),
+        "hand {hand}: seat {seat}'s cards: {}",
+        cards.join(" ")
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The table is over: the whole transcript verified, read with the seat's key.
+fn finish(wire: &mut Wire, key: &SecretKey, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let record = wire.record(None)?;
+    let opts = Options {
+        reader: Some((wire.link.seat, key)),
+        in_progress: false,
+    };
+    let verdict = verify(&record, &opts).verdict;
+    match out.format() {
+        Format::Json => out.json(&verdict)?,
+        Format::Text => {
+            print_verdict(out.stdout(), &verdict)?;
+            let hands = record.hands.iter().rev();
+            let void = record
+                .void
+                .iter()
+                .chain(hands.filter_map(|h| h.void.as_ref()));
+            if let Some(v) = void.into_iter().next() {
+                let missing: Vec<String> = v.missing.iter().map(ToString::to_string).collect();
+                let name = record
+                    .manifest
+                    .seats
+                    .get(v.seat as usize)
+                    .map_or("", String::as_str);
+                writeln!(
+                    out.stdout(),
+                    "the table is void: at the {} stage, seat {} ({name}) did not send {}",
+                    v.stage,
+                    v.seat,
+                    missing.join(", ")
+                )?;
+            }
+        }
+    }
+    Ok(match verdict.is_valid() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    })
+}

@@ -1,0 +1,250 @@
+//! The bulletin board of one hidden table: the transcript so far
+//! (`docs/hidden-dealing.md` §14), the tokens' hashes, and where play
+//! stands — rebuilt by replaying the table's log, so it holds exactly what
+//! was accepted. It holds no secret key: nothing here opens a card.
+
+use fairdeck_hidden::Table;
+use fairdeck_hidden::keys::PublicKey;
+use fairdeck_hidden::layout::Stage;
+use fairdeck_hidden::record::{HandRecord, Missing, Record, StreetRecord};
+
+use super::entry::Entry;
+use crate::Error;
+use crate::token::TokenHash;
+
+/// A hidden table as its log replays to.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// The checked table (manifest, card points, layout).
+    pub table: Table,
+    /// The transcript so far.
+    pub record: Record,
+    /// The operator token's hash.
+    pub operator: TokenHash,
+    /// The seat tokens' hashes.
+    pub seats: Vec<TokenHash>,
+    /// Seconds a seat may take for a message the table waits for.
+    pub step_seconds: u64,
+    /// When the last change was accepted: the deadline runs from it.
+    pub since: u64,
+    /// The hand in play (after the last hand: `last + 1`).
+    pub hand: u64,
+    /// How many streets of the hand in play the operator has opened.
+    pub streets_open: usize,
+    /// Whether the operator has opened the showdown of the hand in play.
+    pub showdown: bool,
+    /// The seats' keys and the joint key, once every key is in.
+    pub keys: Option<(Vec<PublicKey>, PublicKey)>,
+    /// How many entries the log has.
+    pub entries: u64,
+}
+
+/// What the table waits for: the stage and each seat's missing messages
+/// (seats that owe nothing are left out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Due {
+    /// `keys`, `shuffle`, `deal` or a street's name.
+    pub stage: String,
+    /// The hand, `None` for the keys.
+    pub hand: Option<u64>,
+    /// `(seat, what it has not sent)`, seats in order.
+    pub owed: Vec<(u64, Vec<Missing>)>,
+}
+
+fn corrupt(why: impl Into<String>) -> Error {
+    Error::Corrupt(why.into())
+}
+
+impl Board {
+    /// Replays a log. O(entries + N) plus decoding the keys.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Corrupt`] if the log does not start with `opened` or an
+    /// entry does not fit where it stands.
+    pub fn replay(entries: &[Entry]) -> Result<Board, Error> {
+        let Some(Entry::Opened {
+            manifest,
+            operator,
+            seats,
+            step_seconds,
+            at,
+        }) = entries.first()
+        else {
+            return Err(corrupt("a hidden table's log starts with `opened`"));
+        };
+        let table = Table::new(manifest.clone()).map_err(|e| corrupt(e.to_string()))?;
+        let mut board = Board {
+            hand: manifest.first,
+            record: Record::new(manifest.clone()),
+            table,
+            operator: *operator,
+            seats: seats.clone(),
+            step_seconds: *step_seconds,
+            since: *at,
+            streets_open: 0,
+            showdown: false,
+            keys: None,
+            entries: 1,
+        };
+        for e in &entries[1..] {
+            board.apply(e)?;
+        }
+        Ok(board)
+    }
+
+    /// Applies one accepted entry.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Corrupt`] for an entry that does not fit.
+    pub fn apply(&mut self, entry: &Entry) -> Result<(), Error> {
+        match entry {
+            Entry::Opened { .. } => return Err(corrupt("a second `opened` entry")),
+            Entry::Key { message, .. } => {
+                self.record.keys.push(message.clone());
+                if self.record.keys.len() == self.table.seats() {
+                    let keys = fairdeck_hidden::keys::joint_key(&self.table, &self.record.keys);
+                    self.keys = Some(keys.map_err(|e| corrupt(e.to_string()))?);
+                }
+            }
+            Entry::Shuffle { message, .. } => {
+                self.hand_record()?.shuffles.push((**message).clone())
+            }
+            Entry::Shares { stage, shares, .. } => self.place(stage, shares)?,
+            Entry::Advance { to, .. } => match to.as_str() {
+                "showdown" => self.showdown = true,
+                "end" => self.next_hand(),
+                _ => self.streets_open += 1,
+            },
+            Entry::Void { hand, void, .. } => {
+                match hand {
+                    None => self.record.void = Some(void.clone()),
+                    Some(_) => self.hand_record()?.void = Some(void.clone()),
+                }
+                // A stalled seat would stall every later hand too: the table stops.
+                self.hand = self.table.manifest().last.saturating_add(1);
+            }
+        }
+        self.since = entry.at();
+        self.entries += 1;
+        Ok(())
+    }
+
+    fn next_hand(&mut self) {
+        self.hand += 1;
+        self.streets_open = 0;
+        self.showdown = false;
+    }
+
+    /// The record of the hand in play, begun if it is not there yet.
+    fn hand_record(&mut self) -> Result<&mut HandRecord, Error> {
+        self.record
+            .hand_mut(self.hand)
+            .map_err(|e| corrupt(e.to_string()))
+    }
+
+    fn place(
+        &mut self,
+        stage: &str,
+        shares: &[fairdeck_hidden::dleq::ShareMessage],
+    ) -> Result<(), Error> {
+        let stage_of = self.table.layout().stage_named(stage);
+        let rec = self.hand_record()?;
+        match (stage, stage_of) {
+            ("showdown", _) => rec.showdown.extend_from_slice(shares),
+            (_, Some(Stage::Deal)) => rec.deal.extend_from_slice(shares),
+            (name, Some(Stage::Street(k))) => {
+                if rec.streets.len() == k {
+                    rec.streets.push(StreetRecord {
+                        street: name.to_string(),
+                        shares: Vec::new(),
+                    });
+                }
+                let street = rec.streets.get_mut(k).ok_or_else(|| {
+                    corrupt(format!("shares of {name} before the street before it"))
+                })?;
+                street.shares.extend_from_slice(shares);
+            }
+            _ => return Err(corrupt(format!("shares of an unknown stage {stage:?}"))),
+        }
+        Ok(())
+    }
+
+    /// Whether the table is over: void, or every hand of its range ended.
+    pub fn finished(&self) -> bool {
+        self.record.void.is_some() || self.hand > self.table.manifest().last
+    }
+
+    /// Whether the table was voided (at its keys or at a hand).
+    pub fn void(&self) -> bool {
+        self.record.void.is_some() || self.record.hands.iter().any(|h| h.void.is_some())
+    }
+
+    /// The record of the hand in play, if it has begun.
+    pub fn current(&self) -> Option<&HandRecord> {
+        self.record.hand(self.hand)
+    }
+
+    /// The first stage that waits for messages, with what each seat owes
+    /// there; `None` when the table waits for nobody (finished, or the
+    /// operator's next step). O(P · N).
+    pub fn due(&self) -> Option<Due> {
+        if self.finished() {
+            return None;
+        }
+        let seats = self.table.seats() as u64;
+        let keys = self.record.keys.len() as u64;
+        if keys < seats {
+            return Some(Due {
+                stage: "keys".into(),
+                hand: None,
+                owed: (keys..seats).map(|j| (j, vec![Missing::Key])).collect(),
+            });
+        }
+        let shuffled = self.current().map_or(0, |h| h.shuffles.len()) as u64;
+        if shuffled < seats {
+            return Some(self.due_at(Stage::Shuffle, vec![(shuffled, vec![Missing::Shuffle])]));
+        }
+        let open = (0..self.streets_open).map(Stage::Street);
+        [Stage::Deal].into_iter().chain(open).find_map(|stage| {
+            let owed = self.owed_shares(stage);
+            (!owed.is_empty()).then(|| self.due_at(stage, owed))
+        })
+    }
+
+    fn due_at(&self, stage: Stage, owed: Vec<(u64, Vec<Missing>)>) -> Due {
+        Due {
+            stage: self.table.layout().stage_name(stage).to_string(),
+            hand: Some(self.hand),
+            owed,
+        }
+    }
+
+    /// Each seat's shares of `stage` not yet accepted, seats owing none left out.
+    fn owed_shares(&self, stage: Stage) -> Vec<(u64, Vec<Missing>)> {
+        let rec = self.current();
+        let sent = |seat: u64, p: u64| {
+            rec.is_some_and(|r| r.all_shares().any(|m| m.seat == seat && m.position == p))
+        };
+        (0..self.table.seats() as u64)
+            .map(|j| {
+                let owed = self.table.layout().owed(stage, j).into_iter();
+                let missing = owed.filter(|&p| !sent(j, p));
+                (
+                    j,
+                    missing
+                        .map(|position| Missing::Share { position })
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .filter(|(_, m)| !m.is_empty())
+            .collect()
+    }
+
+    /// The deadline of what the table waits for, if it waits for a seat.
+    pub fn deadline(&self) -> Option<u64> {
+        self.due()
+            .map(|_| self.since.saturating_add(self.step_seconds))
+    }
+}
