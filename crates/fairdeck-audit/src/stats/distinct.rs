@@ -21,7 +21,7 @@
 //! distinct, which is conservative (a smaller share than needed, never a
 //! larger one).
 
-use super::gof::{Histogram, orders};
+use super::gof::{Histogram, Plan, orders};
 use super::{MAX_N_FOR_PERMUTATION_TABLE, Tally};
 
 /// Largest n whose orders are enumerated to compare the tests' cells.
@@ -55,7 +55,13 @@ fn canonical(cells: impl Iterator<Item = usize>) -> Vec<usize> {
 /// For each of the six tests (`positions`, `permutations`, then the four
 /// histograms), the name of the earlier test it is the same test as, if
 /// any. `histograms` as planned for this sample size.
-pub(crate) fn same_as(n: usize, histograms: &[Histogram]) -> Vec<(&'static str, &'static str)> {
+/// `runs`: whether `positions` and `permutations` are planned to run. A
+/// test that does not run (too few trials) is never the one kept.
+pub(crate) fn same_as(
+    n: usize,
+    runs: [bool; 2],
+    histograms: &[Histogram],
+) -> Vec<(&'static str, &'static str)> {
     if !(2..=ENUMERATED_UP_TO.min(MAX_N_FOR_PERMUTATION_TABLE)).contains(&n) {
         return Vec::new();
     }
@@ -64,8 +70,8 @@ pub(crate) fn same_as(n: usize, histograms: &[Histogram]) -> Vec<(&'static str, 
     // `positions` is a function of the orders' counts like every test, but it
     // equals another test's statistic only at n = 2 (see the module text).
     let mut cells: Vec<(&'static str, Option<Vec<usize>>)> = vec![
-        ("positions", (n == 2).then(|| discrete.clone())),
-        ("permutations", Some(discrete)),
+        ("positions", (n == 2 && runs[0]).then(|| discrete.clone())),
+        ("permutations", runs[1].then_some(discrete)),
     ];
     let singles: Vec<Tally> = all
         .iter()
@@ -76,6 +82,10 @@ pub(crate) fn same_as(n: usize, histograms: &[Histogram]) -> Vec<(&'static str, 
         })
         .collect();
     for (i, h) in histograms.iter().enumerate() {
+        if matches!(h.plan, Plan::Skip(_)) {
+            cells.push((h.name, None));
+            continue;
+        }
         let bin = |t: &Tally| {
             let pooled = h.pooled(histogram_counts(t)[i]);
             pooled
@@ -175,6 +185,26 @@ mod tests {
         for n in 4..=ENUMERATED_UP_TO {
             let e = Evaluator::new(n, 100_000, DEFAULT_ALPHA);
             assert!(e.same.is_empty(), "n = {n}: {:?}", e.same);
+        }
+    }
+
+    /// Too few trials for any test: nothing is folded into a test that does
+    /// not run (this once indexed an empty list of bins).
+    #[test]
+    fn tests_that_do_not_run_are_never_kept() {
+        for (n, trials) in [(3, 2), (2, 4), (3, 12), (2, 9)] {
+            let e = Evaluator::new(n, trials, DEFAULT_ALPHA);
+            let mut t = Tally::new(n);
+            for p in orders(n).iter().cycle().take(trials as usize) {
+                t.add(p).unwrap();
+            }
+            let a = e.evaluate(&t, DEFAULT_ALPHA);
+            for (name, first) in &e.same {
+                assert!(
+                    a.tests.iter().any(|r| r.name == *first),
+                    "{name} folded into {first}, which did not run"
+                );
+            }
         }
     }
 

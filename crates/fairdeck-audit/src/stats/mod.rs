@@ -190,16 +190,19 @@ impl Evaluator {
             .iter()
             .map(|(name, what, law)| Histogram::plan(name, what, law, trials, tail, legacy))
             .collect::<Vec<_>>();
+        let positions = gof::plan_positions(n, trials, tail, legacy);
+        let permutations = gof::plan_permutations(n, trials, tail, legacy);
+        let runs = [&positions, &permutations].map(|p| !matches!(p, Plan::Skip(_)));
         Self {
             same: if legacy {
                 Vec::new()
             } else {
-                distinct::same_as(n, &histograms)
+                distinct::same_as(n, runs, &histograms)
             },
             n,
             trials,
-            positions: gof::plan_positions(n, trials, tail, legacy),
-            permutations: gof::plan_permutations(n, trials, tail, legacy),
+            positions,
+            permutations,
             histograms,
         }
     }
