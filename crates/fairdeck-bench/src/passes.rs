@@ -291,9 +291,9 @@ mod tests {
 
     #[test]
     fn a_scattered_shuffle_reports_every_pass() {
-        // 3·2^20 u32 = 12 MiB: past the 8 MiB start, so it scatters.
+        // 2^24 + 2^20 u32 = 68 MiB: past the 64 MiB start, so it scatters.
         let report = run(&Options {
-            n: 3 << 20,
+            n: (1 << 24) + (1 << 20),
             generator: Generator::Xoshiro256PlusPlus,
             rounds: 2,
             counters: CounterSet::Software,
@@ -326,7 +326,7 @@ mod tests {
                 .iter()
                 .map(|r| r.counts["task-clock-ns"][round])
                 .sum();
-            let total = report.total_ns_per_element[round] * (3 << 20) as f64;
+            let total = report.total_ns_per_element[round] * ((1 << 24) + (1 << 20)) as f64;
             // CPU time never exceeds the wall clock of one thread; it can be
             // far below it when other processes share the cores (a loaded CI
             // machine), so the lower bound only says the counter counted.

@@ -122,15 +122,15 @@ fn bad_flags_are_usage_errors() {
 /// Issue 25, item 2: `--passes` times each pass of one large shuffle.
 #[test]
 fn passes_time_every_pass_of_a_scattered_shuffle() {
-    // 3·10^6 u32 = 12 MB: past the 8 MiB start, so it scatters.
+    // 17·10^6 u32 = 68 MB: past the 64 MiB start, so it scatters.
     let out = fairdeck()
-        .args(["bench", "--passes", "--sizes", "3e6", "--rounds", "2"])
+        .args(["bench", "--passes", "--sizes", "17e6", "--rounds", "2"])
         .args(["--generator", "xoshiro256pp", "--format", "json"])
         .output()
         .unwrap();
     assert_success(&out);
     let v = parse(&out);
-    assert_eq!(v["n"], 3_000_000);
+    assert_eq!(v["n"], 17_000_000);
     assert_eq!(v["generator"], "xoshiro256pp");
     let passes: Vec<&str> = v["passes"]
         .as_array()
@@ -149,7 +149,7 @@ fn passes_time_every_pass_of_a_scattered_shuffle() {
         "{unavailable} {counters:?}"
     );
     let text = fairdeck()
-        .args(["bench", "--passes", "--sizes", "3e6", "--rounds", "1"])
+        .args(["bench", "--passes", "--sizes", "17e6", "--rounds", "1"])
         .args(["--counters", "software"])
         .output()
         .unwrap();

@@ -10,7 +10,7 @@
 //! records, rows of a 2-D array) are moved through an index permutation,
 //! the order a shuffle of `int64` values gives.
 
-use fairdeck::shuffle::par_shuffle;
+use fairdeck::shuffle::{par_shuffle_until, shuffle_until};
 use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -20,7 +20,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::boundary::{buffer, reserve_scratch};
 pub use crate::convert::numpy;
-use crate::interrupt::{Watch, watched_shuffle};
+use crate::interrupt::Watch;
 use crate::stream::{DETACH_LEN, Stream, Threads, pool};
 
 /// Whether `x` is a plain `numpy.ndarray` (not a subclass such as a masked
@@ -112,12 +112,11 @@ const WATCH_LEN: usize = 1 << 16;
 /// Shuffles `slice` with the stream (or the parallel shuffle), releasing
 /// the GIL when `detach` is set.
 ///
-/// The sequential shuffle checks for Ctrl-C about every 20 ms (see
-/// `interrupt`; not inside the library's scatter pass, which has no
-/// stopping point); when a signal handler raises, the shuffle stops where
-/// it is, `slice` still holds every element once, and the exception is
-/// returned. The parallel shuffle (`threads=k`) cannot be stopped midway:
-/// a signal is handled when it ends.
+/// Both shuffles check for Ctrl-C about every 20 ms (see `interrupt`)
+/// through the library's stop hook; when a signal handler raises, the
+/// shuffle stops at its next piece of work (at most 65536 elements away),
+/// `slice` still holds every element once (in no particular order), and
+/// the exception is returned.
 pub fn shuffle_slice<T: Send>(
     py: Python<'_>,
     slice: &mut [T],
@@ -133,14 +132,16 @@ pub fn shuffle_slice<T: Send>(
     };
     let run = |slice: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => {
-                crate::with_dice!(stream, |dice| watch
-                    .run(|| watched_shuffle(slice, dice, &watch)))
-            }
+            Threads::Sequential => crate::with_dice!(stream, |dice| {
+                watch.outcome(shuffle_until(slice, dice, || watch.stop()))
+            }),
             Threads::Pool(k) => {
                 let key = stream.subkey();
-                pool(k)?.install(|| par_shuffle(slice, &key, stream.kind));
-                Ok(())
+                let pool = pool(k)?;
+                let outcome = watch.run_parallel(&pool, |stop| {
+                    par_shuffle_until(slice, &key, stream.kind, stop)
+                });
+                watch.outcome(outcome)
             }
         }
     };

@@ -174,7 +174,8 @@ impl Generator {
     /// ``threads=k`` runs the parallel bucket shuffle on k threads, keyed by
     /// 32 bytes of the stream: the same order for every k.
     ///
-    /// O(n) time; O(1) extra memory up to 8 MiB, one byte per item beyond.
+    /// O(n) time; O(1) extra memory up to 64 MiB (``threads=k``: 8 MiB), ``n * (1 + itemsize)``
+    /// bytes beyond.
     ///
     /// ``axis=k`` shuffles the slices along axis k of an array instead (one
     /// exact permutation of ``x.shape[k]``, applied in place), as numpy's

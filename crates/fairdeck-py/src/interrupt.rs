@@ -5,31 +5,36 @@
 //! calls `PyErr_CheckSignals`. A call that works for seconds with the GIL
 //! released therefore checks, about every [`PERIOD`], from the main thread:
 //! it takes the GIL for a moment and calls [`Python::check_signals`], as
-//! numpy's long loops do. Work is only ever stopped between two steps that
-//! each leave the data whole — between chunks of draws, between rows, and
-//! inside a shuffle only where the library allows a panic (a dice answer or
-//! the start of a pass), after which its slice still holds every element
-//! once — so an interrupted shuffle leaves the array a permutation.
+//! numpy's long loops do.
 //!
-//! A pending exception is carried out of the library's code by unwinding
-//! with a private payload ([`std::panic::resume_unwind`], which prints
-//! nothing) and turned back into the Python exception by [`Watch::run`].
+//! Work is only ever stopped where it leaves the data whole: between
+//! chunks of draws, between rows, and inside a shuffle through the
+//! library's stop hook (`fairdeck::shuffle::shuffle_until` and
+//! `par_shuffle_until`), which is asked between pieces of at most 65536
+//! elements of work in every pass and leaves the slice a permutation of its
+//! elements (not a uniformly random one) when it stops.
+//!
+//! * A sequential shuffle runs in the main thread: its hook is
+//!   [`Watch::stop`], which checks when a check is due.
+//! * A threaded call (`threads=k`) runs on its pool through
+//!   [`Watch::run_parallel`] while the main thread checks every [`PERIOD`]
+//!   and raises a flag that the workers' hook reads.
+//!
+//! The exception a handler raised is kept in the [`Watch`] and returned by
+//! [`Watch::outcome`] once the library has stopped.
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use fairdeck::dice::Dice;
-use fairdeck::shuffle::shuffle_by_passes;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 /// How often a long call looks for a signal: short enough that Ctrl-C
 /// stops it within about a tenth of a second, long enough that taking the
 /// GIL costs nothing measurable (a few microseconds per check).
 const PERIOD: Duration = Duration::from_millis(20);
-
-/// The unwinding payload that carries a pending exception out of library code.
-struct Interrupted;
 
 /// Watches one call for signals.
 pub struct Watch {
@@ -70,81 +75,85 @@ impl Watch {
         Python::attach(|py| py.check_signals())
     }
 
-    /// Checks for a signal when one is due; unwinds with the exception
-    /// (to be caught by [`Watch::run`]) if a handler raised one. Called from
-    /// inside library code, at points where unwinding is allowed.
-    pub fn poll(&self) {
+    /// The library's stop hook for work done by this (the main) thread:
+    /// checks for a signal when a check is due, and answers `true` once a
+    /// handler has raised (the exception is kept for [`Watch::outcome`]).
+    pub fn stop(&self) -> bool {
         if !self.main {
-            return;
+            return false;
         }
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut state = self.lock();
+        if state.1.is_some() {
+            return true;
+        }
         let now = Instant::now();
         if now < state.0 {
-            return;
+            return false;
         }
         state.0 = now + PERIOD;
-        if let Err(e) = self.check() {
-            state.1 = Some(e);
-            drop(state);
-            resume_unwind(Box::new(Interrupted));
+        match self.check() {
+            Ok(()) => false,
+            Err(e) => {
+                state.1 = Some(e);
+                true
+            }
         }
     }
 
-    /// Runs `f`, turning an unwinding started by [`Watch::poll`] back into
-    /// the exception it carries (any other panic goes on unwinding).
-    pub fn run<R>(&self, f: impl FnOnce() -> R) -> PyResult<R> {
-        catch_unwind(AssertUnwindSafe(f)).or_else(|payload| {
-            if payload.is::<Interrupted>() {
-                let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(e) = state.1.take() {
-                    return Err(e);
+    /// The call's result once the library returned `result`: `Ok`, or the
+    /// exception that made it stop.
+    pub fn outcome<E>(&self, result: Result<(), E>) -> PyResult<()> {
+        match (result, self.lock().1.take()) {
+            (Ok(()), _) => Ok(()),
+            (Err(_), Some(e)) => Err(e),
+            (Err(_), None) => Err(PyRuntimeError::new_err(
+                "fairdeck: a call stopped with no exception pending (please report it)",
+            )),
+        }
+    }
+
+    /// Runs `work` on `pool` and returns what it returns; meanwhile this
+    /// thread checks for a signal every [`PERIOD`] and, once a handler
+    /// raised, keeps the exception (for [`Watch::outcome`]) and makes the
+    /// hook given to `work` answer `true`. Off the main thread the hook
+    /// never stops.
+    pub fn run_parallel<R: Send>(
+        &self,
+        pool: &rayon::ThreadPool,
+        work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> R + Send,
+    ) -> R {
+        if !self.main {
+            return pool.install(|| work(&|| false));
+        }
+        let raised = AtomicBool::new(false);
+        let hook = || raised.load(Ordering::Relaxed);
+        let (done, result) = mpsc::channel();
+        pool.in_place_scope(|scope| {
+            // Moved in, so that a panic of `work` drops the sender and the
+            // loop below sees the channel disconnected.
+            scope.spawn(move |_| {
+                // The receiver waits until this is sent: it cannot be gone.
+                let _ = done.send(work(&hook));
+            });
+            loop {
+                match result.recv_timeout(PERIOD) {
+                    Ok(r) => return r,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = self.check() {
+                            self.lock().1.get_or_insert(e);
+                            raised.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    // The work panicked: the scope raises its panic when it ends.
+                    Err(RecvTimeoutError::Disconnected) => {
+                        panic!("fairdeck: a parallel task panicked")
+                    }
                 }
             }
-            resume_unwind(payload)
         })
     }
-}
 
-/// `fairdeck::shuffle::shuffle` of `slice` (the same order), polling
-/// `watch` as each pass begins and while the labels are drawn: the points
-/// where the library allows the dice to unwind, leaving `slice` a
-/// permutation of its elements.
-pub fn watched_shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D, watch: &Watch) {
-    let mut watched = Watched { dice, watch };
-    shuffle_by_passes(slice, &mut watched, &mut |_| watch.poll());
-}
-
-/// A dice that polls a [`Watch`] while it draws the labels of a large
-/// shuffle (the one long run of draws with no pass boundary in it); every
-/// answer is the inner dice's, so the shuffle's order is unchanged.
-pub struct Watched<'a, D: ?Sized> {
-    /// The dice answering.
-    pub dice: &'a mut D,
-    /// The watch polled.
-    pub watch: &'a Watch,
-}
-
-impl<D: Dice + ?Sized> Dice for Watched<'_, D> {
-    fn roll(&mut self, n: u64) -> u64 {
-        self.dice.roll(n)
-    }
-    fn roll_many(&mut self, bounds: &[u64], out: &mut [u64]) {
-        self.dice.roll_many(bounds, out);
-    }
-    fn roll_many_below(&mut self, bits: u32, bounds: &[u64], out: &mut [u64]) {
-        self.dice.roll_many_below(bits, bounds, out);
-    }
-    fn roll_descending_below(&mut self, bits: u32, top: u64, out: &mut [u64]) {
-        self.dice.roll_descending_below(bits, top, out);
-    }
-    fn roll_pow2_many(&mut self, bits: u32, out: &mut [u8]) {
-        self.watch.poll();
-        self.dice.roll_pow2_many(bits, out);
-    }
-    fn exhausted(&self) -> bool {
-        self.dice.exhausted()
-    }
-    fn roll_range(&mut self, lo: u64, hi: u64) -> u64 {
-        self.dice.roll_range(lo, hi)
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Instant, Option<PyErr>)> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

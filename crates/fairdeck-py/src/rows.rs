@@ -6,7 +6,7 @@
 //! stream (sequential) or, with `threads=`, in blocks of rows each keyed
 //! from 32 bytes of the stream (the same result for every thread count).
 
-use fairdeck::shuffle::shuffle;
+use fairdeck::shuffle::{shuffle, shuffle_until};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::arrays::{RawItems, numpy, shuffle_array, shuffled_range};
 use crate::boundary::{buffer, reserve_scratch};
 use crate::convert::{normalize_axis, type_name};
-use crate::interrupt::{Watch, watched_shuffle};
+use crate::interrupt::Watch;
 use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
 
 /// Rows of one task in a threaded `permuted`: about 2^16 items, fixed so
@@ -40,26 +40,33 @@ fn shuffle_runs<T: Send>(
     };
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
-            Threads::Sequential => crate::with_dice!(stream, |dice| watch.run(|| {
-                for row in data.chunks_exact_mut(m) {
-                    watched_shuffle(row, dice, &watch);
-                }
-            }))?,
+            Threads::Sequential => crate::with_dice!(stream, |dice| {
+                let outcome = data
+                    .chunks_exact_mut(m)
+                    .try_for_each(|row| shuffle_until(row, dice, || watch.stop()));
+                watch.outcome(outcome)
+            }),
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 let block = (BLOCK_ITEMS / m).max(1) * m;
-                pool(k)?.install(|| {
+                // Each block asks before it starts: a block's rows are
+                // shuffled completely or not at all.
+                let outcome = watch.run_parallel(&pool(k)?, |stop| {
                     data.par_chunks_mut(block)
                         .enumerate()
-                        .for_each(|(index, rows)| {
+                        .try_for_each(|(index, rows)| {
+                            if stop() {
+                                return Err(());
+                            }
                             let mut dice = task_dice(&key, stream.kind, b"permuted", index);
                             rows.chunks_exact_mut(m)
                                 .for_each(|row| shuffle(row, &mut dice));
-                        });
+                            Ok(())
+                        })
                 });
+                watch.outcome(outcome)
             }
         }
-        Ok(())
     };
     if detach {
         py.detach(|| run(data))

@@ -1,6 +1,6 @@
 //! Production shuffles: exactly uniform, in place, any element type.
 //!
-//! Up to 8 MiB both are the Fisher–Yates shuffle in Durstenfeld's in-place form
+//! Up to 8 MiB all of them are the Fisher–Yates shuffle in Durstenfeld's in-place form
 //! (Durstenfeld 1964, CACM Algorithm 235; Knuth, TAOCP vol. 2, Algorithm P):
 //! each of the n! orders of a slice comes out with probability exactly 1/n!
 //! when the dice is fair. “洗牌算法_最简单的洗牌方法” (2023) derives why each card lands in each place
@@ -13,13 +13,18 @@
 //!   at a time ([`Dice::roll_descending_below`]), which the production dice
 //!   answers with up to eight rolls per 64-bit word (Brackett-Rozinsky &
 //!   Lemire 2024), one batch ahead of the swaps that use them;
-//! * slices larger than 8 MiB are shuffled by random buckets first
+//! * slices larger than 64 MiB ([`par_shuffle`]: 8 MiB) are shuffled by random buckets first
 //!   (Sanders 1998): each element is read once and written once into its
 //!   bucket of a scratch buffer, and each bucket goes back to the slice
 //!   and is shuffled while it is in the cache — see the uniformity
 //!   argument in the `scatter` module source;
 //! * [`par_shuffle`] (cargo feature `rayon`, on by default) runs every pass
 //!   of that on all cores, with the same output for any thread count.
+//!
+//! [`shuffle_until`] and [`par_shuffle_until`] are the same shuffles with a
+//! stop hook, asked between pieces of at most 65536 elements of work: a
+//! long shuffle can end early (Ctrl-C, a deadline) and leaves its slice a
+//! permutation of its elements, though not a uniformly random one.
 //!
 //! [`shuffle_in_place`] and [`par_shuffle_in_place`] are the earlier
 //! bucket shuffles, which move the elements within the slice (n bytes of
@@ -30,6 +35,7 @@ use crate::dice::Dice;
 
 mod batched;
 mod buckets;
+mod labels;
 mod moves;
 mod pages;
 #[cfg(feature = "rayon")]
@@ -38,19 +44,21 @@ mod par_scatter;
 mod parallel;
 mod prefetch;
 mod scatter;
+mod stop;
 
 #[cfg(feature = "rayon")]
-pub use par_scatter::{par_shuffle, par_shuffle_with};
+pub use par_scatter::{par_shuffle, par_shuffle_until, par_shuffle_with};
 #[cfg(feature = "rayon")]
 pub use parallel::par_shuffle_in_place;
 
 use buckets::Plan;
 pub use scatter::Pass;
 use scatter::ScatterPlan;
+pub use stop::{Stopped, shuffle_until};
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///
-/// Up to 8 MiB of elements (2²¹ `u32`s) this is Durstenfeld's backward
+/// Up to 64 MiB of elements (2²⁴ `u32`s) this is Durstenfeld's backward
 /// loop: for `i` from `n−1` down to `1`, swap element `i` with element `j`,
 /// `j` uniform in `[0, i]` — exactly `n−1` rolls with bounds `n, n−1, …, 2`,
 /// asked for in batches of up to eight. Larger slices get one uniform
@@ -63,12 +71,14 @@ use scatter::ScatterPlan;
 /// never cloned or dropped, and if the dice panics the slice still holds
 /// every element once.
 ///
-/// O(n) time; O(1) extra space up to 8 MiB, `n · (1 + size_of::<T>())`
+/// O(n) time; O(1) extra space up to 64 MiB, `n · (1 + size_of::<T>())`
 /// bytes beyond (see [`shuffle_in_place`] for n bytes); like any `Vec`,
 /// that scratch memory aborts the process if it cannot be allocated.
 /// Reproducible: the same dice answers give the same order on every
 /// platform; slices over 8 MiB are ordered differently than in fairdeck
-/// 0.1.0 ([`shuffle_in_place`] keeps those orders).
+/// 0.1.0 ([`shuffle_in_place`] keeps those orders), and slices over 8 MiB
+/// up to 64 MiB differently than before the scatter's start moved there
+/// (CHANGELOG.md, Reproducibility).
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
@@ -83,12 +93,14 @@ use scatter::ScatterPlan;
 /// assert_eq!(sorted, (1..=10).collect::<Vec<_>>());
 /// ```
 pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
-    let plan = ScatterPlan::for_type::<T>();
-    if plan.starts(slice.len()) {
-        scatter::scatter_shuffle(slice, plan, dice);
-    } else {
-        batched::fisher_yates(slice, dice);
-    }
+    // A hook that never stops compiles to nothing: the shuffle runs to its end.
+    let _ = stop::shuffle_planned_until(
+        slice,
+        ScatterPlan::for_type::<T>(),
+        dice,
+        &mut |_| {},
+        &mut || false,
+    );
 }
 
 /// Exactly [`shuffle`] (the same order for the same dice answers), calling
@@ -112,13 +124,13 @@ pub fn shuffle_by_passes<T, D: Dice + ?Sized>(
     dice: &mut D,
     enter: &mut dyn FnMut(Pass),
 ) {
-    let plan = ScatterPlan::for_type::<T>();
-    if plan.starts(slice.len()) {
-        scatter::scatter_shuffle_observed(slice, plan, dice, enter);
-    } else {
-        enter(Pass::FisherYates);
-        batched::fisher_yates(slice, dice);
-    }
+    let _ = stop::shuffle_planned_until(
+        slice,
+        ScatterPlan::for_type::<T>(),
+        dice,
+        enter,
+        &mut || false,
+    );
 }
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders, moving the
@@ -214,8 +226,8 @@ mod tests {
     #[test]
     fn shuffle_by_passes_is_the_shuffle_and_names_every_pass_in_order() {
         let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("passes")));
-        // 3·2^20 u32 = 12 MiB: past the 8 MiB start, so it scatters.
-        let n = 3 << 20;
+        // 2^24 + 2^20 u32 = 68 MiB: past the 64 MiB start, so it scatters.
+        let n = (1 << 24) + (1 << 20);
         let mut plain: Vec<u32> = (0..n).collect();
         let mut observed = plain.clone();
         shuffle(&mut plain, &mut dice());
@@ -267,7 +279,7 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_keeps_the_old_orders_up_to_8_mib_and_scatters_beyond() {
+    fn shuffle_agrees_with_shuffle_in_place_up_to_8_mib_and_is_fisher_yates_up_to_64() {
         let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("split")));
         for (n, same) in [(52, true), (1 << 21, true), ((1 << 21) + 1, false)] {
             let mut a: Vec<u32> = (0..n).collect();
@@ -277,6 +289,17 @@ mod tests {
             assert_eq!(a == b, same, "n = {n}");
             a.sort_unstable();
             assert!(a.iter().copied().eq(0..n));
+        }
+        for (n, same) in [
+            ((1 << 21) + 1, true),
+            (1 << 24, true),
+            ((1 << 24) + 1, false),
+        ] {
+            let mut a: Vec<u32> = (0..n).collect();
+            let mut b = a.clone();
+            shuffle(&mut a, &mut dice());
+            batched::fisher_yates(&mut b, &mut dice());
+            assert_eq!(a == b, same, "n = {n}");
         }
     }
 

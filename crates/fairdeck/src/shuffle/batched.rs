@@ -63,35 +63,74 @@ macro_rules! dispatch {
 /// the memory traffic changes (several cache misses in flight instead of
 /// one at a time), never the result.
 pub(crate) fn fisher_yates<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+    fisher_yates_until(slice, dice, usize::MAX, &mut || false);
+}
+
+/// [`fisher_yates`], asking `stop` before each piece of at most `poll_len`
+/// steps (and where the bound's bit length changes) and returning `false`
+/// as soon as it says so: the slice then holds every element once, its
+/// last positions shuffled. Until then the dice sees the same requests and
+/// the slice gets the same swaps as in [`fisher_yates`] — a piece ends only
+/// where a batch ends, and the next piece goes on with the same batches.
+pub(crate) fn fisher_yates_until<T, D, S>(
+    slice: &mut [T],
+    dice: &mut D,
+    poll_len: usize,
+    stop: &mut S,
+) -> bool
+where
+    D: Dice + ?Sized,
+    S: FnMut() -> bool + ?Sized,
+{
     let n = slice.len();
     if size_of_val(slice) > LAG_BYTES {
         let mut lagged = Lagged::new();
-        backward_steps(n, dice, |a, b| lagged.swap(slice, a, b));
+        let done = backward_steps(n, dice, poll_len, stop, |a, b| lagged.swap(slice, a, b));
+        // The swaps still held back run even when stopped.
         lagged.finish(slice);
+        done
     } else {
-        backward_steps(n, dice, |a, b| slice.swap(a, b));
+        backward_steps(n, dice, poll_len, stop, |a, b| slice.swap(a, b))
     }
 }
 
 /// The rolls of [`fisher_yates`] on `n` elements, each handed to `swap` as
-/// the pair of positions to exchange, in order.
+/// the pair of positions to exchange, in order; asks `stop` between pieces
+/// of at most `poll_len` steps (`false`: stopped).
 #[inline(always)]
-fn backward_steps<D: Dice + ?Sized, F: FnMut(usize, usize)>(n: usize, dice: &mut D, mut swap: F) {
+fn backward_steps<D, S, F>(
+    n: usize,
+    dice: &mut D,
+    poll_len: usize,
+    stop: &mut S,
+    mut swap: F,
+) -> bool
+where
+    D: Dice + ?Sized,
+    S: FnMut() -> bool + ?Sized,
+    F: FnMut(usize, usize),
+{
     let mut i = n;
     while i > 1 {
+        if stop() {
+            return false;
+        }
         // One tight loop per bit length of the bound: the batch size and the
         // dice's hint are fixed inside it (bit scans are slow on some CPUs).
         let bits = bit_len(i);
         let k = batch_len(i).min(i - 1);
-        i = dispatch!(k, backward_run(i, bits, dice, &mut swap));
+        let floor = i.saturating_sub(poll_len);
+        i = dispatch!(k, backward_run(i, bits, floor, dice, &mut swap));
     }
+    true
 }
 
 /// Slices above this many bytes (beyond a 1 MiB L2 cache) swap [`LAG`](lagged::LAG) steps behind.
 const LAG_BYTES: usize = 1 << 20;
 
 /// Batches of `K` backward steps while the bound `i` keeps its bit length
-/// `bits` and at least `K` steps remain; returns the next bound.
+/// `bits`, at least `K` steps remain and the bound is not below `piece_floor`;
+/// returns the next bound.
 ///
 /// Software-pipelined from [`PIPELINE_FROM`] rolls per batch on: each
 /// batch's rolls are asked for before the previous batch's swaps run, so
@@ -103,10 +142,11 @@ const LAG_BYTES: usize = 1 << 20;
 fn backward_run<const K: usize, D: Dice + ?Sized, F: FnMut(usize, usize)>(
     mut i: usize,
     bits: u32,
+    piece_floor: usize,
     dice: &mut D,
     swap: &mut F,
 ) -> usize {
-    let floor = (1usize << (bits - 1)).max(K + 1);
+    let floor = (1usize << (bits - 1)).max(K + 1).max(piece_floor);
     if K < PIPELINE_FROM {
         return backward_run_plain::<K, D, F>(i, floor, bits, dice, swap);
     }
@@ -256,97 +296,4 @@ fn forward_swaps<const K: usize, T>(slice: &mut [T], i: usize, rolls: &[u64; K])
 }
 
 #[cfg(test)]
-mod tests {
-    use super::lagged::LAG;
-    use super::*;
-    use crate::dice::RngDice;
-    use crate::rng::{Generator, Seed};
-
-    #[test]
-    fn lagged_swaps_give_the_same_order_as_direct_swaps() {
-        let n = LAG_BYTES / size_of::<u64>() + 1001;
-        let dice = || RngDice::new(Generator::ChaCha20.build(&Seed::parse("lag")));
-        let mut lagged: Vec<u64> = (0..n as u64).collect();
-        let mut direct = lagged.clone();
-        fisher_yates(&mut lagged, &mut dice());
-        backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
-        assert_eq!(lagged, direct);
-        assert!(lagged.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 20);
-    }
-
-    #[test]
-    fn lagged_swaps_of_few_large_elements_match_direct_swaps() {
-        // Fewer elements than LAG, each 64 KiB: the whole shuffle is queued
-        // and run by `finish`.
-        for n in [2usize, 3, 17, LAG - 1, LAG, LAG + 1] {
-            let dice = || RngDice::new(Generator::ChaCha8.build(&Seed::parse("big")));
-            let mut lagged: Vec<[u64; 8192]> = (0..n as u64).map(|i| [i; 8192]).collect();
-            assert!(size_of_val(lagged.as_slice()) > LAG_BYTES || n < 17);
-            let mut direct = lagged.clone();
-            fisher_yates(&mut lagged, &mut dice());
-            backward_steps(n, &mut dice(), |a, b| direct.swap(a, b));
-            assert!(lagged == direct, "n = {n}");
-        }
-    }
-
-    /// A dice that answers one roll at a time (the trait's default
-    /// `roll_many`), so the batched loops must reproduce the plain ones.
-    struct OneByOne(RngDice<rand_xoshiro::Xoshiro256PlusPlus>);
-
-    impl Dice for OneByOne {
-        fn roll(&mut self, n: u64) -> u64 {
-            self.0.roll(n)
-        }
-    }
-
-    fn one_by_one(seed: u64) -> OneByOne {
-        use rand_core::SeedableRng;
-        OneByOne(RngDice::new(
-            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed),
-        ))
-    }
-
-    #[test]
-    fn pipelined_batches_swap_like_the_plain_loops() {
-        // The batched loops ask for rolls ahead of their swaps; with a dice
-        // that answers roll by roll they must swap exactly like Durstenfeld's
-        // loop and the stopped forward loop, one roll per step. Every n up to
-        // 600 covers runs of one to many batches at every batch length.
-        for n in 0..600usize {
-            let mut batched: Vec<usize> = (0..n).collect();
-            fisher_yates(&mut batched, &mut one_by_one(n as u64));
-            let mut plain: Vec<usize> = (0..n).collect();
-            let mut dice = one_by_one(n as u64);
-            for i in (2..=n).rev() {
-                plain.swap(i - 1, dice.roll(i as u64) as usize);
-            }
-            assert_eq!(batched, plain, "backward, n = {n}");
-
-            let steps = (n * 7 / 10).min(n.saturating_sub(1));
-            let mut batched: Vec<usize> = (0..n).collect();
-            forward_steps(&mut batched, steps, &mut one_by_one(n as u64));
-            let mut plain: Vec<usize> = (0..n).collect();
-            let mut dice = one_by_one(n as u64);
-            for i in 0..steps {
-                plain.swap(i, i + dice.roll((n - i) as u64) as usize);
-            }
-            assert_eq!(batched, plain, "forward, n = {n}, steps = {steps}");
-        }
-    }
-
-    #[test]
-    fn batches_keep_their_bit_lengths_within_56() {
-        // Checked at every threshold and one past it: 2^k and 2^k ± 1.
-        for k in 1..=40u32 {
-            for bound in [(1usize << k) - 1, 1 << k, (1 << k) + 1] {
-                let len = batch_len(bound);
-                let bits = (usize::BITS - bound.leading_zeros()) as usize;
-                assert!(len == 1 || len * bits <= 56, "bound {bound}: {len}");
-                assert!(len == 8 || (len + 1) * bits > 56, "bound {bound}: {len}");
-            }
-        }
-        assert_eq!(batch_len(52), 8);
-        assert_eq!(batch_len(1 << 20), 2);
-        assert_eq!(batch_len(usize::MAX), 1);
-    }
-}
+mod tests;

@@ -3,9 +3,12 @@
 use rayon::prelude::*;
 
 use super::batched::fisher_yates;
-use super::moves::par_scatter;
+use super::labels::draw_labels;
+use super::moves::{Move, par_scatter};
 use super::parallel::task_dice;
-use super::scatter::{ScatterPlan, draw_labels, shuffle_bucket};
+use super::scatter::{Bucket, Pass, ScatterPlan};
+use super::stop::hook::Hook;
+use super::stop::{Stopped, shuffle_planned_until};
 use crate::dice::{Dice, RngDice};
 use crate::rng::{Generator, Seed};
 
@@ -48,7 +51,59 @@ const BLOCK: usize = 1 << 16;
 /// assert!(v.iter().copied().eq(0..3_000_000));
 /// ```
 pub fn par_shuffle<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
-    par_shuffle_planned(slice, seed, generator, ScatterPlan::for_type::<T>());
+    // A hook that never stops: the shuffle runs to its end.
+    let _ = par_shuffle_planned(
+        slice,
+        seed,
+        generator,
+        ScatterPlan::parallel::<T>(),
+        &|| false,
+    );
+}
+
+/// [`par_shuffle`], asking `stop` (from any of the pool's threads) between
+/// bounded pieces of work and returning [`Stopped`] soon after it first
+/// answers `true`.
+///
+/// `stop` is asked before each block of 65536 elements is labelled or
+/// copied into its buckets, before each bucket is settled, and between
+/// pieces of at most 65536 labels or Fisher–Yates steps inside a bucket;
+/// once it has answered `true` the remaining tasks only copy their buckets
+/// back. When it never answers `true`, the order is exactly that of
+/// [`par_shuffle`] (the same for every thread count). Typically `stop`
+/// reads an `AtomicBool` that another thread sets.
+///
+/// When stopped, the slice holds every element once but **not** in a
+/// uniformly random order (see [`Stopped`]). A panic in `stop` is treated
+/// as "stop" and raised again once every element is back in the slice.
+///
+/// # Errors
+///
+/// [`Stopped`] when `stop` answered `true` before the shuffle was done.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{par_shuffle, par_shuffle_until};
+///
+/// let cancel = AtomicBool::new(false); // another thread may set it
+/// let mut a: Vec<u32> = (0..3_000_000).collect();
+/// let mut b = a.clone();
+/// par_shuffle_until(&mut a, &Seed::parse("doc"), Generator::ChaCha8, || {
+///     cancel.load(Ordering::Relaxed)
+/// })?;
+/// par_shuffle(&mut b, &Seed::parse("doc"), Generator::ChaCha8);
+/// assert_eq!(a, b);
+/// # Ok::<(), fairdeck::shuffle::Stopped>(())
+/// ```
+pub fn par_shuffle_until<T: Send>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    stop: impl Fn() -> bool + Sync,
+) -> Result<(), Stopped> {
+    let plan = ScatterPlan::parallel::<T>();
+    par_shuffle_planned(slice, seed, generator, plan, &stop).map_err(|pass| Stopped { pass })
 }
 
 /// [`par_shuffle`] driven by a running `dice` instead of a key: what a
@@ -76,7 +131,7 @@ pub fn par_shuffle_with<T: Send, D: Dice + ?Sized>(
     dice: &mut D,
     generator: Generator,
 ) {
-    par_shuffle_with_planned(slice, dice, generator, ScatterPlan::for_type::<T>());
+    par_shuffle_with_planned(slice, dice, generator, ScatterPlan::parallel::<T>());
 }
 
 fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
@@ -94,21 +149,38 @@ fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
         // `roll(2³²)` is below 2³², so the cast keeps every bit.
         word.copy_from_slice(&(dice.roll(1 << 32) as u32).to_le_bytes());
     }
-    par_shuffle_planned(slice, &Seed::from_bytes(key), generator, plan);
+    let _ = par_shuffle_planned(slice, &Seed::from_bytes(key), generator, plan, &|| false);
 }
 
-/// [`par_shuffle`] with an explicit plan (the tests force small ones).
+/// [`par_shuffle_until`] with an explicit plan (the tests force small
+/// ones); `Err(pass)`: stopped, `pass` the earliest pass a task was in.
 pub(crate) fn par_shuffle_planned<T: Send>(
     slice: &mut [T],
     seed: &Seed,
     generator: Generator,
     plan: ScatterPlan,
-) {
+    stop: &(impl Fn() -> bool + Sync),
+) -> Result<(), Pass> {
     let n = slice.len();
     if !plan.starts(n) {
-        fisher_yates(slice, &mut RngDice::new(generator.build(seed)));
-        return;
+        let mut dice = RngDice::new(generator.build(seed));
+        return shuffle_planned_until(slice, plan, &mut dice, &mut |_| {}, &mut || stop());
     }
+    let hook = Hook::new(stop);
+    let outcome = scatter_in_parallel(slice, seed, generator, plan, &hook);
+    hook.finish();
+    outcome
+}
+
+/// The three parallel passes of [`par_shuffle_planned`] on a slice the plan scatters.
+fn scatter_in_parallel<T: Send, S: Fn() -> bool + Sync>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    plan: ScatterPlan,
+    hook: &Hook<'_, S>,
+) -> Result<(), Pass> {
+    let n = slice.len();
     let (outer, inner) = plan.bits(n);
     let labels = |k: usize, out: &mut [u8]| {
         draw_labels(
@@ -117,25 +189,42 @@ pub(crate) fn par_shuffle_planned<T: Send>(
             out,
         )
     };
-    let counts: Vec<Vec<usize>> = (0..n.div_ceil(BLOCK))
+    let counts: Option<Vec<Vec<usize>>> = (0..n.div_ceil(BLOCK))
         .into_par_iter()
-        .map(|k| labels(k, &mut vec![0u8; BLOCK.min(n - k * BLOCK)]))
+        .map(|k| (!hook.ask()).then(|| labels(k, &mut vec![0u8; BLOCK.min(n - k * BLOCK)])))
         .collect();
+    let counts = counts.ok_or(Pass::Labels)?;
     let mut scratch = Vec::with_capacity(n);
     let scratch = &mut scratch.spare_capacity_mut()[..n];
     super::pages::advise_huge_pages(scratch);
     let labels = |k: usize, out: &mut [u8]| {
         labels(k, out);
     };
+    let bucket = Bucket {
+        bits: inner,
+        poll_len: plan.poll_len,
+    };
     // The labels are drawn twice per block, once to count, once to scatter
     // (measured cheaper than keeping n bytes of them).
-    par_scatter(slice, labels, BLOCK, &counts, scratch, |bucket, piece| {
-        let mut dice = task_dice(seed, generator, b"scatter-bucket", bucket);
+    let ask = || hook.ask();
+    let placed = par_scatter(slice, labels, BLOCK, &counts, scratch, &ask, |b, piece| {
+        let mut dice = task_dice(seed, generator, b"scatter-bucket", b);
         let mut labels = vec![0u8; piece.len()];
-        shuffle_bucket(&mut labels, inner, &mut dice, &mut |_| {}, |mov| {
-            piece.settle(mov)
-        });
+        let settle = |mov: Move<'_>| piece.settle(mov);
+        if let Err(pass) = bucket.shuffle(
+            &mut labels,
+            &mut dice,
+            &mut |_| {},
+            &mut || hook.ask(),
+            settle,
+        ) {
+            hook.stopped_in(pass);
+        }
     });
+    if !placed {
+        return Err(Pass::Scatter);
+    }
+    hook.outcome()
 }
 
 #[cfg(test)]
@@ -151,12 +240,13 @@ mod tests {
             .install(f)
     }
 
-    fn forced(max_bits: u32) -> ScatterPlan {
+    pub(crate) fn forced(max_bits: u32) -> ScatterPlan {
         ScatterPlan {
             start_len: 1000,
             leaf_len: 500,
             split_len: 500,
             max_bits,
+            poll_len: 100,
         }
     }
 
@@ -193,7 +283,14 @@ mod tests {
         }
         let mut w: Vec<u32> = (0..n).collect();
         on_threads(1, || {
-            par_shuffle_planned(&mut w, &Seed::from_bytes(key), generator, forced(4))
+            par_shuffle_planned(
+                &mut w,
+                &Seed::from_bytes(key),
+                generator,
+                forced(4),
+                &|| false,
+            )
+            .unwrap()
         });
         assert_eq!(v, w);
         let mut sorted = v.clone();
@@ -210,7 +307,7 @@ mod tests {
                     let run = |threads| {
                         on_threads(threads, || {
                             let mut v: Vec<u32> = (0..n).collect();
-                            par_shuffle_planned(&mut v, &seed, generator, plan);
+                            par_shuffle_planned(&mut v, &seed, generator, plan, &|| false).unwrap();
                             v
                         })
                     };
@@ -249,7 +346,7 @@ mod tests {
         let seed = Seed::parse("strings");
         let mut v: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
         on_threads(2, || {
-            par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, forced(8))
+            par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, forced(8), &|| false).unwrap()
         });
         let mut back: Vec<usize> = v.iter().map(|s| s.parse().unwrap()).collect();
         assert_ne!(back[..5], [0, 1, 2, 3, 4]);
@@ -271,8 +368,22 @@ mod tests {
     fn different_seeds_give_different_orders() {
         let mut a: Vec<u32> = (0..5000).collect();
         let mut b = a.clone();
-        par_shuffle_planned(&mut a, &Seed::parse("a"), Generator::ChaCha20, forced(4));
-        par_shuffle_planned(&mut b, &Seed::parse("b"), Generator::ChaCha20, forced(4));
+        par_shuffle_planned(
+            &mut a,
+            &Seed::parse("a"),
+            Generator::ChaCha20,
+            forced(4),
+            &|| false,
+        )
+        .unwrap();
+        par_shuffle_planned(
+            &mut b,
+            &Seed::parse("b"),
+            Generator::ChaCha20,
+            forced(4),
+            &|| false,
+        )
+        .unwrap();
         assert_ne!(a, b);
     }
 }

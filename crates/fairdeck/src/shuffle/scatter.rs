@@ -32,8 +32,9 @@
 //! Extra memory: `n · size_of::<T>()` bytes of scratch and `n` label
 //! bytes, allocated once per call.
 
-use super::batched::fisher_yates;
+use super::batched::fisher_yates_until;
 use super::buckets::START_BYTES;
+use super::labels::draw_labels_until;
 use super::moves::{self, Move, split_by};
 use super::pages::advise_huge_pages;
 use crate::dice::Dice;
@@ -51,12 +52,32 @@ pub(crate) struct ScatterPlan {
     pub split_len: usize,
     /// Label bits per level, at most (`1..=8`).
     pub max_bits: u32,
+    /// Elements of work (labels drawn, elements scattered, Fisher–Yates
+    /// steps) between two asks of a stop hook.
+    pub poll_len: usize,
 }
 
 /// Bytes of a bucket, as far as 256 buckets allow: it is shuffled by
 /// Fisher–Yates just after being copied back, mostly out of the L2 and L3
 /// caches.
 const LEAF_BYTES: usize = 1 << 20;
+
+/// Elements of work between two asks of a stop hook: 65536 labels,
+/// scattered elements or Fisher–Yates steps take well under a millisecond
+/// (about 0.1–0.4 ms at the speeds in docs/book/src/speed.md), so a hook is
+/// asked every few milliseconds at most and costs nothing measurable.
+pub(crate) const POLL_LEN: usize = 1 << 16;
+
+/// Slices up to this many bytes are shuffled by Fisher–Yates on one thread:
+/// up to about twice the L3 cache (32 MiB here) its random swaps, lagged and
+/// prefetched, still beat the scatter's two extra moves per element.
+/// Measured with `fairdeck bench --passes` (Xoshiro256++, alternating
+/// builds with the start at 8 and 64 MiB, ns per `u32`, median over 12–18
+/// rounds at load 4–8 on 2 cores): Fisher–Yates against the scatter at 2.2 M
+/// 1.75 against 4.99, 8 M 4.4 against 5.4, 12 M 5.3 against 7.1, 16 M 5.5
+/// against 6.9 (the ranges overlap from 8 M on); a quiet run in 2026 found
+/// the crossover between 16 M and 25 M (docs/book/src/speed.md).
+const SCATTER_START_BYTES: usize = 64 << 20;
 
 impl ScatterPlan {
     /// The production plan for slices of `T`; zero-sized types never scatter.
@@ -70,12 +91,25 @@ impl ScatterPlan {
     /// ns per element, one level of 256 buckets 8.9–9.8 in the same
     /// alternating runs.
     pub(crate) fn for_type<T>() -> Self {
+        ScatterPlan {
+            start_len: SCATTER_START_BYTES
+                .checked_div(size_of::<T>())
+                .unwrap_or(usize::MAX),
+            ..Self::parallel::<T>()
+        }
+    }
+
+    /// The plan of the parallel shuffle: [`ScatterPlan::for_type`] starting
+    /// at [`START_BYTES`], as it always did (its orders are unchanged: from
+    /// there on the work is spread over the pool's threads).
+    pub(crate) fn parallel<T>() -> Self {
         let size = size_of::<T>();
         ScatterPlan {
             start_len: START_BYTES.checked_div(size).unwrap_or(usize::MAX),
             leaf_len: (LEAF_BYTES / size.max(1)).max(1024),
             split_len: (START_BYTES / size.max(1)).max(1024),
             max_bits: 8,
+            poll_len: POLL_LEN,
         }
     }
 
@@ -105,82 +139,59 @@ fn ceil_log2(x: usize) -> u32 {
     x.next_power_of_two().trailing_zeros()
 }
 
-/// Labels drawn per call to the dice while counting: small enough that
-/// they are counted while still in the L1 cache.
-const LABEL_RUN: usize = 16 << 10;
-
-/// Fills `labels` with uniform labels of `bits` bits and returns how many
-/// there are of each value `0..2^bits` (counted while they are in the cache).
-pub(crate) fn draw_labels<D: Dice + ?Sized>(
-    dice: &mut D,
-    bits: u32,
-    labels: &mut [u8],
-) -> Vec<usize> {
-    let mut tallies = vec![[0usize; 4]; 1 << bits];
-    for run in labels.chunks_mut(LABEL_RUN) {
-        dice.roll_pow2_many(bits, run);
-        tally(run, &mut tallies);
-    }
-    tallies.iter().map(|t| t.iter().sum()).collect()
-}
-
-/// How many labels of each value `0..buckets` there are.
-#[cfg(test)]
-pub(crate) fn count(labels: &[u8], buckets: usize) -> Vec<usize> {
-    let mut tallies = vec![[0usize; 4]; buckets];
-    tally(labels, &mut tallies);
-    tallies.iter().map(|t| t.iter().sum()).collect()
-}
-
-/// Adds the labels to four tallies per value, so that consecutive equal
-/// labels do not wait on each other's increments.
-fn tally(labels: &[u8], tallies: &mut [[usize; 4]]) {
-    let mut quads = labels.chunks_exact(4);
-    for q in &mut quads {
-        for (lane, &l) in q.iter().enumerate() {
-            tallies[usize::from(l)][lane] += 1;
-        }
-    }
-    for &l in quads.remainder() {
-        tallies[usize::from(l)][0] += 1;
-    }
-}
-
 /// Shuffles `slice` by the scatter method: labels, one scatter pass, then
 /// bucket by bucket a copy back (a second scatter for buckets beyond the
 /// plan's `split_len`) and Fisher–Yates (module docs).
+#[cfg(test)]
 pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
     slice: &mut [T],
     plan: ScatterPlan,
     dice: &mut D,
 ) {
-    scatter_shuffle_observed(slice, plan, dice, &mut |_| {});
+    // A hook that never stops: the shuffle runs to its end.
+    let _ = scatter_shuffle_until(slice, plan, dice, &mut |_| {}, &mut || false);
 }
 
-/// [`scatter_shuffle`], calling `enter(pass)` as each pass begins.
-pub(crate) fn scatter_shuffle_observed<T, D: Dice + ?Sized>(
+/// The scatter shuffle, calling `enter(pass)` as each pass begins and
+/// asking `stop` between pieces of `plan.poll_len` elements of work (and
+/// before each bucket is settled). `Err(pass)`: stopped in `pass`, with the
+/// slice holding every element once (the buckets not yet settled are copied
+/// back unshuffled). Until it stops, the dice sees the same requests and
+/// the order is the same as with a hook that never stops.
+pub(crate) fn scatter_shuffle_until<T, D, S>(
     slice: &mut [T],
     plan: ScatterPlan,
     dice: &mut D,
     enter: &mut dyn FnMut(Pass),
-) {
+    stop: &mut S,
+) -> Result<(), Pass>
+where
+    D: Dice + ?Sized,
+    S: FnMut() -> bool + ?Sized,
+{
     let n = slice.len();
     let (outer, inner) = plan.bits(n);
     enter(Pass::Labels);
     let mut labels = vec![0u8; n];
     advise_huge_pages(&mut labels);
-    let lens = draw_labels(dice, outer, &mut labels);
+    let lens = draw_labels_until(dice, outer, &mut labels, stop).ok_or(Pass::Labels)?;
     enter(Pass::Scatter);
     let mut scratch = Vec::with_capacity(n);
     let scratch = &mut scratch.spare_capacity_mut()[..n];
     advise_huge_pages(scratch);
-    let mut spread = moves::scatter(slice, &labels, lens, scratch);
+    let mut spread = moves::scatter_until(slice, &labels, lens, scratch, plan.poll_len, stop)
+        .ok_or(Pass::Scatter)?;
     let mut at = 0;
     while let Some(len) = spread.next_len() {
         let labels = &mut labels[at..at + len];
         at += len;
-        shuffle_bucket(labels, inner, dice, enter, |mov| spread.settle(mov));
+        let bucket = Bucket {
+            bits: inner,
+            poll_len: plan.poll_len,
+        };
+        bucket.shuffle(labels, dice, enter, stop, |mov| spread.settle(mov))?;
     }
+    Ok(())
 }
 
 /// The passes of the shuffle of a large slice, in the order they run (the
@@ -203,210 +214,79 @@ pub enum Pass {
     FisherYates,
 }
 
-/// Step 3 for one bucket of `labels.len()` elements: draws its labels
-/// (`bits` each; none when 0) into `labels`, has `settle` move the bucket
-/// into its segment grouped by them, and shuffles each group.
-pub(crate) fn shuffle_bucket<'a, T: 'a, D: Dice + ?Sized>(
-    labels: &mut [u8],
-    bits: u32,
-    dice: &mut D,
-    enter: &mut dyn FnMut(Pass),
-    settle: impl FnOnce(Move<'_>) -> &'a mut [T],
-) {
-    if bits == 0 {
+/// How step 3 treats one bucket.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bucket {
+    /// Inner label bits (0: no second level).
+    pub bits: u32,
+    /// Elements of work between two asks of the stop hook.
+    pub poll_len: usize,
+}
+
+impl Bucket {
+    /// Step 3 for one bucket of `labels.len()` elements: draws its labels
+    /// (none when `bits` is 0) into `labels`, has `settle` move the bucket
+    /// into its segment grouped by them, and shuffles each group, asking
+    /// `stop` on the way. `settle` is called exactly once whatever happens
+    /// (with [`Move::Copy`] when stopped before it), so the segment always
+    /// ends up holding the bucket's elements; `Err(pass)`: stopped in `pass`.
+    pub(crate) fn shuffle<'a, T: 'a, D, S>(
+        self,
+        labels: &mut [u8],
+        dice: &mut D,
+        enter: &mut dyn FnMut(Pass),
+        stop: &mut S,
+        settle: impl FnOnce(Move<'_>) -> &'a mut [T],
+    ) -> Result<(), Pass>
+    where
+        D: Dice + ?Sized,
+        S: FnMut() -> bool + ?Sized,
+    {
+        if self.bits == 0 {
+            if stop() {
+                settle(Move::Copy);
+                return Err(Pass::Settle);
+            }
+            enter(Pass::Settle);
+            let segment = settle(Move::Copy);
+            let whole = [segment.len()];
+            return self.groups(segment, &whole, dice, enter, stop);
+        }
+        enter(Pass::InnerLabels);
+        let Some(lens) = draw_labels_until(dice, self.bits, labels, stop) else {
+            settle(Move::Copy);
+            return Err(Pass::InnerLabels);
+        };
         enter(Pass::Settle);
-        let segment = settle(Move::Copy);
-        enter(Pass::FisherYates);
-        fisher_yates(segment, dice);
-        return;
+        let segment = settle(Move::Scatter {
+            labels,
+            lens: &lens,
+        });
+        self.groups(segment, &lens, dice, enter, stop)
     }
-    enter(Pass::InnerLabels);
-    let lens = draw_labels(dice, bits, labels);
-    enter(Pass::Settle);
-    let segment = settle(Move::Scatter {
-        labels,
-        lens: &lens,
-    });
-    enter(Pass::FisherYates);
-    for group in split_by(segment, &lens) {
-        fisher_yates(group, dice);
+
+    /// Fisher–Yates on each group of a settled segment (`lens` elements each).
+    fn groups<T, D, S>(
+        self,
+        segment: &mut [T],
+        lens: &[usize],
+        dice: &mut D,
+        enter: &mut dyn FnMut(Pass),
+        stop: &mut S,
+    ) -> Result<(), Pass>
+    where
+        D: Dice + ?Sized,
+        S: FnMut() -> bool + ?Sized,
+    {
+        enter(Pass::FisherYates);
+        for group in split_by(segment, lens) {
+            if !fisher_yates_until(group, dice, self.poll_len, stop) {
+                return Err(Pass::FisherYates);
+            }
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dice::RngDice;
-    use crate::rng::{Generator, Seed};
-    use crate::shuffle::buckets::tests::{
-        assert_every_order_equally_likely, exact_distribution, position_chi_square,
-    };
-
-    fn tiny(leaf_len: usize, max_bits: u32) -> ScatterPlan {
-        ScatterPlan {
-            start_len: 0,
-            leaf_len,
-            split_len: leaf_len,
-            max_bits,
-        }
-    }
-
-    #[test]
-    fn scatter_shuffle_is_exactly_uniform_on_tiny_slices() {
-        // Forced onto the scatter path: 2 or 4 outer buckets, with and
-        // without a second level of 2 groups (n = 5 with leaf 1, 1 bit per
-        // level: 2 × 2 groups; leaf 2, 2 bits: 4 buckets, one level).
-        for plan in [tiny(1, 1), tiny(2, 1), tiny(2, 2), tiny(1, 2)] {
-            for n in 0..=5usize {
-                let (mass, total) = exact_distribution(|e| {
-                    let mut v: Vec<usize> = (0..n).collect();
-                    if plan.starts(n) {
-                        scatter_shuffle(&mut v, plan, e);
-                    } else {
-                        fisher_yates(&mut v, e);
-                    }
-                    v
-                });
-                assert_every_order_equally_likely(&mass, total, n, &format!("{plan:?}"));
-            }
-        }
-    }
-
-    #[test]
-    fn tiny_plans_really_use_two_levels() {
-        assert_eq!(tiny(1, 1).bits(5), (1, 1));
-        assert_eq!(tiny(1, 2).bits(5), (2, 1));
-        assert_eq!(tiny(2, 2).bits(5), (2, 0));
-        assert!(tiny(1, 1).starts(2) && !tiny(2, 1).starts(2));
-    }
-
-    #[test]
-    fn enumeration_catches_a_scatter_shuffle_that_skips_its_groups() {
-        // Negative control: both scatters without the final Fisher–Yates.
-        let (mass, total) = exact_distribution(|e| {
-            let mut v: Vec<usize> = (0..4).collect();
-            let mut labels = vec![0u8; 4];
-            e.roll_pow2_many(1, &mut labels);
-            let lens = count(&labels, 2);
-            let mut scratch = Vec::with_capacity(4);
-            let mut spread = moves::scatter(&mut v, &labels, lens, scratch.spare_capacity_mut());
-            let mut at = 0;
-            while let Some(len) = spread.next_len() {
-                let sub = &mut labels[at..at + len];
-                at += len;
-                e.roll_pow2_many(1, sub);
-                let lens = count(sub, 2);
-                spread.settle(Move::Scatter {
-                    labels: sub,
-                    lens: &lens,
-                });
-            }
-            drop(spread);
-            v
-        });
-        assert!(mass.len() < 24 || mass.values().any(|&m| m * 24 != total));
-    }
-
-    #[test]
-    fn scatter_shuffle_passes_a_position_test_and_a_biased_one_fails() {
-        // Statistic: χ² of where each of 12 elements lands, 60 000 shuffles,
-        // df = (12 − 1)² = 121. Bound 210 is the 1 − 10^−6 quantile
-        // (Wilson–Hilferty): a correct shuffle fails with probability 10^−6;
-        // the seed is fixed, so the test is deterministic.
-        let plan = tiny(2, 2);
-        let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("chi")));
-        let fair = position_chi_square(12, 60_000, |v| scatter_shuffle(v, plan, &mut dice));
-        assert!(fair < 210.0, "scatter shuffle χ² = {fair}");
-        // Negative control: the same shuffle that forgets to shuffle group 0
-        // of each bucket.
-        let biased = position_chi_square(12, 60_000, |v| {
-            let (outer, inner) = plan.bits(v.len());
-            let mut labels = vec![0u8; v.len()];
-            dice.roll_pow2_many(outer, &mut labels);
-            let lens = count(&labels, 1 << outer);
-            let mut scratch = Vec::with_capacity(v.len());
-            let mut spread = moves::scatter(v, &labels, lens, scratch.spare_capacity_mut());
-            let mut at = 0;
-            while let Some(len) = spread.next_len() {
-                let sub = &mut labels[at..at + len];
-                at += len;
-                dice.roll_pow2_many(inner, sub);
-                let lens = count(sub, 1 << inner);
-                let segment = spread.settle(Move::Scatter {
-                    labels: sub,
-                    lens: &lens,
-                });
-                for group in split_by(segment, &lens).into_iter().skip(1) {
-                    fisher_yates(group, &mut dice);
-                }
-            }
-        });
-        assert!(biased > 210.0, "negative control χ² = {biased}");
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn any_plan_gives_a_permutation(
-            seed in proptest::prelude::any::<[u8; 32]>(),
-            n in 0usize..400,
-            leaf_len in 1usize..40,
-            max_bits in 1u32..=8,
-        ) {
-            let plan = ScatterPlan { start_len: 0, leaf_len, split_len: leaf_len, max_bits };
-            let mut dice = RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::from_bytes(seed)));
-            let mut v: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-            if plan.starts(n) {
-                scatter_shuffle(&mut v, plan, &mut dice);
-            }
-            let mut back: Vec<usize> = v.iter().map(|x| x.parse().unwrap()).collect();
-            back.sort_unstable();
-            proptest::prop_assert!(back.into_iter().eq(0..n));
-        }
-    }
-
-    #[test]
-    fn counting_matches_a_plain_tally() {
-        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("count")));
-        for n in [0, 1, 3, 4, 5, 1000, 1003] {
-            let mut labels = vec![0u8; n];
-            dice.roll_pow2_many(3, &mut labels);
-            let mut want = vec![0usize; 8];
-            labels.iter().for_each(|&l| want[usize::from(l)] += 1);
-            assert_eq!(count(&labels, 8), want, "n = {n}");
-        }
-    }
-
-    #[test]
-    fn production_plan_splits_large_slices_into_cache_sized_groups() {
-        let plan = ScatterPlan::for_type::<u32>();
-        assert!(!plan.starts(1 << 21) && plan.starts((1 << 21) + 1));
-        // 10⁸: one level of 256 buckets of 1.5 MiB; 10⁹: 256 of 15 MiB, each
-        // split in 16 groups of 1 MiB or less.
-        assert_eq!(plan.bits(100_000_000), (8, 0));
-        assert_eq!(plan.bits(1_000_000_000), (8, 4));
-        assert_eq!(plan.bits((1 << 21) + 1), (4, 0));
-        assert_eq!(ScatterPlan::for_type::<u64>().bits(100_000_000), (8, 0));
-        assert!(!ScatterPlan::for_type::<()>().starts(usize::MAX));
-    }
-
-    #[test]
-    fn large_slices_of_any_type_shuffle_to_permutations() {
-        let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("big")));
-        let plan = ScatterPlan {
-            start_len: 0,
-            leaf_len: 1000,
-            split_len: 1000,
-            max_bits: 3,
-        };
-        let mut v: Vec<u32> = (0..300_000).collect();
-        scatter_shuffle(&mut v, plan, &mut dice);
-        assert!(v.iter().zip(0..).filter(|&(&x, i)| x == i).count() < 10);
-        v.sort_unstable();
-        assert!(v.iter().copied().eq(0..300_000));
-        let mut s: Vec<String> = (0..5000).map(|i| i.to_string()).collect();
-        scatter_shuffle(&mut s, plan, &mut dice);
-        let mut back: Vec<usize> = s.iter().map(|x| x.parse().unwrap()).collect();
-        back.sort_unstable();
-        assert!(back.into_iter().eq(0..5000));
-    }
-}
+mod tests;

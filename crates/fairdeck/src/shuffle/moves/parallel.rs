@@ -46,7 +46,10 @@ impl<T> Drop for Piece<'_, T> {
 }
 
 /// Copies every element of `slice` into `scratch`, grouped by label, and
-/// hands each bucket to `work` (in parallel) to be settled.
+/// hands each bucket to `work` (in parallel) to be settled. Each block asks
+/// `stop` before it is placed; if one says so, the remaining blocks are
+/// skipped and `false` is returned with the slice untouched (it is only
+/// read until every block is placed) and no bucket handed out.
 ///
 /// Block `k` — the elements `[k·block, (k+1)·block)` — gets its labels
 /// from `labels(k, out)` (called again for each block here, so it must
@@ -66,8 +69,9 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
     block: usize,
     counts: &[Vec<usize>],
     scratch: &mut [MaybeUninit<T>],
+    stop: &(impl Fn() -> bool + Sync),
     work: impl Fn(usize, Piece<'_, T>) + Sync + Send,
-) {
+) -> bool {
     let buckets = counts.first().map_or(0, Vec::len);
     assert_eq!(slice.len(), scratch.len(), "par_scatter: scratch length");
     assert_eq!(
@@ -78,7 +82,10 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
     let lens: Vec<usize> = (0..buckets)
         .map(|b| counts.iter().map(|c| c[b]).sum())
         .collect();
-    place_blocks(slice, labels, block, counts, scratch);
+    if !place_blocks(slice, labels, block, counts, scratch, stop) {
+        // The copies made so far are forgotten: `scratch` is never read as `T`.
+        return false;
+    }
     // SAFETY: same layout; every element now has its counted copy in
     // `scratch` (the module invariant), and each segment of this view is
     // written only by its piece's `place` and read as `T` only after it.
@@ -97,16 +104,19 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
             };
             work(b, piece);
         });
+    true
 }
 
 /// The block-parallel placing pass of [`par_scatter`]; reads `slice` only.
+/// `false` if a block was skipped because `stop` said so.
 fn place_blocks<T: Send>(
     slice: &mut [T],
     labels: impl Fn(usize, &mut [u8]) + Sync + Send,
     block: usize,
     counts: &[Vec<usize>],
     scratch: &mut [MaybeUninit<T>],
-) {
+    stop: &(impl Fn() -> bool + Sync),
+) -> bool {
     let buckets = counts.first().map_or(0, Vec::len);
     let mut per_block: Vec<Vec<&mut [MaybeUninit<T>]>> =
         counts.iter().map(|_| Vec::with_capacity(buckets)).collect();
@@ -130,11 +140,15 @@ fn place_blocks<T: Send>(
         .par_chunks_mut(block)
         .zip(per_block.par_iter_mut())
         .enumerate()
-        .for_each(|(k, (src, pieces))| {
+        .all(|(k, (src, pieces))| {
+            if stop() {
+                return false;
+            }
             let mut block_labels = vec![0u8; src.len()];
             labels(k, &mut block_labels);
             scatter_into(as_uninit(src), &block_labels, pieces);
-        });
+            true
+        })
 }
 
 #[cfg(test)]
@@ -153,6 +167,7 @@ mod tests {
             4,
             &counts,
             scratch.spare_capacity_mut(),
+            &|| false,
             |b, piece| {
                 assert_eq!(piece.len(), [4, 6][b]);
                 piece.settle(Move::Copy).reverse();
@@ -180,6 +195,7 @@ mod tests {
                 2,
                 &counts,
                 scratch.spare_capacity_mut(),
+                &|| false,
                 |_, p| {
                     p.settle(Move::Copy);
                 },
@@ -203,6 +219,7 @@ mod tests {
                 2,
                 &counts,
                 scratch.spare_capacity_mut(),
+                &|| false,
                 |_, p| {
                     p.settle(Move::Copy);
                 },
