@@ -355,3 +355,18 @@ fn bad_links_and_an_unreachable_service_are_one_line_errors() {
         "no key is made before the table is read"
     );
 }
+
+#[test]
+fn table_serve_help_points_at_hidden_tables() {
+    let out = Command::new(cargo_bin("fairdeck"))
+        .args(["table", "serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // clap wraps the text at the terminal's width.
+    let help = String::from_utf8_lossy(&out.stdout);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for says in ["POST /api/hidden ", "`fairdeck hidden seat --link LINK`"] {
+        assert!(help.contains(says), "{help}");
+    }
+}

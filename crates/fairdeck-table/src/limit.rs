@@ -54,15 +54,19 @@ pub struct Refusals {
     seen: Mutex<HashMap<Key, VecDeque<Instant>>>,
 }
 
-/// The table a request's path names: `/api/tables/{id}/…` gives `id`.
+/// The table a request's path names: `/api/tables/{id}/…` and
+/// `/api/hidden/{id}/…` give `id` (keyed apart: a version-2 table and a
+/// hidden table may share an id, and each is counted on its own).
 pub fn table_of(path: &str) -> Option<String> {
-    let rest = path.strip_prefix("/api/tables/")?;
+    let (kind, rest) = [("t", "/api/tables/"), ("h", "/api/hidden/")]
+        .iter()
+        .find_map(|(kind, prefix)| Some((kind, path.strip_prefix(prefix)?)))?;
     let id = rest.split('/').next().filter(|id| !id.is_empty())?;
     let mut end = id.len().min(MAX_KEY_TABLE);
     while !id.is_char_boundary(end) {
         end -= 1;
     }
-    Some(id[..end].to_string())
+    Some(format!("{kind}:{}", &id[..end]))
 }
 
 impl Refusals {
@@ -188,11 +192,21 @@ mod tests {
 
     #[test]
     fn the_table_comes_from_the_path() {
-        assert_eq!(table_of("/api/tables/t1/seats/0"), Some("t1".into()));
-        assert_eq!(table_of("/api/tables/t1"), Some("t1".into()));
+        assert_eq!(table_of("/api/tables/t1/seats/0"), Some("t:t1".into()));
+        assert_eq!(table_of("/api/tables/t1"), Some("t:t1".into()));
         assert_eq!(table_of("/api/tables"), None);
         assert_eq!(table_of("/api/tables/"), None);
-        let long = format!("/api/tables/{}/deal", "é".repeat(100));
-        assert!(table_of(&long).unwrap().len() <= MAX_KEY_TABLE);
+        assert_eq!(
+            table_of("/api/hidden/h1/seats/2/shuffle"),
+            Some("h:h1".into())
+        );
+        assert_eq!(table_of("/api/hidden/h1"), Some("h:h1".into()));
+        assert_eq!(table_of("/api/hidden"), None, "the admin route");
+        assert_eq!(table_of("/api/hidden/"), None);
+        assert_ne!(table_of("/api/hidden/t1"), table_of("/api/tables/t1"));
+        for kind in ["tables", "hidden"] {
+            let long = format!("/api/{kind}/{}/deal", "é".repeat(100));
+            assert!(table_of(&long).unwrap().len() <= MAX_KEY_TABLE + 2);
+        }
     }
 }

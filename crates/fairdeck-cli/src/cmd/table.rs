@@ -27,7 +27,9 @@ pub enum Command {
 #[command(after_help = "Example: fairdeck table serve --db tables.sqlite\n\
 Open a table: POST /api/tables with `Authorization: Bearer ADMIN-TOKEN` and \
 {\"manifest\": …, \"commit_seconds\": 600, \"reveal_seconds\": 600}; the answer holds the \
-operator's and every seat's token, shown once.")]
+operator's and every seat's token, shown once. Hidden (version-3) tables, where not even the \
+service sees a card before it is shown: POST /api/hidden with {\"manifest\": …, \
+\"step_seconds\": 60}, then each player runs `fairdeck hidden seat --link LINK`.")]
 pub struct ServeArgs {
     /// Address and port to listen on (loopback by default: only this machine).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8090")]

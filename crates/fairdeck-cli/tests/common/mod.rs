@@ -7,6 +7,8 @@
 //! not call would be dead code there: hence the crate-wide allow below.
 #![allow(dead_code)]
 
+pub mod served;
+
 use std::io::Read;
 use std::process::{Command as Process, Output, Stdio};
 
