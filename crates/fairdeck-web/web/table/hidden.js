@@ -201,7 +201,7 @@ class SeatPage {
 function showOpened(names, opened) {
   const bySeat = new Map();
   for (const c of opened) bySeat.set(c.seat, [...(bySeat.get(c.seat) ?? []), c.card]);
-  const rows = [...bySeat].map(([n, cards]) => {
+  const rows = [...bySeat].sort(([a], [b]) => a - b).map(([n, cards]) => {
     const row = document.createElement('div');
     row.className = 'showdown-hand';
     row.dataset.seat = String(n);
