@@ -176,7 +176,6 @@ class SeatPage {
   /** The table is over: the whole transcript verified here, the last hand's cards shown. */
   async finish(s) {
     if (this.done) return;
-    this.done = true;
     const text = await transcriptText(null);
     const last = JSON.parse(text).hands.at(-1)?.hand;
     if (last != null && (this.key !== null || localStorage.getItem(keyStore))) {
@@ -193,6 +192,7 @@ class SeatPage {
     a.href = `${base}/transcript`;
     a.download = `${table}.json`;
     section.hidden = false;
+    this.done = true;
     line.textContent = s.state === 'void' ? 'the table is void: a seat did not send what it owed in time' : 'the table is finished';
   }
 }
