@@ -90,6 +90,17 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   // The deal is complete once the operator may open the flop.
   await advance(id, inv.operator, 'flop');
   for (const page of pages) await page.waitForFunction(() => document.querySelectorAll('#hand [data-card]').length === 2, null, LONG);
+  // Before the showdown a page shows its own two cards and no other seat's.
+  const dealt = [];
+  for (const page of pages) {
+    assert.equal((await cardsIn(page, '#opened')).length, 0);
+    dealt.push(...await cardsIn(page, '#hand'));
+  }
+  assert.equal(new Set(dealt).size, 6);
+  // The kept key file is the seat's own, in the format of `fairdeck hidden key`.
+  const kept = JSON.parse(await pages[1].evaluate((k) => localStorage.getItem(k), `fairdeck-hidden-key/${id}/1`));
+  assert.deepEqual(Object.keys(kept).sort(), ['seat', 'secret_key', 'table']);
+  assert.deepEqual([kept.table, kept.seat], [id, 1]);
   await fits(pages[1], 'a hidden seat, dealt');
   await shot(pages[1], 'hidden-seat-dealt-phone');
   // A reload carries on: the key and the token come from this browser's storage.
@@ -113,7 +124,8 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   for (const [i, page] of pages.entries()) {
     assert.equal(await page.getAttribute('#verified', 'data-verdict'), 'valid', await page.textContent('#verdict'));
     const hand = await cardsIn(page, '#hand');
-    assert.equal(hand.length, 2);
+    // The same two cards as before the showdown (page 1: before its reload).
+    assert.deepEqual(hand, dealt.slice(2 * i, 2 * i + 2));
     // What the page showed as its own cards is what it opened at the showdown.
     assert.deepEqual(await cardsIn(page, `#opened [data-seat="${i}"]`), hand);
     own.push(...hand);
