@@ -301,10 +301,13 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
 
 /// The files the table pages need, from the page assets compiled into
 /// `fairdeck-web`: the pages under `/table/` (`/` is the page that opens
-/// a table), the card faces, the independent verifier and the style sheet.
+/// a table), the card faces, the independent verifier, the browser seat of
+/// hidden tables (`/table/hidden.html` runs it) and the style sheet.
 /// Everything else is a JSON 404.
-const SHARED: [&str; 6] = [
+const SHARED: [&str; 8] = [
     "/js/cards.js",
+    "/js/hidden/seat.js",
+    "/js/hidden/seat.wasm",
     "/js/fairspec.js",
     "/js/fairspec-decks.js",
     "/js/fairspec-json.js",

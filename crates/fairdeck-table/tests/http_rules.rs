@@ -163,3 +163,27 @@ async fn answers_for_one_holder_are_not_stored_and_bearer_is_any_case() {
         parts(send(&app, "GET", "/api/tables/c1/seats/0", Some(&auth), None).await).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn the_hidden_seat_page_and_the_browser_seat_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir);
+    let mut served = vec![
+        ("/table/hidden.html", "text/html"),
+        ("/table/hidden.js", "javascript"),
+        ("/js/hidden/seat.js", "javascript"),
+    ];
+    // The module is embedded only when fairdeck was built with the wasm32 target.
+    if fairdeck_web::page::assets::find("/js/hidden/seat.wasm").is_some() {
+        served.push(("/js/hidden/seat.wasm", "application/wasm"));
+    }
+    for (path, kind) in served {
+        let answer = send(&app, "GET", path, None, None).await;
+        assert_eq!(answer.status(), StatusCode::OK, "{path}");
+        let content = answer.headers()[header::CONTENT_TYPE].to_str().unwrap();
+        assert!(content.contains(kind), "{path}: {content}");
+    }
+    // The rest of the main page's scripts stay unserved here.
+    let answer = send(&app, "GET", "/js/app.js", None, None).await;
+    assert_eq!(answer.status(), StatusCode::NOT_FOUND);
+}

@@ -83,7 +83,7 @@ export function showError(message) {
 }
 
 /** Answers after which asking again cannot help: the page stops and says why. */
-const FINAL = {
+export const FINAL = {
   401: 'this link carries no token: open the whole link the room sent you',
   403: 'the table refused this link\'s token: the link may be cut short, or the room issued a new one. Open the whole link the room sent you, or ask the room for a new one',
   404: 'there is no such table: check the link',

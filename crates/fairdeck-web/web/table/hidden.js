@@ -1,0 +1,269 @@
+// A seat's page at a hidden (version-3) table of the table service: the browser's twin of
+// `fairdeck hidden seat` (crates/fairdeck-cli/src/cmd/hidden/seat.rs). The seat's secret key
+// is made inside the seat module (/js/hidden/seat.js: the protocol crate compiled to
+// WebAssembly); its key file is kept in this browser's storage under the table and seat,
+// written before the key message is sent, so a reload carries on. The page polls the table's
+// status and, whenever the table changed, fetches the transcript; the module verifies every
+// proof in it before each step (and before showing a card). When the table waits for this
+// seat it sends what it owes: its key, its shuffle, its shares of the stage that waits, and
+// at the showdown the shares of its own cards. At the end it verifies the whole transcript.
+
+import { loadSeat } from '/js/hidden/seat.js';
+import { FINAL, api, linkParams, showCards, showError } from '/table/table.js';
+
+const POLL_MS = 1000;
+const MAX_POLL_MS = 15_000;
+/** Stages before which no hole card is complete. */
+const BEFORE_DEAL = ['keys', 'shuffle', 'deal'];
+
+const link = linkParams();
+const table = link.table;
+const seat = /^\d{1,6}$/.test(link.seat ?? '') ? Number(link.seat) : null;
+const keyStore = `fairdeck-hidden-key/${table}/${seat}`;
+const tokenStore = `fairdeck-hidden-token/${table}/${seat}`;
+const base = `/api/hidden/${encodeURIComponent(table)}`;
+const mine = `${base}/seats/${seat}`;
+const line = document.getElementById('status');
+
+/** An error after which asking again cannot help: the page stops and says why. */
+function final(message) {
+  const e = new Error(message);
+  e.final = true;
+  return e;
+}
+
+/** The link's token: from the address (then dropped from it), else as kept for this seat. */
+function takeToken() {
+  if (link.token) {
+    localStorage.setItem(tokenStore, link.token);
+    history.replaceState(null, '', `${location.pathname}#table=${encodeURIComponent(table)}&seat=${seat}`);
+    return link.token;
+  }
+  return localStorage.getItem(tokenStore) ?? '';
+}
+
+/** A transcript as the text the seat module reads. */
+async function transcriptText(hand) {
+  const res = await fetch(`${base}/transcript${hand == null ? '' : `?hand=${hand}`}`);
+  if (!res.ok) {
+    const e = new Error((await res.json().catch(() => ({}))).error ?? `transcript: HTTP ${res.status}`);
+    e.status = res.status;
+    throw e;
+  }
+  return res.text();
+}
+
+/** Shows the kept key file and offers it as a download. */
+function showKey(file) {
+  const a = document.getElementById('download-key');
+  a.href = URL.createObjectURL(new Blob([`${file}\n`], { type: 'application/json' }));
+  a.download = `${table}-seat${seat}.key`;
+  a.hidden = false;
+  document.getElementById('key-state').textContent = 'your key file is kept in this browser for this table and seat';
+}
+
+/** One line of progress: the hand, the stage, who the table waits for. */
+function progress(s) {
+  const who = (n) => (n === seat ? 'you' : `seat ${n} (${s.manifest.seats[n]})`);
+  const owing = s.owed.filter((o) => o.missing.length).map((o) => who(o.seat));
+  if (s.state === 'keys') return `waiting for the seats' keys: ${owing.join(', ')}`;
+  if (s.stage) return `hand ${s.hand}, ${s.stage}: waiting for ${owing.join(', ')}`;
+  const next = s.next.length ? ` (next: ${s.next.join(', ')})` : '';
+  return `hand ${s.hand}${s.showdown ? ', showdown' : ''}: waiting for the operator${next}`;
+}
+
+/** The seat: its module, its key's handle, what it has done. */
+class SeatPage {
+  constructor(module, token) {
+    this.module = module;
+    this.token = token;
+    this.key = null;
+    this.seen = null;
+    this.opened = new Set();
+    this.done = false;
+  }
+
+  /** One poll; answers true when the table is over (verified) and polling stops. */
+  async tick() {
+    const s = await api('GET', base);
+    const seats = s.manifest.seats.length;
+    if (seat >= seats) throw final(`this table has ${seats} seats: there is no seat ${seat} (check the link)`);
+    document.getElementById('title').textContent = `${s.manifest.seats[seat]}, seat ${seat} at ${s.table} (${s.manifest.game})`;
+    document.body.dataset.state = s.state;
+    if (s.state === 'finished' || s.state === 'void') {
+      await this.finish(s);
+      return true;
+    }
+    line.textContent = progress(s);
+    if (s.entries === this.seen) return false;
+    const step = await this.act(s);
+    if (step !== 'sent') this.seen = s.entries;
+    return false;
+  }
+
+  /** Does what the seat owes now: 'sent' a message, or 'wait' for the table to change. */
+  async act(s) {
+    const owed = s.owed.find((o) => o.seat === seat)?.missing ?? [];
+    const text = await transcriptText(s.hand);
+    if (owed.some((m) => m.message === 'key')) return this.publishKey(text);
+    if (s.state === 'keys') return 'wait';
+    await this.loadKey();
+    const hand = s.hand;
+    // Before the first shuffle the hand is not in the transcript yet: nothing to show.
+    if (JSON.parse(text).hands.some((h) => h.hand === hand)) await this.view(s, text, hand);
+    if (owed.some((m) => m.message === 'shuffle')) {
+      line.textContent = `hand ${hand}: shuffling and proving the shuffle…`;
+      return this.post('shuffle', (await this.module.shuffle(this.key, text, { hand })).message);
+    }
+    if (owed.length && s.stage) {
+      const { messages } = await this.module.share(this.key, text, s.stage, { hand });
+      return messages.length ? this.post('shares', messages) : 'wait';
+    }
+    if (s.showdown && !this.opened.has(hand)) {
+      const { messages } = await this.module.open(this.key, text, { hand });
+      if (messages.length) return this.post('shares', messages);
+      this.opened.add(hand);
+    }
+    return 'wait';
+  }
+
+  /** Makes the key (in the module), keeps its file, then sends the key message. */
+  async publishKey(text) {
+    // Keys go in seat order: the seats before this one first (the service would answer 409).
+    if (JSON.parse(text).keys.length !== seat) return 'wait';
+    // A kept key whose message the table never took is replaced: nothing was published with it.
+    if (this.key !== null) await this.module.keyForget(this.key);
+    this.key = await this.module.keyNew();
+    const { message } = await this.module.keyMessage(this.key, text, seat);
+    const file = JSON.stringify(await this.module.keyExport(this.key));
+    localStorage.setItem(keyStore, file);
+    showKey(file);
+    return this.post('key', message);
+  }
+
+  /** The seat's published key, from this browser's storage after a reload. */
+  async loadKey() {
+    if (this.key !== null) return;
+    const file = localStorage.getItem(keyStore);
+    if (!file) {
+      throw final('this seat\'s key is not in this browser (it was made in another browser, or the site\'s data was cleared): only the browser that holds it can play this seat');
+    }
+    this.key = await this.module.keyImport(file);
+    showKey(file);
+  }
+
+  /** Sends a message with the seat's token; a 409 ("not now") waits for the table to change. */
+  async post(route, body) {
+    try {
+      await api('POST', `${mine}/${route}`, this.token, body);
+      return 'sent';
+    } catch (e) {
+      if (e.status === 409) return 'wait';
+      if (e.status === 422) throw final(`the table refused this seat's ${route}: ${e.message} (422; polling stopped)`);
+      throw e;
+    }
+  }
+
+  /** Shows the cards this seat may see in `hand` (the module verifies the transcript first). */
+  async view(s, text, hand) {
+    const { hand: report } = await this.module.cards(this.key, text, { hand });
+    const dealt = !BEFORE_DEAL.includes(s.stage ?? '');
+    if (dealt && report.own.length) showCards(document.getElementById('hand'), report.own.map((c) => c.card), '');
+    showCards(document.getElementById('community'), report.community.map((c) => c.card), 'nothing shown yet');
+    showOpened(s.manifest.seats, report.opened);
+  }
+
+  /** The table is over: the whole transcript verified here, the last hand's cards shown. */
+  async finish(s) {
+    if (this.done) return;
+    const text = await transcriptText(null);
+    const last = JSON.parse(text).hands.at(-1)?.hand;
+    if (last != null && (this.key !== null || localStorage.getItem(keyStore))) {
+      await this.loadKey();
+      await this.view(s, text, last).catch((e) => showError(e.message));
+    }
+    const r = await this.module.verify(text);
+    const section = document.getElementById('verified');
+    section.dataset.verdict = r.valid ? 'valid' : 'invalid';
+    document.getElementById('verdict').textContent = r.valid
+      ? `The whole transcript verifies (checked in this browser by the code of fairdeck fair verify): ${r.summary}`
+      : `The transcript does NOT verify: ${r.summary}`;
+    const a = document.getElementById('download-transcript');
+    a.href = `${base}/transcript`;
+    a.download = `${table}.json`;
+    section.hidden = false;
+    this.done = true;
+    line.textContent = s.state === 'void' ? 'the table is void: a seat did not send what it owed in time' : 'the table is finished';
+  }
+}
+
+/** The cards opened at the showdown, seat by seat. */
+function showOpened(names, opened) {
+  const bySeat = new Map();
+  for (const c of opened) bySeat.set(c.seat, [...(bySeat.get(c.seat) ?? []), c.card]);
+  const rows = [...bySeat].sort(([a], [b]) => a - b).map(([n, cards]) => {
+    const row = document.createElement('div');
+    row.className = 'showdown-hand';
+    row.dataset.seat = String(n);
+    const name = document.createElement('p');
+    name.textContent = n === seat ? `${names[n]} (you)` : names[n];
+    const faces = document.createElement('div');
+    faces.className = 'cards';
+    showCards(faces, cards, '');
+    row.append(name, faces);
+    return row;
+  });
+  document.getElementById('opened').replaceChildren(...rows);
+  document.getElementById('showdown').hidden = rows.length === 0;
+}
+
+/** Why polling stops after `e`, or null to try again. */
+function stopWords(e) {
+  if (e.final) return e.message;
+  return FINAL[e.status] ? `${FINAL[e.status]} (${e.status}; polling stopped)` : null;
+}
+
+/** Polls one request at a time; an error that may pass backs off, one that cannot stops. */
+async function run(page) {
+  let wait = POLL_MS;
+  for (;;) {
+    try {
+      if (await page.tick()) return;
+      showError(null);
+      wait = POLL_MS;
+    } catch (e) {
+      const stop = stopWords(e);
+      showError(stop ?? e.message);
+      if (stop) {
+        document.body.dataset.stopped = String(e.status ?? 'final');
+        line.textContent = 'stopped';
+        return;
+      }
+      wait = Math.min(wait * 2, MAX_POLL_MS);
+    }
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
+  }
+}
+
+async function start() {
+  const token = takeToken();
+  if (!table || seat === null || !token) {
+    document.body.dataset.stopped = 'link';
+    showError('this link has no table, seat or token: open the whole link the room sent you');
+    line.textContent = 'stopped';
+    return;
+  }
+  const file = localStorage.getItem(keyStore);
+  if (file) showKey(file);
+  let module;
+  try {
+    module = await loadSeat();
+  } catch (e) {
+    document.body.dataset.stopped = 'module';
+    showError(e.message);
+    return;
+  }
+  run(new SeatPage(module, token));
+}
+
+start();
