@@ -18,6 +18,7 @@ signal is sent (CLOCK_MONOTONIC is shared by parent and child).
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -110,35 +111,60 @@ try:
 except KeyboardInterrupt:
     print("interrupted", time.monotonic(), flush=True)
 else:
-    print("finished", flush=True)
+    print("finished", time.monotonic(), flush=True)
 {check}
 """
 
 
-@pytest.mark.parametrize("threads", [None, 2])
-@pytest.mark.parametrize("wait", [0.3, 1.0, 2.0])
-def test_a_large_shuffle_stops_promptly_and_leaves_a_permutation(threads, wait):
-    # Early it stops while the labels are drawn or scattered, later while
-    # the buckets are settled and shuffled (on a quiet machine the call
-    # takes about 3 s, with threads=2 about 2 s).
+def shuffle_child(threads, wait):
+    """Starts the child, sends SIGINT `wait` seconds after it said ready
+    (never, for None); its lines and the time the signal was sent."""
     code = SHUFFLE_CHILD.format(n=SHUFFLED, threads=threads, check=PERMUTATION_CHECK)
     child = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    sent = None
     try:
         assert child.stdout.readline().strip() == "ready", child.stderr.read()
-        time.sleep(wait)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        if wait is not None:
+            time.sleep(wait)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=600)
     finally:
         if child.poll() is None:
             child.kill()
     assert "panicked" not in err and "RuntimeError" not in err, err
-    lines = out.split("\n")
-    assert lines[0].startswith("interrupted"), lines
-    assert lines[1] == "permutation", lines
-    latency = float(lines[0].split()[1]) - sent
+    return out.split("\n"), started, sent
+
+
+@functools.lru_cache(maxsize=None)
+def uninterrupted_seconds(threads):
+    """How long the whole shuffle takes here and now (waits are fractions
+    of it, so a fast machine does not finish before the signal)."""
+    lines, started, _ = shuffle_child(threads, None)
+    assert lines[0].startswith("finished") and lines[1] == "permutation", lines
+    return float(lines[0].split()[1]) - started
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+@pytest.mark.parametrize("fraction", [0.1, 0.4, 0.7])
+def test_a_large_shuffle_stops_promptly_and_leaves_a_permutation(threads, fraction):
+    # Early it stops while the labels are drawn or scattered, later while
+    # the buckets are settled and shuffled. A call that still ends before
+    # the signal (the machine got faster) is tried again earlier: that run
+    # tested nothing; one that ends after the signal must have stopped.
+    wait = fraction * uninterrupted_seconds(threads)
+    for _ in range(4):
+        lines, _, sent = shuffle_child(threads, wait)
+        assert lines[1] == "permutation", lines
+        ended = float(lines[0].split()[1])
+        if lines[0].startswith("interrupted") or ended >= sent:
+            break
+        wait /= 2
+    assert lines[0].startswith("interrupted"), (lines, sent)
+    latency = ended - sent
     assert latency < PROMPT, f"KeyboardInterrupt {latency:.3f} s after SIGINT"
 
 
