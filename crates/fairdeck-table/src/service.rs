@@ -80,7 +80,7 @@ impl<S: Store + Send + 'static> Service<S> {
             room: Mutex::new(Room::new(store)),
             admin: TokenHash::of(admin_token),
             public: PublicCache::default(),
-            hidden: crate::hidden::store::BoardCache::default(),
+            hidden: crate::hidden::store::BoardCache::awake_since(now()),
         })
     }
 

@@ -281,3 +281,33 @@ fn the_operator_moves_on_in_order() {
     );
     assert_eq!(v.hands[0].opened.len(), 6);
 }
+
+/// A service that was down longer than the window does not void the table
+/// on its first request after it starts: the seat it waits for gets the
+/// whole window from the start (the cache of a process that started at
+/// `up`). Control: the same board read by a cache of a process that was up
+/// all along voids it at once.
+#[test]
+fn downtime_of_the_service_is_not_counted_against_a_seat() {
+    let mut t = Table::new("downtime");
+    t.step(0, T0 + 1);
+    let id = t.inv.table.clone();
+    let up = T0 + 10 * STEP;
+    let after_restart = BoardCache::awake_since(up);
+    let b = board((&mut t.store, &after_restart), &id, up + 1).unwrap();
+    assert!(b.record.void.is_none(), "voided for the service's downtime");
+    assert_eq!(Status::of(&b).deadline, Some(up + STEP));
+    let b = board((&mut t.store, &after_restart), &id, up + STEP + 1).unwrap();
+    let void = b
+        .record
+        .void
+        .clone()
+        .expect("void after the window from the start");
+    assert_eq!(void.seat, 1);
+    // Control: a cache that never restarted voids on the same read.
+    let mut fresh = Table::new("downtime-control");
+    fresh.step(0, T0 + 1);
+    let id = fresh.inv.table.clone();
+    let b = board((&mut fresh.store, &fresh.cache), &id, up + 1).unwrap();
+    assert!(b.record.void.is_some());
+}

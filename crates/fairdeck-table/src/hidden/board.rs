@@ -25,7 +25,9 @@ pub struct Board {
     pub seats: Vec<TokenHash>,
     /// Seconds a seat may take for a message the table waits for.
     pub step_seconds: u64,
-    /// When the last change was accepted: the deadline runs from it.
+    /// When the last change was accepted, or the service started if later
+    /// ([`BoardCache::awake_since`](super::store::BoardCache::awake_since)):
+    /// the deadline runs from it.
     pub since: u64,
     /// The hand in play (after the last hand: `last + 1`).
     pub hand: u64,

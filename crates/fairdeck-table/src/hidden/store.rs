@@ -104,15 +104,30 @@ pub(crate) fn stored(entry: &Entry) -> Result<(&'static str, String), Refused> {
 /// the entries appended since (by this process or another sharing the
 /// database; the log is append-only, so what was replayed stays true).
 /// At most [`MAX_BOARDS`] are kept; beyond that the cache starts afresh.
+///
+/// A board replayed by this cache waits for its seats from no earlier than
+/// the cache's `awake_since` (the service's start, [`BoardCache::awake_since`]):
+/// a seat is never voided for time the service itself was down.
 #[derive(Default)]
 pub struct BoardCache {
     boards: Mutex<HashMap<String, Board>>,
+    awake_since: u64,
 }
 
 /// The most boards a [`BoardCache`] keeps.
 pub const MAX_BOARDS: usize = 64;
 
 impl BoardCache {
+    /// A cache for a service that started at `now` (seconds since the Unix
+    /// epoch): the deadline of a table waiting for a seat is at least
+    /// `now + step_seconds`, however long the service was down before.
+    pub fn awake_since(now: u64) -> BoardCache {
+        BoardCache {
+            awake_since: now,
+            ..BoardCache::default()
+        }
+    }
+
     fn take(&self, id: &str) -> Option<Board> {
         self.boards
             .lock()
@@ -131,10 +146,13 @@ impl BoardCache {
 
 /// `base` (or a new board) brought up to date with `rows`, entries from
 /// `base.entries` on.
-fn brought_up(base: Option<Board>, rows: &[String]) -> Result<Board, Error> {
+fn brought_up(base: Option<Board>, rows: &[String], awake_since: u64) -> Result<Board, Error> {
     let entries = read_entries(rows)?;
     match base {
-        None => Board::replay(&entries),
+        None => Board::replay(&entries).map(|mut board| {
+            board.since = board.since.max(awake_since);
+            board
+        }),
         Some(mut board) => {
             for e in &entries {
                 board.apply(e)?;
@@ -156,7 +174,7 @@ pub fn load<S: HiddenStore + ?Sized>(
 ) -> Result<Board, Error> {
     let base = cache.take(id);
     let from = base.as_ref().map_or(0, |b| b.entries);
-    let board = brought_up(base, &store.hidden_entries(id, from)?)?;
+    let board = brought_up(base, &store.hidden_entries(id, from)?, cache.awake_since)?;
     cache.put(id, board.clone());
     Ok(board)
 }
@@ -177,7 +195,7 @@ pub fn change<S: HiddenStore + ?Sized>(
     let from = base.as_ref().map_or(0, |b| b.entries);
     let (mut after, mut refused) = (None, None);
     let changed = store.hidden_change(id, from, &mut |rows| {
-        let mut board = brought_up(base.take(), rows)?;
+        let mut board = brought_up(base.take(), rows, cache.awake_since)?;
         let entries = match decide(&board) {
             Ok(entries) => entries,
             Err(r) => {
