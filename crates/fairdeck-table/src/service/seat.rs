@@ -47,12 +47,15 @@ enum SeatChange {
     Reveal(RevealRequest),
 }
 
-async fn change<S: Store + Send + 'static>(
+/// A seat's POST: its body read (bounded) as `T`, made a change by `wrap`,
+/// applied with the seat's token and device secret.
+async fn change<S: Store + Send + 'static, T: serde::de::DeserializeOwned>(
     svc: Arc<super::Service<S>>,
     (id, seat): (String, String),
     headers: HeaderMap,
-    change: SeatChange,
+    (body, wrap): (Body, fn(T) -> SeatChange),
 ) -> Answer {
+    let change = wrap(fairdeck_web::body::json(body, MAX_BODY_BYTES).await?);
     let (token, device) = (bearer(&headers), device(&headers));
     let seat = seat_number(&seat)?;
     let view = svc
@@ -84,8 +87,7 @@ pub async fn claim<S: Store + Send + 'static>(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    change(svc, at, headers, SeatChange::Claim(request)).await
+    change(svc, at, headers, (body, SeatChange::Claim)).await
 }
 
 /// `POST …/seats/{seat}/commit` with `{"commitment"}`.
@@ -95,8 +97,7 @@ pub async fn commit<S: Store + Send + 'static>(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    change(svc, at, headers, SeatChange::Commit(request)).await
+    change(svc, at, headers, (body, SeatChange::Commit)).await
 }
 
 /// `POST …/seats/{seat}/reveal` with `{"seed"}`.
@@ -106,8 +107,7 @@ pub async fn reveal<S: Store + Send + 'static>(
     headers: HeaderMap,
     body: Body,
 ) -> Answer {
-    let request = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
-    change(svc, at, headers, SeatChange::Reveal(request)).await
+    change(svc, at, headers, (body, SeatChange::Reveal)).await
 }
 
 #[cfg(test)]
