@@ -157,7 +157,7 @@ impl Seat {
                 key,
                 transcript,
                 hand,
-            } => steps::cards(self.slot(key)?, &transcript, hand),
+            } => steps::cards(self.slot_mut(key)?, &transcript, hand),
             Request::Verify {
                 transcript,
                 in_progress,
@@ -171,7 +171,7 @@ impl Seat {
 
     fn key_new(&mut self) -> Result<String, String> {
         let key = SecretKey::generate(self.generator()?);
-        Ok(self.keep(Slot { key, bound: None }))
+        Ok(self.keep(Slot::new(key, None)))
     }
 
     /// Stores a key in a free slot (or a new one); answers its handle.
@@ -190,10 +190,13 @@ impl Seat {
         found.ok_or_else(|| format!("key: no key {key} in this seat"))
     }
 
+    fn slot_mut(&mut self, key: u32) -> Result<&mut Slot, String> {
+        find(&mut self.slots, key)
+    }
+
     /// The generator and a key slot, borrowed together (the key is checked first).
     fn parts(&mut self, key: u32) -> Result<(&mut ChaCha20Rng, &mut Slot), String> {
-        let found = self.slots.get_mut(key as usize).and_then(Option::as_mut);
-        let slot = found.ok_or_else(|| format!("key: no key {key} in this seat"))?;
+        let slot = find(&mut self.slots, key)?;
         let rng = self.rng.as_mut().ok_or_else(|| NOT_KEYED.to_string())?;
         Ok((rng, slot))
     }
@@ -204,6 +207,12 @@ impl Seat {
         self.slots[key as usize] = None;
         Ok("null".into())
     }
+}
+
+/// Key slot `key`, if the seat holds it.
+fn find(slots: &mut [Option<Slot>], key: u32) -> Result<&mut Slot, String> {
+    let found = slots.get_mut(key as usize).and_then(Option::as_mut);
+    found.ok_or_else(|| format!("key: no key {key} in this seat"))
 }
 
 /// Errors travel as one line: any line break of a nested message becomes a space.

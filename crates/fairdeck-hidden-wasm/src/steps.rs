@@ -6,21 +6,32 @@
 //! to them.
 
 use chacha20::ChaCha20Rng;
-use fairdeck_hidden::keys::{SecretKey, key_message as make_key_message};
-use fairdeck_hidden::layout::Stage;
-use fairdeck_hidden::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
+use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
+use fairdeck_hidden::seat::{Follower, Refused, Turn, check_published, publish_key};
 use fairdeck_hidden::verdict::Verdict;
-use fairdeck_hidden::verify::{Options, State, verify, verify_json};
+use fairdeck_hidden::verify::{Options, verify_json};
 use fairdeck_hidden::wire::Hex32;
 use fairdeck_hidden::{Error, Table};
 use serde::{Deserialize, Serialize};
 
-/// A secret key held by the seat, and once it is published, the table and
-/// seat it belongs to.
+/// A secret key held by the seat, once it is published the table and
+/// seat it belongs to, and what the seat has verified of that table.
 pub(crate) struct Slot {
     pub(crate) key: SecretKey,
     pub(crate) bound: Option<(String, u64)>,
+    pub(crate) follower: Follower,
+}
+
+impl Slot {
+    /// A key not published yet.
+    pub(crate) fn new(key: SecretKey, bound: Option<(String, u64)>) -> Slot {
+        Slot {
+            key,
+            bound,
+            follower: Follower::new(),
+        }
+    }
 }
 
 /// The key file of `fairdeck hidden key`: the table and seat, and the secret.
@@ -75,18 +86,11 @@ pub(crate) fn key_message(
             "key: this key is already seat {s}'s key of table {t:?}"
         ));
     }
-    if record.keys.len() as u64 != seat {
-        return Err(match record.keys.iter().any(|k| k.seat == seat) {
-            true => format!("key: seat {seat} already has a key in the transcript"),
-            false => format!(
-                "key: keys are published in seat order: seat {} is next",
-                record.keys.len()
-            ),
-        });
-    }
-    let msg = make_key_message(&table, seat, &slot.key, rng).map_err(text)?;
+    let msg = publish_key(&table, &mut record, seat, &slot.key, rng).map_err(|e| match e {
+        Refused::Step(e) => text(e),
+        other => format!("key: {other}"),
+    })?;
     slot.bound = Some((record.manifest.table.clone(), seat));
-    record.keys.push(msg.clone());
     answer(&Published {
         message: msg,
         transcript: record.to_json(),
@@ -112,25 +116,12 @@ pub(crate) fn key_import(file: &str) -> Result<Slot, String> {
     let file: KeyFile = serde_json::from_str(file)
         .map_err(|e| format!("key file: not a secret key file of `fairdeck hidden key` ({e})"))?;
     let key = SecretKey::from_bytes(&file.secret_key.0).map_err(|e| format!("key file: {e}"))?;
-    Ok(Slot {
-        key,
-        bound: Some((file.table, file.seat)),
-    })
+    Ok(Slot::new(key, Some((file.table, file.seat))))
 }
 
-/// What a step starts from: the transcript, the seat, its key, and what
-/// verifying the transcript established.
-struct Checked<'a> {
-    record: Record,
-    seat: u64,
-    key: &'a SecretKey,
-    state: State,
-    verdict: Verdict,
-}
-
-/// The transcript, verified as a hand in progress with the seat's key
-/// checked against the one it published.
-fn checked<'a>(slot: &'a Slot, transcript: &str) -> Result<Checked<'a>, String> {
+/// The transcript, verified as a hand in progress by the slot's follower,
+/// with the seat's key checked against the one it published.
+fn checked<'a>(slot: &'a mut Slot, transcript: &str) -> Result<Turn<'a>, String> {
     let record = read(transcript)?;
     let (table, seat) = slot
         .bound
@@ -142,143 +133,72 @@ fn checked<'a>(slot: &'a Slot, transcript: &str) -> Result<Checked<'a>, String> 
             record.manifest.table
         ));
     }
-    let published = record.keys.get(*seat as usize).map(|k| k.public_key);
-    let ours = fairdeck_hidden::group::encode_point(&slot.key.public_key().0);
-    if published != Some(ours) {
-        return Err(Error::WrongKey(*seat).to_string());
-    }
-    let opts = Options {
-        reader: Some((*seat, &slot.key)),
-        in_progress: true,
-    };
-    let mut outcome = verify(&record, &opts);
-    if let Some(d) = outcome.verdict.differences.first() {
-        return Err(format!(
-            "transcript: does not verify ({}); first: {}",
-            outcome.verdict.summary(),
-            d.message
-        ));
-    }
-    let state = outcome
-        .state
-        .take()
-        .ok_or("transcript: not every seat has published its key yet")?;
-    Ok(Checked {
-        record,
-        seat: *seat,
-        key: &slot.key,
-        state,
-        verdict: outcome.verdict,
-    })
-}
-
-/// The hand a step is about: the one asked, else the last of the
-/// transcript, else the manifest's first.
-fn hand_of(record: &Record, hand: Option<u64>) -> u64 {
-    hand.or_else(|| record.hands.last().map(|h| h.hand))
-        .unwrap_or(record.manifest.first)
+    let seat = *seat;
+    check_published(&record, seat, &slot.key).map_err(|e| e.to_string())?;
+    slot.follower
+        .check(record, (seat, &slot.key))
+        .map_err(|e| format!("transcript: {e}"))
 }
 
 /// The seat's shuffle of the hand (by default the one whose turn it is).
 pub(crate) fn shuffle(
-    slot: &Slot,
+    slot: &mut Slot,
     transcript: &str,
     hand: Option<u64>,
     rng: &mut ChaCha20Rng,
 ) -> Result<String, String> {
-    let Checked {
-        mut record,
-        seat,
-        state,
-        ..
-    } = checked(slot, transcript)?;
-    let n = match (hand, record.hands.last()) {
-        (Some(n), _) => n,
-        (None, Some(h)) if h.shuffles.len() < state.table.seats() => h.hand,
-        (None, Some(h)) => h.hand + 1,
-        (None, None) => record.manifest.first,
-    };
-    let msg = next_shuffle(&state, n, seat, rng).map_err(text)?;
-    record.hand_mut(n).map_err(text)?.shuffles.push(msg.clone());
+    let mut turn = checked(slot, transcript)?;
+    let (_, msg) = turn.shuffle(hand, rng).map_err(text)?;
     answer(&Published {
         message: msg,
-        transcript: record.to_json(),
+        transcript: turn.record.to_json(),
     })
 }
 
 /// The shares the seat owes for a stage: `deal` or a street's name.
 pub(crate) fn share(
-    slot: &Slot,
+    slot: &mut Slot,
     transcript: &str,
     street: &str,
     hand: Option<u64>,
     rng: &mut ChaCha20Rng,
 ) -> Result<String, String> {
-    let Checked {
-        mut record,
-        seat,
-        key,
-        state,
-        ..
-    } = checked(slot, transcript)?;
-    let layout = state.table.layout();
-    let stage = layout
-        .stage_named(street)
-        .filter(|s| *s != Stage::Shuffle)
-        .ok_or_else(|| {
-            let names: Vec<String> = layout.stages()[1..]
-                .iter()
-                .map(|&s| layout.stage_name(s).to_string())
-                .collect();
-            format!(
-                "street: {street:?}: this game's stages are {}",
-                names.join(", ")
-            )
-        })?;
-    let n = hand_of(&record, hand);
-    let shares = owed_shares(&state, &record, (n, stage), (seat, key), rng).map_err(text)?;
-    record_shares(&state.table, &mut record, (n, Some(stage)), shares.clone()).map_err(text)?;
+    let mut turn = checked(slot, transcript)?;
+    let stage = turn.stage(street).map_err(|e| format!("street: {e}"))?;
+    let (_, shares) = turn.share(stage, hand, rng).map_err(text)?;
     answer(&PublishedShares {
         messages: shares,
-        transcript: record.to_json(),
+        transcript: turn.record.to_json(),
     })
 }
 
 /// Showdown: the seat's shares of its own private cards.
 pub(crate) fn open(
-    slot: &Slot,
+    slot: &mut Slot,
     transcript: &str,
     hand: Option<u64>,
     rng: &mut ChaCha20Rng,
 ) -> Result<String, String> {
-    let Checked {
-        mut record,
-        seat,
-        key,
-        state,
-        ..
-    } = checked(slot, transcript)?;
-    let n = hand_of(&record, hand);
-    let shares = showdown_shares(&state, &record, n, (seat, key), rng).map_err(text)?;
-    record_shares(&state.table, &mut record, (n, None), shares.clone()).map_err(text)?;
+    let mut turn = checked(slot, transcript)?;
+    let (_, shares) = turn.open(hand, rng).map_err(text)?;
     answer(&PublishedShares {
         messages: shares,
-        transcript: record.to_json(),
+        transcript: turn.record.to_json(),
     })
 }
 
 /// The seat's view of a hand: its own private cards (its share removed
 /// inside the seat), the community and opened cards.
-pub(crate) fn cards(slot: &Slot, transcript: &str, hand: Option<u64>) -> Result<String, String> {
-    let Checked {
-        record,
-        seat,
-        verdict,
-        ..
-    } = checked(slot, transcript)?;
-    let n = hand_of(&record, hand);
-    let report = verdict.hands.into_iter().find(|h| h.hand == n);
-    let report = report.ok_or_else(|| format!("hand: {n} is not in the transcript"))?;
+pub(crate) fn cards(
+    slot: &mut Slot,
+    transcript: &str,
+    hand: Option<u64>,
+) -> Result<String, String> {
+    let turn = checked(slot, transcript)?;
+    let seat = turn.seat;
+    let report = turn
+        .cards(hand)
+        .map_err(|n| format!("hand: {n} is not in the transcript"))?;
     answer(&SeatView { seat, hand: report })
 }
 

@@ -56,7 +56,9 @@
 //! * [`layout`] — which positions go to which seat or street, the stages of a hand;
 //! * [`record`] — the whole-table transcript, read strictly;
 //! * [`verify`] — the transcript verifier, and [`verdict`] its report;
-//! * [`play`] — a seat's next step: its shuffle, the shares it owes, its own cards.
+//! * [`play`] — a seat's next step: its shuffle, the shares it owes, its own cards;
+//! * [`seat`] — a seat's verify-then-step over a transcript, with a verifier
+//!   kept from step to step ([`verify::Verifier`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -70,6 +72,7 @@ pub mod keys;
 pub mod layout;
 pub mod play;
 pub mod record;
+pub mod seat;
 pub mod shuffle;
 pub mod shuffle_proof;
 mod table;

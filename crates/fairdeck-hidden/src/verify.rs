@@ -17,7 +17,10 @@
 //! ```
 
 mod hand;
+mod incremental;
 mod stages;
+
+pub use incremental::Verifier;
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::traits::Identity;
@@ -117,7 +120,16 @@ fn verdict(
 }
 
 /// Verifies a whole transcript (§15). O(hands · P · N) group operations.
+///
+/// A party that verifies the same growing transcript again and again (a
+/// seat before each step) keeps a [`Verifier`] instead: same verdict, each
+/// proof checked once.
 pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
+    run(record, opts, &mut incremental::Memo::empty())
+}
+
+/// The verification, with the proof results `memo` remembers.
+fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Outcome {
     let mut diffs = Vec::new();
     let mut checked = Vec::new();
     let table = match table(record) {
@@ -142,7 +154,7 @@ pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
         m.first,
         m.last
     ));
-    let Some((keys, joint)) = keys(&table, record, opts, &mut diffs) else {
+    let Some((keys, joint)) = keys(&table, record, opts, &mut diffs, memo) else {
         checked.push("the keys (incomplete or refused: no hand checked)".into());
         return Outcome {
             verdict: verdict(id, checked, Vec::new(), diffs),
@@ -159,6 +171,7 @@ pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
         }
         ok
     });
+    memo.seat_keys(&keys);
     let mut reports = Vec::new();
     let mut hands = Vec::new();
     let mut prev: Option<u64> = None;
@@ -178,7 +191,7 @@ pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
             reader,
             in_progress: opts.in_progress,
         };
-        let (report, state, found) = hand::check(&ctx, h);
+        let (report, state, found) = hand::check(&ctx, h, memo.hand(h.hand));
         diffs.extend(found);
         reports.push(report);
         hands.push(state);
@@ -215,6 +228,7 @@ fn keys(
     record: &Record,
     opts: &Options<'_>,
     diffs: &mut Vec<Difference>,
+    memo: &mut incremental::Memo,
 ) -> Option<(Vec<PublicKey>, PublicKey)> {
     let before = diffs.len();
     let mut keys = Vec::new();
@@ -229,7 +243,7 @@ fn keys(
                     m.seat
                 )),
             )),
-            Some(m) => match verify_key(table, m) {
+            Some(m) => match memo.key(k as usize, m, || verify_key(table, m)) {
                 Ok(pk) => keys.push(pk),
                 Err(e) => diffs.push(Difference::new(None, e)),
             },

@@ -1,17 +1,25 @@
 //! Whole transcripts (docs/hidden-dealing.md §14–§15): a six-seat hold'em
 //! hand verified end to end, and every cheat caught at the transcript level
-//! with its kind.
+//! with its kind. Every verdict is also checked to be the same from an
+//! incremental verifier fed the transcript message by message
+//! (`fixture::verify_both`).
 
 mod fixture;
 
 use std::collections::HashSet;
 
 use fairdeck_hidden::record::{Missing, Record, Void};
-use fairdeck_hidden::verify::{Options, verify, verify_json};
-use fixture::{Played, play};
+use fairdeck_hidden::verdict::Verdict;
+use fairdeck_hidden::verify::{Options, verify_json};
+use fixture::{Played, play, verify_both};
+
+/// The verdict, the same from scratch and incrementally.
+fn verified(record: &Record, opts: &Options<'_>) -> Verdict {
+    verify_both(record, opts, &[])
+}
 
 fn kinds(record: &Record) -> Vec<&'static str> {
-    verify(record, &Options::default()).verdict.kinds()
+    verified(record, &Options::default()).kinds()
 }
 
 #[test]
@@ -22,8 +30,7 @@ fn a_six_seat_holdem_hand_verifies_end_to_end() {
         (h.shuffles.len(), h.deal.len(), h.streets.len()),
         (6, 12 * 5, 3)
     );
-    let out = verify(&record, &Options::default());
-    let v = &out.verdict;
+    let v = &verified(&record, &Options::default());
     assert!(v.is_valid(), "{:?}", v.differences);
     let report = &v.hands[0];
     assert_eq!(report.shuffles_verified, 6);
@@ -47,7 +54,7 @@ fn a_six_seat_holdem_hand_verifies_end_to_end() {
             reader: Some((j as u64, sk)),
             ..Options::default()
         };
-        let mine = verify(&record, &opts).verdict.hands.remove(0).own;
+        let mine = verified(&record, &opts).hands.remove(0).own;
         assert_eq!(mine.len(), 2);
         for c in mine {
             assert!(c.position == j as u64 || c.position == 6 + j as u64);
@@ -60,7 +67,7 @@ fn a_six_seat_holdem_hand_verifies_end_to_end() {
         reader: Some((0, &secrets[0])),
         ..Options::default()
     };
-    let own0 = verify(&record, &seat0).verdict.hands.remove(0).own;
+    let own0 = verified(&record, &seat0).hands.remove(0).own;
     let opened0: Vec<_> = report.opened.iter().filter(|c| c.seat == Some(0)).collect();
     assert_eq!(opened0.len(), 2);
     assert!(
@@ -83,7 +90,7 @@ fn a_wrong_reading_key_is_refused() {
         reader: Some((1, &secrets[2])),
         ..Options::default()
     };
-    assert_eq!(verify(&record, &opts).verdict.kinds(), ["wrong-key"]);
+    assert_eq!(verified(&record, &opts).kinds(), ["wrong-key"]);
 }
 
 #[test]
@@ -97,12 +104,12 @@ fn a_missing_message_is_named_and_a_void_record_covers_it() {
         .position(|m| m.seat == 2 && m.position == 0)
         .unwrap();
     h.deal.remove(i);
-    let out = verify(&record, &Options::default());
-    assert_eq!(out.verdict.kinds(), ["missing-message"]);
+    let v = verified(&record, &Options::default());
+    assert_eq!(v.kinds(), ["missing-message"]);
     assert!(
-        out.verdict.differences[0].message.contains("seat 2"),
+        v.differences[0].message.contains("seat 2"),
         "{:?}",
-        out.verdict.differences
+        v.differences
     );
     // The void record naming seat 2 and exactly that share makes it a valid void hand.
     let void = Void {
@@ -111,7 +118,7 @@ fn a_missing_message_is_named_and_a_void_record_covers_it() {
         missing: vec![Missing::Share { position: 0 }],
     };
     record.hands[0].void = Some(void.clone());
-    let v = verify(&record, &Options::default()).verdict;
+    let v = verified(&record, &Options::default());
     assert!(v.is_valid(), "{:?}", v.differences);
     assert!(
         v.hands[0]
@@ -155,7 +162,7 @@ fn a_stalled_shuffle_is_void_with_the_seat_named() {
         seat: 1,
         missing: vec![Missing::Shuffle],
     });
-    assert!(verify(&record, &Options::default()).verdict.is_valid());
+    assert!(verified(&record, &Options::default()).is_valid());
     record.hands[0].void = Some(Void {
         stage: "shuffle".into(),
         seat: 2,
@@ -173,7 +180,7 @@ fn a_hand_in_progress_reports_what_is_owed() {
         in_progress: true,
         ..Options::default()
     };
-    let v = verify(&record, &opts).verdict;
+    let v = verified(&record, &opts);
     assert!(v.is_valid(), "{:?}", v.differences);
     let owed = &v.hands[0].owed;
     assert_eq!(owed.len(), 1);

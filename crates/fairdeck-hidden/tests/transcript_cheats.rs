@@ -1,5 +1,8 @@
 //! Every cheat of issue #33, and of layer 1's negative controls, caught by
 //! the whole-transcript verifier with its kind (docs/hidden-dealing.md §15).
+//! Every verdict is also checked to be the same from an incremental
+//! verifier that saw the honest hand first, message by message, and then
+//! the cheat's (`fixture::verify_both`).
 
 mod fixture;
 
@@ -10,11 +13,17 @@ use fairdeck_hidden::keys::{PublicKey, joint_key};
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::shuffle::{ShuffleMessage, apply, draw_permutation};
 use fairdeck_hidden::shuffle_proof::{self, Statement, Witness};
-use fairdeck_hidden::verify::{Options, verify};
-use fixture::{Played, play, rng};
+use fairdeck_hidden::verdict::Verdict;
+use fairdeck_hidden::verify::Options;
+use fixture::{Played, play, rng, verify_both};
+
+/// The verdict, the same from scratch and incrementally after the honest hand.
+fn checked(record: &Record) -> Verdict {
+    verify_both(record, &Options::default(), &[&played().record])
+}
 
 fn kinds(record: &Record) -> Vec<&'static str> {
-    verify(record, &Options::default()).verdict.kinds()
+    checked(record).kinds()
 }
 
 fn played() -> Played {
@@ -63,11 +72,11 @@ fn witness() -> Witness {
 #[test]
 fn the_honest_control_and_an_honest_cheat_harness_verify() {
     let mut p = played();
-    assert!(verify(&p.record, &Options::default()).verdict.is_valid());
+    assert!(checked(&p.record).is_valid());
     // The harness with an honest witness: seat 1's shuffle verifies; seat 2's,
     // made over the old deck, is now the one refused.
     cheat(&mut p.record, witness(), None, |_| {});
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert_eq!(v.kinds(), ["shuffle-proof"]);
     assert!(
         v.differences[0].message.contains("seat 2"),
@@ -89,7 +98,7 @@ fn a_seat_that_duplicates_a_card_is_caught() {
     let mut w = witness();
     w.permutation[1] = w.permutation[0];
     cheat(&mut p.record, w, None, |_| {});
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert_eq!(v.kinds(), ["shuffle-proof"]);
     assert!(
         v.differences[0]
@@ -109,7 +118,7 @@ fn a_seat_that_substitutes_a_card_is_caught() {
         &random_scalar(&mut rng(5)),
     );
     cheat(&mut p.record, witness(), None, |d| d[7] = ace);
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert!(
         v.differences[0]
             .message
@@ -122,7 +131,7 @@ fn a_seat_that_reencrypts_under_a_wrong_key_is_caught() {
     let mut p = played();
     let own = p.secrets[1].public_key();
     cheat(&mut p.record, witness(), Some(own), |_| {});
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert!(
         v.differences[0]
             .message
@@ -135,7 +144,7 @@ fn a_seat_that_reuses_a_proof_is_caught() {
     let mut p = played();
     let h = &mut p.record.hands[0];
     h.shuffles[2].proof = h.shuffles[1].proof.clone();
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert_eq!(v.kinds(), ["shuffle-proof"]);
     assert!(v.differences[0].message.contains("seat 2"));
 }
@@ -208,7 +217,7 @@ fn messages_replayed_from_another_hand_or_seat_are_caught() {
 fn a_bad_key_proof_stops_the_table() {
     let mut p = played();
     p.record.keys[0].proof.c = p.record.keys[0].proof.s;
-    let v = verify(&p.record, &Options::default()).verdict;
+    let v = checked(&p.record);
     assert_eq!(v.kinds(), ["key-proof"]);
     assert!(v.hands.is_empty(), "no hand is checked under a refused key");
 }

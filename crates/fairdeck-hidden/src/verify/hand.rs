@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use curve25519_dalek::ristretto::RistrettoPoint;
 
 use super::HandState;
+use super::incremental::HandMemo;
 use crate::dleq::{ShareMessage, verify_share};
 use crate::elgamal::PublishedDeck;
 use crate::keys::{PublicKey, SecretKey};
@@ -33,12 +34,15 @@ pub(super) struct Check<'a> {
     seen: HashSet<(u64, u64)>,
     /// Shares whose proof holds.
     valid: HashMap<(u64, u64), RistrettoPoint>,
+    /// The proofs of this hand already checked.
+    memo: &'a mut HandMemo,
 }
 
 /// Checks one hand: its report, its state and its differences.
 pub(super) fn check(
     ctx: &Context<'_>,
     rec: &HandRecord,
+    memo: &mut HandMemo,
 ) -> (HandReport, HandState, Vec<Difference>) {
     let mut c = Check {
         ctx,
@@ -50,6 +54,7 @@ pub(super) fn check(
         },
         seen: HashSet::new(),
         valid: HashMap::new(),
+        memo,
     };
     for m in rec.all_shares().filter(|m| m.hand != rec.hand) {
         c.fail(Error::Replay(format!(
@@ -118,7 +123,8 @@ impl Check<'_> {
                 self.fail(Error::Replay(why));
                 return (deck, j, true);
             }
-            match verify_shuffle(table, (self.n, j as u64), self.ctx.joint, &deck, m) {
+            let check = || verify_shuffle(table, (self.n, j as u64), self.ctx.joint, &deck, m);
+            match self.memo.shuffle(j, m, check) {
                 Ok(next) => deck = next,
                 Err(e) => {
                     self.fail(e);
@@ -174,7 +180,11 @@ impl Check<'_> {
             return self.fail(Error::DuplicateShare(m.seat));
         }
         let e = &deck.deck.0[m.position as usize];
-        match verify_share(self.ctx.table, &self.ctx.keys[m.seat as usize], e, m) {
+        let key = &self.ctx.keys[m.seat as usize];
+        match self
+            .memo
+            .share(m, || verify_share(self.ctx.table, key, e, m))
+        {
             Ok(d) => {
                 self.valid.insert((m.position, m.seat), d);
                 self.report.shares_verified += 1;

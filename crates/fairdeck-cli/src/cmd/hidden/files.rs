@@ -10,7 +10,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck::rng::Seed;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
-use fairdeck_hidden::verify::{Options, Outcome, State, verify};
+use fairdeck_hidden::seat::{Follower, Refused, Turn};
 use fairdeck_hidden::wire::Hex32;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -113,40 +113,18 @@ pub(super) fn generator(seed: Option<&str>) -> anyhow::Result<ChaCha20Rng> {
     Ok(ChaCha20Rng::from_seed(key))
 }
 
-/// Verifies the transcript as a hand in progress; refuses to go on from
-/// one that does not verify.
-pub(super) fn checked(
+/// Verifies the transcript as a hand in progress, read by the seat with
+/// its key; refuses to go on from one that does not verify.
+pub(super) fn checked<'k>(
     path: &Path,
-    record: &Record,
-    reader: Option<(u64, &SecretKey)>,
-) -> anyhow::Result<(Outcome, State)> {
-    let mut outcome = verify(
-        record,
-        &Options {
-            reader,
-            in_progress: true,
-        },
-    );
-    if let Some(d) = outcome.verdict.differences.first() {
-        anyhow::bail!(
-            "{}: the transcript does not verify ({}); first: {}",
-            path.display(),
-            outcome.verdict.summary(),
-            d.message
-        );
-    }
-    let state = outcome.state.take().ok_or_else(|| {
-        anyhow::anyhow!(
-            "{}: not every seat has published its key yet",
+    record: Record,
+    reader: (u64, &'k SecretKey),
+) -> anyhow::Result<Turn<'k>> {
+    Follower::new().check(record, reader).map_err(|e| match e {
+        Refused::Invalid { summary, first } => anyhow::anyhow!(
+            "{}: the transcript does not verify ({summary}); first: {first}",
             path.display()
-        )
-    })?;
-    Ok((outcome, state))
-}
-
-/// The hand a step is about: `--hand`, else the last of the transcript,
-/// else the manifest's first.
-pub(super) fn hand(record: &Record, hand: Option<u64>) -> u64 {
-    hand.or_else(|| record.hands.last().map(|h| h.hand))
-        .unwrap_or(record.manifest.first)
+        ),
+        other => anyhow::anyhow!("{}: {other}", path.display()),
+    })
 }

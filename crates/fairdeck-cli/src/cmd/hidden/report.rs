@@ -8,7 +8,7 @@ use fairdeck_hidden::verdict::{CardAt, HandReport, Verdict};
 use fairdeck_hidden::verify::{Options, verify_json};
 
 use super::StepArgs;
-use super::files::{checked, hand};
+use super::files::checked;
 use crate::output::{Format, Output};
 
 /// `fair verify TRANSCRIPT` of a version-3 transcript: the verdict, every
@@ -96,17 +96,17 @@ pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<
 pub(super) fn cards_of(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let record = super::files::read_record(&args.transcript)?;
     let (seat, sk) = super::files::read_key(&args.key, &record)?;
-    let (outcome, _) = checked(&args.transcript, &record, Some((seat, &sk)))?;
-    let n = hand(&record, args.hand);
-    let report = outcome.verdict.hands.iter().find(|h| h.hand == n);
-    let report = report
-        .ok_or_else(|| anyhow::anyhow!("hand {n} is not in {}", args.transcript.display()))?;
+    let name = record.manifest.seats[seat as usize].clone();
+    let turn = checked(&args.transcript, record, (seat, &sk))?;
+    let report = turn
+        .cards(args.hand)
+        .map_err(|n| anyhow::anyhow!("hand {n} is not in {}", args.transcript.display()))?;
     match out.format() {
-        Format::Json => out.json(report)?,
+        Format::Json => out.json(&report)?,
         Format::Text => {
             let w = out.stdout();
-            writeln!(w, "seat {seat} ({})", record.manifest.seats[seat as usize])?;
-            print_hand(w, report)?;
+            writeln!(w, "seat {seat} ({name})")?;
+            print_hand(w, &report)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -5,16 +5,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 use fairdeck::cards::Game;
 use fairdeck::fair::Manifest;
-use fairdeck_hidden::keys::{SecretKey, key_message};
-use fairdeck_hidden::play::{
-    next_shuffle, owed_shares, record_shares, showdown_shares, void_record,
-};
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::play::void_record;
 use fairdeck_hidden::record::{Missing, Record, Void};
+use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key};
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_hidden::{Table, VERSION};
 use serde::Serialize;
 
-use super::files::{checked, generator, hand, read_key, read_record, write_key, write_record};
+use super::files::{checked, generator, read_key, read_record, write_key, write_record};
 use super::{KeyArgs, NewArgs, ShareArgs, StepArgs, VoidArgs};
 use crate::failure::{note, usage};
 use crate::output::Output;
@@ -97,24 +96,18 @@ pub(super) fn key(args: &KeyArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
     let table = Table::new(record.manifest.clone())
         .map_err(|e| usage(format!("{}: {e}", args.transcript.display())))?;
     let seat = seat_index(&record, &args.seat)?;
-    if record.keys.len() as u64 != seat {
-        let why = match record.keys.iter().any(|k| k.seat == seat) {
-            true => format!(
-                "seat {seat} already has a key in {}",
-                args.transcript.display()
-            ),
-            false => format!(
-                "keys are published in seat order: seat {} is next",
-                record.keys.len()
-            ),
-        };
-        anyhow::bail!(why);
-    }
+    let refused = |e: Refused| match e {
+        Refused::KeyTaken(seat) => anyhow::anyhow!(
+            "seat {seat} already has a key in {}",
+            args.transcript.display()
+        ),
+        other => anyhow::anyhow!("{other}"),
+    };
+    key_turn(&record, seat).map_err(refused)?;
     let mut rng = generator(args.seed.as_deref())?;
     let sk = SecretKey::generate(&mut rng);
-    let msg = key_message(&table, seat, &sk, &mut rng)?;
+    let msg = publish_key(&table, &mut record, seat, &sk, &mut rng).map_err(refused)?;
     write_key(&args.secret_out, &record.manifest.table, seat, &sk)?;
-    record.keys.push(msg.clone());
     write_record(&args.transcript, &record)?;
     let line = format!(
         "seat {seat}: secret key in {} (keep it; never share it), key message added to {}",
@@ -128,9 +121,7 @@ pub(super) fn key(args: &KeyArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
 fn step(args: &StepArgs) -> anyhow::Result<(Record, u64, SecretKey)> {
     let record = read_record(&args.transcript)?;
     let (seat, sk) = read_key(&args.key, &record)?;
-    let pk = sk.public_key();
-    let theirs = record.keys.get(seat as usize).map(|k| k.public_key);
-    if theirs != Some(fairdeck_hidden::group::encode_point(&pk.0)) {
+    if check_published(&record, seat, &sk).is_err() {
         anyhow::bail!(
             "{}: wrong-key: not the key seat {seat} published in {}",
             args.key.display(),
@@ -141,18 +132,11 @@ fn step(args: &StepArgs) -> anyhow::Result<(Record, u64, SecretKey)> {
 }
 
 pub(super) fn shuffle(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (mut record, seat, sk) = step(args)?;
-    let (_, state) = checked(&args.transcript, &record, Some((seat, &sk)))?;
-    let n = match (args.hand, record.hands.last()) {
-        (Some(n), _) => n,
-        (None, Some(h)) if h.shuffles.len() < state.table.seats() => h.hand,
-        (None, Some(h)) => h.hand + 1,
-        (None, None) => record.manifest.first,
-    };
+    let (record, seat, sk) = step(args)?;
+    let mut turn = checked(&args.transcript, record, (seat, &sk))?;
     let mut rng = generator(args.seed.as_deref())?;
-    let msg = next_shuffle(&state, n, seat, &mut rng)?;
-    record.hand_mut(n)?.shuffles.push(msg.clone());
-    write_record(&args.transcript, &record)?;
+    let (n, msg) = turn.shuffle(args.hand, &mut rng)?;
+    write_record(&args.transcript, &turn.record)?;
     published(
         out,
         &msg,
@@ -164,33 +148,17 @@ pub(super) fn shuffle(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitC
 }
 
 pub(super) fn share(args: &ShareArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (mut record, seat, sk) = step(&args.step)?;
-    let (_, state) = checked(&args.step.transcript, &record, Some((seat, &sk)))?;
-    let layout = state.table.layout();
-    let stage = layout
-        .stage_named(&args.street)
-        .filter(|s| *s != fairdeck_hidden::layout::Stage::Shuffle)
-        .ok_or_else(|| {
-            let names: Vec<_> = layout
-                .stages()
-                .into_iter()
-                .skip(1)
-                .map(|s| layout.stage_name(s).to_string())
-                .collect();
-            usage(format!(
-                "--street {:?}: this game's stages are {}",
-                args.street,
-                names.join(", ")
-            ))
-        })?;
-    let n = hand(&record, args.step.hand);
+    let (record, seat, sk) = step(&args.step)?;
+    let mut turn = checked(&args.step.transcript, record, (seat, &sk))?;
+    let stage = turn
+        .stage(&args.street)
+        .map_err(|e| usage(format!("--street {e}")))?;
     let mut rng = generator(args.step.seed.as_deref())?;
-    let shares = owed_shares(&state, &record, (n, stage), (seat, &sk), &mut rng)?;
-    let count = shares.len();
-    record_shares(&state.table, &mut record, (n, Some(stage)), shares.clone())?;
-    write_record(&args.step.transcript, &record)?;
+    let (n, shares) = turn.share(stage, args.step.hand, &mut rng)?;
+    write_record(&args.step.transcript, &turn.record)?;
     let line = format!(
-        "seat {seat}: {count} share(s) of hand {n}'s {} added to {}",
+        "seat {seat}: {} share(s) of hand {n}'s {} added to {}",
+        shares.len(),
         args.street,
         args.step.transcript.display()
     );
@@ -198,19 +166,17 @@ pub(super) fn share(args: &ShareArgs, out: &mut Output) -> anyhow::Result<ExitCo
 }
 
 pub(super) fn open(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (mut record, seat, sk) = step(args)?;
-    let (_, state) = checked(&args.transcript, &record, Some((seat, &sk)))?;
-    let n = hand(&record, args.hand);
+    let (record, seat, sk) = step(args)?;
+    let mut turn = checked(&args.transcript, record, (seat, &sk))?;
     let mut rng = generator(args.seed.as_deref())?;
-    let shares = showdown_shares(&state, &record, n, (seat, &sk), &mut rng)?;
-    let count = shares.len();
-    record_shares(&state.table, &mut record, (n, None), shares.clone())?;
-    write_record(&args.transcript, &record)?;
+    let (n, shares) = turn.open(args.hand, &mut rng)?;
+    write_record(&args.transcript, &turn.record)?;
     published(
         out,
         &shares,
         format!(
-            "seat {seat}: {count} card(s) of hand {n} opened in {}",
+            "seat {seat}: {} card(s) of hand {n} opened in {}",
+            shares.len(),
             args.transcript.display()
         ),
     )
@@ -248,7 +214,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
             format!("table void: seat {seat} did not publish its key"),
         );
     };
-    let n = hand(&record, args.hand);
+    let n = hand_of(&record, args.hand);
     let i = state
         .hands
         .iter()
