@@ -9,6 +9,11 @@
 //! report gives, per pass, the median over the rounds of ns per element
 //! and its range, and the median page faults.
 //!
+//! With [`Options::reuse_scratch`] one [`Scratch`] serves every round (the
+//! warm-up round allocates it), as a caller of
+//! [`fairdeck::shuffle::shuffle_reusing`] runs it; otherwise each round gets
+//! fresh memory, as [`fairdeck::shuffle::shuffle`] does.
+//!
 //! With [`CounterSet::Hardware`] (the default of `fairdeck bench --passes`)
 //! each pass also gets its cycles, instructions, LLC and dTLB load misses
 //! per element, read from the thread's performance counters at each pass
@@ -20,7 +25,7 @@ use std::time::Instant;
 
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{Generator, Seed};
-use fairdeck::shuffle::{Pass, shuffle_by_passes};
+use fairdeck::shuffle::{Pass, Scratch, shuffle_by_passes};
 use serde::Serialize;
 
 use crate::alone::load_average;
@@ -37,6 +42,8 @@ pub struct Options {
     pub rounds: usize,
     /// Performance counters to read at each pass boundary.
     pub counters: CounterSet,
+    /// One scratch for all rounds (else fresh memory per round).
+    pub reuse_scratch: bool,
 }
 
 /// One pass, over the rounds.
@@ -59,6 +66,8 @@ pub struct PassReport {
     pub n: usize,
     /// The generator's name.
     pub generator: &'static str,
+    /// Whether one scratch served every round.
+    pub reuse_scratch: bool,
     /// The passes, in the order they first run.
     pub passes: Vec<PassRow>,
     /// The whole shuffle, ns per element, in each round.
@@ -98,6 +107,7 @@ fn one_round(
     options: &Options,
     round: usize,
     counters: &mut Option<Counters>,
+    scratch: &mut Scratch,
 ) -> (BTreeMap<Pass, PassTotals>, f64) {
     let mut data: Vec<u32> = (0..options.n as u32).collect();
     let seed = Seed::from_text(&format!("fairdeck bench passes {round}"));
@@ -110,7 +120,18 @@ fn one_round(
         counts: counters.as_mut().map(Counters::read).unwrap_or_default(),
     };
     let start = Instant::now();
-    shuffle_by_passes(&mut data, &mut dice, &mut |pass| marks.push(mark(pass)));
+    let mut fresh = Scratch::new();
+    let scratch = if options.reuse_scratch {
+        scratch
+    } else {
+        &mut fresh
+    };
+    shuffle_by_passes(
+        &mut data,
+        &mut dice,
+        &mut |pass| marks.push(mark(pass)),
+        scratch,
+    );
     let end = mark(Pass::FisherYates);
     let total = end.at.duration_since(start).as_nanos() as f64;
     let mut passes: BTreeMap<Pass, PassTotals> = BTreeMap::new();
@@ -140,12 +161,14 @@ pub fn run(options: &Options) -> PassReport {
         Err(reason) => (None, Some(reason)),
     };
     let names: Vec<&'static str> = counters.as_ref().map_or(Vec::new(), |c| c.names().to_vec());
-    one_round(options, 0, &mut counters); // warm-up: the allocator, the page cache, the CPU's clock
+    let mut scratch = Scratch::new();
+    // Warm-up: the allocator, the page cache, the CPU's clock (and the kept scratch).
+    one_round(options, 0, &mut counters, &mut scratch);
     let n = options.n as f64;
     let mut rows: BTreeMap<Pass, PassRow> = BTreeMap::new();
     let mut totals = Vec::new();
     for round in 1..=options.rounds.max(1) {
-        let (passes, total) = one_round(options, round, &mut counters);
+        let (passes, total) = one_round(options, round, &mut counters, &mut scratch);
         for (pass, sums) in passes {
             let row = rows.entry(pass).or_insert_with(|| PassRow {
                 pass: format!("{pass:?}"),
@@ -164,6 +187,7 @@ pub fn run(options: &Options) -> PassReport {
     PassReport {
         n: options.n,
         generator: options.generator.name(),
+        reuse_scratch: options.reuse_scratch,
         passes: rows.into_values().collect(),
         total_ns_per_element: totals,
         load_average: (before, load_average()),
@@ -195,9 +219,14 @@ impl PassReport {
         let total = median(&self.total_ns_per_element);
         let (lo, hi) = range(&self.total_ns_per_element);
         let mut out = format!(
-            "shuffle of {} u32 with {}, {} round{} after a warm-up: ns per element, median [min-max]\n",
+            "shuffle of {} u32 with {}, {}, {} round{} after a warm-up: ns per element, median [min-max]\n",
             self.n,
             self.generator,
+            if self.reuse_scratch {
+                "one scratch for all rounds"
+            } else {
+                "fresh scratch per round"
+            },
             self.total_ns_per_element.len(),
             if self.total_ns_per_element.len() == 1 {
                 ""
@@ -297,6 +326,7 @@ mod tests {
             generator: Generator::Xoshiro256PlusPlus,
             rounds: 2,
             counters: CounterSet::Software,
+            reuse_scratch: false,
         });
         let names: Vec<&str> = report.passes.iter().map(|r| r.pass.as_str()).collect();
         assert_eq!(names[..2], ["Labels", "Scatter"]);
@@ -348,12 +378,40 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_scratch_takes_the_page_faults_out_of_the_timed_rounds() {
+        let options = |reuse_scratch| Options {
+            n: (1 << 24) + (1 << 20),
+            generator: Generator::Xoshiro256PlusPlus,
+            rounds: 2,
+            counters: CounterSet::Off,
+            reuse_scratch,
+        };
+        let faults = |report: &PassReport| -> u64 {
+            report
+                .passes
+                .iter()
+                .map(|r| r.page_faults.iter().sum::<u64>())
+                .sum()
+        };
+        let (fresh, kept) = (run(&options(false)), run(&options(true)));
+        // Fresh: the 68 MB scratch and 17 MB of labels, at least one fault
+        // per 2 MiB page in each round; kept: only the warm-up faulted them.
+        assert!(faults(&fresh) >= 2 * 40, "{fresh:?}");
+        assert!(
+            faults(&kept) * 10 < faults(&fresh),
+            "{kept:?} against {fresh:?}"
+        );
+        assert!(kept.to_text().contains("one scratch for all rounds"));
+    }
+
+    #[test]
     fn a_small_shuffle_is_one_pass() {
         let report = run(&Options {
             n: 1000,
             generator: Generator::ChaCha20,
             rounds: 1,
             counters: CounterSet::Off,
+            reuse_scratch: false,
         });
         let names: Vec<&str> = report.passes.iter().map(|r| r.pass.as_str()).collect();
         assert_eq!(names, ["FisherYates"]);
@@ -366,6 +424,7 @@ mod tests {
             generator: Generator::ChaCha20,
             rounds: 1,
             counters: CounterSet::Hardware,
+            reuse_scratch: false,
         });
         let text = report.to_text();
         match &report.counters_unavailable {

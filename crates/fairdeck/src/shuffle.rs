@@ -44,16 +44,18 @@ mod par_scatter;
 mod parallel;
 mod prefetch;
 mod scatter;
+mod scratch;
 mod stop;
 
 #[cfg(feature = "rayon")]
-pub use par_scatter::{par_shuffle, par_shuffle_until, par_shuffle_with};
+pub use par_scatter::{par_shuffle, par_shuffle_reusing, par_shuffle_until, par_shuffle_with};
 #[cfg(feature = "rayon")]
 pub use parallel::par_shuffle_in_place;
 
 use buckets::Plan;
 pub use scatter::Pass;
 use scatter::ScatterPlan;
+pub use scratch::Scratch;
 pub use stop::{Stopped, shuffle_until};
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
@@ -73,8 +75,9 @@ pub use stop::{Stopped, shuffle_until};
 ///
 /// O(n) time; O(1) extra space up to 64 MiB, `n · (1 + size_of::<T>())`
 /// bytes beyond (see [`shuffle_in_place`] for n bytes); like any `Vec`,
-/// that scratch memory aborts the process if it cannot be allocated.
-/// Reproducible: the same dice answers give the same order on every
+/// that scratch memory aborts the process if it cannot be allocated, and
+/// it is freed before the call returns ([`shuffle_reusing`] keeps it for
+/// the next call). Reproducible: the same dice answers give the same order on every
 /// platform; slices over 8 MiB are ordered differently than in fairdeck
 /// 0.1.0 ([`shuffle_in_place`] keeps those orders), and slices over 8 MiB
 /// up to 64 MiB differently than before the scatter's start moved there
@@ -93,6 +96,40 @@ pub use stop::{Stopped, shuffle_until};
 /// assert_eq!(sorted, (1..=10).collect::<Vec<_>>());
 /// ```
 pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+    shuffle_reusing(slice, dice, &mut Scratch::new());
+}
+
+/// Exactly [`shuffle`] — the same order for the same dice answers, at every
+/// size — with the scratch memory of a large slice taken from `scratch` and
+/// left there for the next call (see [`Scratch`] for what it keeps and
+/// when it lets go).
+///
+/// A shuffle of more than 64 MiB of elements needs `n · (1 + size_of::<T>())`
+/// bytes of scratch; fresh memory costs a page fault and the kernel's
+/// zeroing of each page on first touch, which a kept buffer pays only on
+/// the first call. Nothing in the scratch is zeroed between calls: every
+/// label is written before it is read, and the element buffer is only
+/// written before it is read. Smaller slices do not touch `scratch`.
+///
+/// O(n) time; O(1) extra space up to 64 MiB, then what `scratch` holds
+/// (grown to `n · (1 + size_of::<T>())` bytes if it holds less).
+/// Reproducible as [`shuffle`].
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{Scratch, shuffle_reusing};
+///
+/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut scratch = Scratch::new();
+/// for n in [52, 20_000_000, 17_000_000] {
+///     let mut v: Vec<u32> = (0..n).collect();
+///     shuffle_reusing(&mut v, &mut dice, &mut scratch); // allocates once
+///     v.sort_unstable();
+///     assert!(v.into_iter().eq(0..n));
+/// }
+/// ```
+pub fn shuffle_reusing<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D, scratch: &mut Scratch) {
     // A hook that never stops compiles to nothing: the shuffle runs to its end.
     let _ = stop::shuffle_planned_until(
         slice,
@@ -100,29 +137,33 @@ pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
         dice,
         &mut |_| {},
         &mut || false,
+        scratch,
     );
 }
 
-/// Exactly [`shuffle`] (the same order for the same dice answers), calling
-/// `enter(pass)` as each of its passes begins: a profiler's view of where
-/// the time of a large shuffle goes (`fairdeck bench --passes`). A slice
-/// too small to scatter is one [`Pass::FisherYates`].
+/// Exactly [`shuffle_reusing`] (the same order as [`shuffle`] for the same
+/// dice answers), calling `enter(pass)` as each of its passes begins: a
+/// profiler's view of where the time of a large shuffle goes (`fairdeck
+/// bench --passes`). A slice too small to scatter is one
+/// [`Pass::FisherYates`]. Pass `&mut Scratch::new()` to time a shuffle with
+/// fresh memory, as [`shuffle`] runs it.
 ///
 /// ```
 /// use fairdeck::dice::RngDice;
 /// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{Pass, shuffle_by_passes};
+/// use fairdeck::shuffle::{Pass, Scratch, shuffle_by_passes};
 ///
 /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
 /// let mut v: Vec<u32> = (0..10).collect();
 /// let mut seen = Vec::new();
-/// shuffle_by_passes(&mut v, &mut dice, &mut |pass| seen.push(pass));
+/// shuffle_by_passes(&mut v, &mut dice, &mut |pass| seen.push(pass), &mut Scratch::new());
 /// assert_eq!(seen, [Pass::FisherYates]);
 /// ```
 pub fn shuffle_by_passes<T, D: Dice + ?Sized>(
     slice: &mut [T],
     dice: &mut D,
     enter: &mut dyn FnMut(Pass),
+    scratch: &mut Scratch,
 ) {
     let _ = stop::shuffle_planned_until(
         slice,
@@ -130,6 +171,7 @@ pub fn shuffle_by_passes<T, D: Dice + ?Sized>(
         dice,
         enter,
         &mut || false,
+        scratch,
     );
 }
 
@@ -232,7 +274,8 @@ mod tests {
         let mut observed = plain.clone();
         shuffle(&mut plain, &mut dice());
         let mut passes = Vec::new();
-        shuffle_by_passes(&mut observed, &mut dice(), &mut |p| passes.push(p));
+        let scratch = &mut Scratch::new();
+        shuffle_by_passes(&mut observed, &mut dice(), &mut |p| passes.push(p), scratch);
         assert_eq!(plain, observed);
         assert_eq!(passes[..2], [Pass::Labels, Pass::Scatter]);
         let rest = &passes[2..];
@@ -247,7 +290,7 @@ mod tests {
         }
         let mut small: Vec<u32> = (0..52).collect();
         passes.clear();
-        shuffle_by_passes(&mut small, &mut dice(), &mut |p| passes.push(p));
+        shuffle_by_passes(&mut small, &mut dice(), &mut |p| passes.push(p), scratch);
         assert_eq!(passes, [Pass::FisherYates]);
     }
 

@@ -76,6 +76,12 @@ pub struct Args {
     )]
     pub counters: CounterChoice,
 
+    /// Keep one scratch buffer for all rounds of --passes (the warm-up
+    /// allocates it), as `shuffle_reusing` does; default: fresh memory per
+    /// round, as `shuffle` does.
+    #[arg(long, requires = "passes")]
+    pub reuse_scratch: bool,
+
     #[command(flatten)]
     pub random: RandomArgs,
 }
@@ -209,6 +215,7 @@ fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         generator: args.random.generator,
         rounds: usize::from(args.rounds),
         counters: args.counters.into(),
+        reuse_scratch: args.reuse_scratch,
     };
     let report = fairdeck_bench::passes::run(&options);
     match out.format() {

@@ -1,5 +1,7 @@
 //! `par_shuffle`: the scatter shuffle on every core, independent of the core count.
 
+use std::mem::MaybeUninit;
+
 use rayon::prelude::*;
 
 use super::batched::fisher_yates;
@@ -7,6 +9,7 @@ use super::labels::draw_labels;
 use super::moves::{Move, par_scatter};
 use super::parallel::task_dice;
 use super::scatter::{Bucket, Pass, ScatterPlan};
+use super::scratch::Scratch;
 use super::stop::hook::Hook;
 use super::stop::{Stopped, shuffle_planned_until};
 use crate::dice::{Dice, RngDice};
@@ -51,14 +54,42 @@ const BLOCK: usize = 1 << 16;
 /// assert!(v.iter().copied().eq(0..3_000_000));
 /// ```
 pub fn par_shuffle<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
+    par_shuffle_reusing(slice, seed, generator, &mut Scratch::new());
+}
+
+/// Exactly [`par_shuffle`] — the same order for the same seed and
+/// generator, at every size and thread count — with the scratch memory of
+/// a large slice taken from `scratch` and left there for the next call
+/// (see [`Scratch`] for what it keeps and when it lets go). Slices up to
+/// 8 MiB do not touch `scratch`.
+///
+/// O(n) work; for large slices what `scratch` holds, grown to
+/// `n · (1 + size_of::<T>())` bytes if it holds less (the label bytes are
+/// touched only by buckets split by a second level). Needs the cargo
+/// feature `rayon` (on by default).
+///
+/// ```
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{Scratch, par_shuffle, par_shuffle_reusing};
+///
+/// let seed = Seed::parse("doc");
+/// let mut scratch = Scratch::new();
+/// let mut a: Vec<u64> = (0..3_000_000).collect(); // 24 MB: scattered
+/// let mut b = a.clone();
+/// par_shuffle_reusing(&mut a, &seed, Generator::ChaCha8, &mut scratch);
+/// par_shuffle(&mut b, &seed, Generator::ChaCha8);
+/// assert_eq!(a, b);
+/// assert!(scratch.held_bytes() >= 3_000_000 * 9);
+/// ```
+pub fn par_shuffle_reusing<T: Send>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    scratch: &mut Scratch,
+) {
     // A hook that never stops: the shuffle runs to its end.
-    let _ = par_shuffle_planned(
-        slice,
-        seed,
-        generator,
-        ScatterPlan::parallel::<T>(),
-        &|| false,
-    );
+    let plan = ScatterPlan::parallel::<T>();
+    let _ = par_shuffle_planned(slice, seed, generator, plan, &|| false, scratch);
 }
 
 /// [`par_shuffle`], asking `stop` (from any of the pool's threads) between
@@ -103,7 +134,9 @@ pub fn par_shuffle_until<T: Send>(
     stop: impl Fn() -> bool + Sync,
 ) -> Result<(), Stopped> {
     let plan = ScatterPlan::parallel::<T>();
-    par_shuffle_planned(slice, seed, generator, plan, &stop).map_err(|pass| Stopped { pass })
+    let scratch = &mut Scratch::new();
+    par_shuffle_planned(slice, seed, generator, plan, &stop, scratch)
+        .map_err(|pass| Stopped { pass })
 }
 
 /// [`par_shuffle`] driven by a running `dice` instead of a key: what a
@@ -149,26 +182,40 @@ fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
         // `roll(2³²)` is below 2³², so the cast keeps every bit.
         word.copy_from_slice(&(dice.roll(1 << 32) as u32).to_le_bytes());
     }
-    let _ = par_shuffle_planned(slice, &Seed::from_bytes(key), generator, plan, &|| false);
+    let seed = Seed::from_bytes(key);
+    let _ = par_shuffle_planned(
+        slice,
+        &seed,
+        generator,
+        plan,
+        &|| false,
+        &mut Scratch::new(),
+    );
 }
 
 /// [`par_shuffle_until`] with an explicit plan (the tests force small
-/// ones); `Err(pass)`: stopped, `pass` the earliest pass a task was in.
+/// ones) and buffers from `scratch`; `Err(pass)`: stopped, `pass` the
+/// earliest pass a task was in.
 pub(crate) fn par_shuffle_planned<T: Send>(
     slice: &mut [T],
     seed: &Seed,
     generator: Generator,
     plan: ScatterPlan,
     stop: &(impl Fn() -> bool + Sync),
+    scratch: &mut Scratch,
 ) -> Result<(), Pass> {
     let n = slice.len();
     if !plan.starts(n) {
         let mut dice = RngDice::new(generator.build(seed));
-        return shuffle_planned_until(slice, plan, &mut dice, &mut |_| {}, &mut || stop());
+        let stop = &mut || stop();
+        return shuffle_planned_until(slice, plan, &mut dice, &mut |_| {}, stop, scratch);
     }
     let hook = Hook::new(stop);
-    let outcome = scatter_in_parallel(slice, seed, generator, plan, &hook);
+    let mut fallback = Vec::new();
+    let buffers = scratch.buffers::<T>(n, &mut fallback);
+    let outcome = scatter_in_parallel(slice, seed, generator, plan, &hook, buffers);
     hook.finish();
+    scratch.end_call();
     outcome
 }
 
@@ -179,6 +226,7 @@ fn scatter_in_parallel<T: Send, S: Fn() -> bool + Sync>(
     generator: Generator,
     plan: ScatterPlan,
     hook: &Hook<'_, S>,
+    (bucket_labels, scratch): (&mut [u8], &mut [MaybeUninit<T>]),
 ) -> Result<(), Pass> {
     let n = slice.len();
     let (outer, inner) = plan.bits(n);
@@ -194,9 +242,6 @@ fn scatter_in_parallel<T: Send, S: Fn() -> bool + Sync>(
         .map(|k| (!hook.ask()).then(|| labels(k, &mut vec![0u8; BLOCK.min(n - k * BLOCK)])))
         .collect();
     let counts = counts.ok_or(Pass::Labels)?;
-    let mut scratch = Vec::with_capacity(n);
-    let scratch = &mut scratch.spare_capacity_mut()[..n];
-    super::pages::advise_huge_pages(scratch);
     let labels = |k: usize, out: &mut [u8]| {
         labels(k, out);
     };
@@ -207,20 +252,26 @@ fn scatter_in_parallel<T: Send, S: Fn() -> bool + Sync>(
     // The labels are drawn twice per block, once to count, once to scatter
     // (measured cheaper than keeping n bytes of them).
     let ask = || hook.ask();
-    let placed = par_scatter(slice, labels, BLOCK, &counts, scratch, &ask, |b, piece| {
-        let mut dice = task_dice(seed, generator, b"scatter-bucket", b);
-        let mut labels = vec![0u8; piece.len()];
-        let settle = |mov: Move<'_>| piece.settle(mov);
-        if let Err(pass) = bucket.shuffle(
-            &mut labels,
-            &mut dice,
-            &mut |_| {},
-            &mut || hook.ask(),
-            settle,
-        ) {
-            hook.stopped_in(pass);
-        }
-    });
+    // Each bucket's inner labels (if any) go to its own part of
+    // `bucket_labels`, written before they are read: never zeroed.
+    let buffers = (bucket_labels, scratch);
+    let placed = par_scatter(
+        slice,
+        labels,
+        BLOCK,
+        &counts,
+        buffers,
+        &ask,
+        |b, piece, labels| {
+            let mut dice = task_dice(seed, generator, b"scatter-bucket", b);
+            let settle = |mov: Move<'_>| piece.settle(mov);
+            if let Err(pass) =
+                bucket.shuffle(labels, &mut dice, &mut |_| {}, &mut || hook.ask(), settle)
+            {
+                hook.stopped_in(pass);
+            }
+        },
+    );
     if !placed {
         return Err(Pass::Scatter);
     }
@@ -238,6 +289,17 @@ mod tests {
             .build()
             .expect("thread pool")
             .install(f)
+    }
+
+    /// The planned shuffle with a fresh scratch, as `par_shuffle` runs it.
+    fn planned<T: Send>(
+        slice: &mut [T],
+        seed: &Seed,
+        generator: Generator,
+        plan: ScatterPlan,
+        stop: &(impl Fn() -> bool + Sync),
+    ) -> Result<(), Pass> {
+        par_shuffle_planned(slice, seed, generator, plan, stop, &mut Scratch::new())
     }
 
     pub(crate) fn forced(max_bits: u32) -> ScatterPlan {
@@ -283,7 +345,7 @@ mod tests {
         }
         let mut w: Vec<u32> = (0..n).collect();
         on_threads(1, || {
-            par_shuffle_planned(
+            planned(
                 &mut w,
                 &Seed::from_bytes(key),
                 generator,
@@ -307,7 +369,7 @@ mod tests {
                     let run = |threads| {
                         on_threads(threads, || {
                             let mut v: Vec<u32> = (0..n).collect();
-                            par_shuffle_planned(&mut v, &seed, generator, plan, &|| false).unwrap();
+                            planned(&mut v, &seed, generator, plan, &|| false).unwrap();
                             v
                         })
                     };
@@ -346,7 +408,7 @@ mod tests {
         let seed = Seed::parse("strings");
         let mut v: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
         on_threads(2, || {
-            par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, forced(8), &|| false).unwrap()
+            planned(&mut v, &seed, Generator::ChaCha8, forced(8), &|| false).unwrap()
         });
         let mut back: Vec<usize> = v.iter().map(|s| s.parse().unwrap()).collect();
         assert_ne!(back[..5], [0, 1, 2, 3, 4]);
@@ -368,7 +430,7 @@ mod tests {
     fn different_seeds_give_different_orders() {
         let mut a: Vec<u32> = (0..5000).collect();
         let mut b = a.clone();
-        par_shuffle_planned(
+        planned(
             &mut a,
             &Seed::parse("a"),
             Generator::ChaCha20,
@@ -376,7 +438,7 @@ mod tests {
             &|| false,
         )
         .unwrap();
-        par_shuffle_planned(
+        planned(
             &mut b,
             &Seed::parse("b"),
             Generator::ChaCha20,

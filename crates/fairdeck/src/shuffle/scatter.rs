@@ -30,13 +30,14 @@
 //! the shuffle besides the prefetch hint), which works for every `T`.
 //!
 //! Extra memory: `n · size_of::<T>()` bytes of scratch and `n` label
-//! bytes, allocated once per call.
+//! bytes, from a [`Scratch`] (allocated per call by `shuffle`, kept
+//! between calls by `shuffle_reusing`).
 
 use super::batched::fisher_yates_until;
 use super::buckets::START_BYTES;
 use super::labels::draw_labels_until;
 use super::moves::{self, Move, split_by};
-use super::pages::advise_huge_pages;
+use super::scratch::Scratch;
 use crate::dice::Dice;
 
 /// Where the scatter shuffle starts and how it splits; tests shrink it.
@@ -59,7 +60,16 @@ pub(crate) struct ScatterPlan {
 
 /// Bytes of a bucket, as far as 256 buckets allow: it is shuffled by
 /// Fisher–Yates just after being copied back, mostly out of the L2 and L3
-/// caches.
+/// caches. At 10⁸ `u32` a bucket is 1.5 MB, above a 1 MiB L2; splitting it
+/// to fit (issue 37, `bench --passes`, kept scratch, 3 alternating runs of
+/// 3 rounds, load 1.5–2.9) made its Fisher–Yates faster (1.16 and 1.13
+/// against 1.79 ns per element) but cost more in the second level's labels
+/// (0.56–0.58) and 2- or 4-way settle (1.11–1.51 against a 0.23 copy):
+/// 256 × 2 groups 5.27, 256 × 4 groups 4.57, 256 buckets 3.92 ns in all.
+/// Fisher–Yates fused with the copy back (drawing each bucket from the
+/// scratch into its segment: the same order, one pass less) measured 3.29
+/// ns for the fused pass against 0.23 + 1.79 for the two: its random reads
+/// hit a bucket the copy would have brought into the cache.
 const LEAF_BYTES: usize = 1 << 20;
 
 /// Elements of work between two asks of a stop hook: 65536 labels,
@@ -149,7 +159,8 @@ pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
     dice: &mut D,
 ) {
     // A hook that never stops: the shuffle runs to its end.
-    let _ = scatter_shuffle_until(slice, plan, dice, &mut |_| {}, &mut || false);
+    let scratch = &mut Scratch::new();
+    let _ = scatter_shuffle_until(slice, plan, dice, &mut |_| {}, &mut || false, scratch);
 }
 
 /// The scatter shuffle, calling `enter(pass)` as each pass begins and
@@ -157,13 +168,15 @@ pub(crate) fn scatter_shuffle<T, D: Dice + ?Sized>(
 /// before each bucket is settled). `Err(pass)`: stopped in `pass`, with the
 /// slice holding every element once (the buckets not yet settled are copied
 /// back unshuffled). Until it stops, the dice sees the same requests and
-/// the order is the same as with a hook that never stops.
+/// the order is the same as with a hook that never stops. The labels and
+/// the scratch buffer come from `scratch` (grown if needed, not zeroed).
 pub(crate) fn scatter_shuffle_until<T, D, S>(
     slice: &mut [T],
     plan: ScatterPlan,
     dice: &mut D,
     enter: &mut dyn FnMut(Pass),
     stop: &mut S,
+    scratch: &mut Scratch,
 ) -> Result<(), Pass>
 where
     D: Dice + ?Sized,
@@ -172,14 +185,13 @@ where
     let n = slice.len();
     let (outer, inner) = plan.bits(n);
     enter(Pass::Labels);
-    let mut labels = vec![0u8; n];
-    advise_huge_pages(&mut labels);
-    let lens = draw_labels_until(dice, outer, &mut labels, stop).ok_or(Pass::Labels)?;
+    let mut fallback = Vec::new();
+    let (labels, room) = scratch.buffers::<T>(n, &mut fallback);
+    // Every label is written here before it is read (draw_labels_until
+    // fills the whole slice, run by run), so stale labels need no zeroing.
+    let lens = draw_labels_until(dice, outer, labels, stop).ok_or(Pass::Labels)?;
     enter(Pass::Scatter);
-    let mut scratch = Vec::with_capacity(n);
-    let scratch = &mut scratch.spare_capacity_mut()[..n];
-    advise_huge_pages(scratch);
-    let mut spread = moves::scatter_until(slice, &labels, lens, scratch, plan.poll_len, stop)
+    let mut spread = moves::scatter_until(slice, labels, lens, room, plan.poll_len, stop)
         .ok_or(Pass::Scatter)?;
     let mut at = 0;
     while let Some(len) = spread.next_len() {

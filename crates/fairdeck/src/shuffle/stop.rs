@@ -15,6 +15,7 @@ use core::fmt;
 use super::ScatterPlan;
 use super::batched::fisher_yates_until;
 use super::scatter::{Pass, scatter_shuffle_until};
+use super::scratch::Scratch;
 use crate::dice::Dice;
 
 /// A shuffle that returned early because its stop hook said so.
@@ -94,12 +95,14 @@ pub fn shuffle_until<T, D: Dice + ?Sized>(
     mut stop: impl FnMut() -> bool,
 ) -> Result<(), Stopped> {
     let plan = ScatterPlan::for_type::<T>();
-    shuffle_planned_until(slice, plan, dice, &mut |_| {}, &mut stop)
+    let scratch = &mut Scratch::new();
+    shuffle_planned_until(slice, plan, dice, &mut |_| {}, &mut stop, scratch)
         .map_err(|pass| Stopped { pass })
 }
 
 /// The production shuffle with an explicit plan: the scatter shuffle when
-/// the plan starts it, else Fisher–Yates (one [`Pass::FisherYates`]);
+/// the plan starts it (with buffers from `scratch`, whose limit is applied
+/// at the end), else Fisher–Yates (one [`Pass::FisherYates`]);
 /// `Err(pass)` when `stop` stopped it in `pass`.
 pub(super) fn shuffle_planned_until<T, D, S>(
     slice: &mut [T],
@@ -107,13 +110,16 @@ pub(super) fn shuffle_planned_until<T, D, S>(
     dice: &mut D,
     enter: &mut dyn FnMut(Pass),
     stop: &mut S,
+    scratch: &mut Scratch,
 ) -> Result<(), Pass>
 where
     D: Dice + ?Sized,
     S: FnMut() -> bool + ?Sized,
 {
     if plan.starts(slice.len()) {
-        return scatter_shuffle_until(slice, plan, dice, enter, stop);
+        let outcome = scatter_shuffle_until(slice, plan, dice, enter, stop, scratch);
+        scratch.end_call();
+        return outcome;
     }
     enter(Pass::FisherYates);
     if fisher_yates_until(slice, dice, plan.poll_len, stop) {

@@ -18,6 +18,7 @@ pub(in crate::shuffle) struct Piece<'a, T> {
 
 impl<'a, T> Piece<'a, T> {
     /// How many elements the bucket holds.
+    #[cfg(test)]
     pub(in crate::shuffle) fn len(&self) -> usize {
         self.src.len()
     }
@@ -46,7 +47,8 @@ impl<T> Drop for Piece<'_, T> {
 }
 
 /// Copies every element of `slice` into `scratch`, grouped by label, and
-/// hands each bucket to `work` (in parallel) to be settled. Each block asks
+/// hands each bucket to `work` (in parallel) to be settled, with its own
+/// part of `bucket_labels` (as long as the bucket) to use as it likes. Each block asks
 /// `stop` before it is placed; if one says so, the remaining blocks are
 /// skipped and `false` is returned with the slice untouched (it is only
 /// read until every block is placed) and no bucket handed out.
@@ -68,12 +70,17 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
     labels: impl Fn(usize, &mut [u8]) + Sync + Send,
     block: usize,
     counts: &[Vec<usize>],
-    scratch: &mut [MaybeUninit<T>],
+    (bucket_labels, scratch): (&mut [u8], &mut [MaybeUninit<T>]),
     stop: &(impl Fn() -> bool + Sync),
-    work: impl Fn(usize, Piece<'_, T>) + Sync + Send,
+    work: impl Fn(usize, Piece<'_, T>, &mut [u8]) + Sync + Send,
 ) -> bool {
     let buckets = counts.first().map_or(0, Vec::len);
     assert_eq!(slice.len(), scratch.len(), "par_scatter: scratch length");
+    assert_eq!(
+        slice.len(),
+        bucket_labels.len(),
+        "par_scatter: labels length"
+    );
     assert_eq!(
         counts.len(),
         slice.len().div_ceil(block),
@@ -93,16 +100,18 @@ pub(in crate::shuffle) fn par_scatter<T: Send>(
     let view = unsafe { &mut *(std::ptr::from_mut(slice) as *mut [MaybeUninit<T>]) };
     let sources = split_by(scratch, &lens);
     let segments = split_by(view, &lens);
+    let label_parts = split_by(bucket_labels, &lens);
     sources
         .into_par_iter()
         .zip(segments)
+        .zip(label_parts)
         .enumerate()
-        .for_each(|(b, (src, dst))| {
+        .for_each(|(b, ((src, dst), labels))| {
             let piece = Piece {
                 src: &*src,
                 dst: Some(dst),
             };
-            work(b, piece);
+            work(b, piece, labels);
         });
     true
 }
@@ -166,9 +175,10 @@ mod tests {
             |k, out| out.copy_from_slice(&labels[4 * k..][..out.len()]),
             4,
             &counts,
-            scratch.spare_capacity_mut(),
+            (&mut [0; 10], scratch.spare_capacity_mut()),
             &|| false,
-            |b, piece| {
+            |b, piece, labels| {
+                assert_eq!(labels.len(), piece.len());
                 assert_eq!(piece.len(), [4, 6][b]);
                 piece.settle(Move::Copy).reverse();
             },
@@ -194,9 +204,9 @@ mod tests {
                 labels,
                 2,
                 &counts,
-                scratch.spare_capacity_mut(),
+                (&mut [0; 4], scratch.spare_capacity_mut()),
                 &|| false,
-                |_, p| {
+                |_, p, _| {
                     p.settle(Move::Copy);
                 },
             );
@@ -218,9 +228,9 @@ mod tests {
                 |k, out| out.copy_from_slice(&labels[2 * k..][..out.len()]),
                 2,
                 &counts,
-                scratch.spare_capacity_mut(),
+                (&mut [0; 4], scratch.spare_capacity_mut()),
                 &|| false,
-                |_, p| {
+                |_, p, _| {
                     p.settle(Move::Copy);
                 },
             );

@@ -12,6 +12,34 @@ fn dice() -> RngDice<crate::rng::AnyRng> {
     RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("stop")))
 }
 
+/// The planned shuffle with a fresh scratch per call, as `shuffle_until` runs it.
+fn shuffle_planned_until<T, D, S>(
+    slice: &mut [T],
+    plan: ScatterPlan,
+    dice: &mut D,
+    enter: &mut dyn FnMut(Pass),
+    stop: &mut S,
+) -> Result<(), Pass>
+where
+    D: Dice + ?Sized,
+    S: FnMut() -> bool + ?Sized,
+{
+    super::shuffle_planned_until(slice, plan, dice, enter, stop, &mut Scratch::new())
+}
+
+/// The parallel planned shuffle with a fresh scratch, as `par_shuffle_until` runs it.
+#[cfg(feature = "rayon")]
+fn par_planned<T: Send>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    plan: ScatterPlan,
+    stop: &(impl Fn() -> bool + Sync),
+) -> Result<(), Pass> {
+    let scratch = &mut Scratch::new();
+    crate::shuffle::par_scatter::par_shuffle_planned(slice, seed, generator, plan, stop, scratch)
+}
+
 /// FNV-1a over the values: a short fingerprint of a long order.
 fn fingerprint(v: &[u32]) -> u64 {
     v.iter().fold(0xcbf2_9ce4_8422_2325, |h, &x| {
@@ -198,14 +226,7 @@ fn never_stopped_the_orders_are_those_without_a_hook() {
         );
         let mut w: Vec<u32> = (0..300_000).collect();
         let seed = Seed::parse("stop");
-        crate::shuffle::par_scatter::par_shuffle_planned(
-            &mut w,
-            &seed,
-            Generator::ChaCha8,
-            plan,
-            &|| false,
-        )
-        .unwrap();
+        par_planned(&mut w, &seed, Generator::ChaCha8, plan, &|| false).unwrap();
         assert_eq!(
             fingerprint(&w),
             0x7c78_14e5_5744_a8d9,
@@ -216,7 +237,6 @@ fn never_stopped_the_orders_are_those_without_a_hook() {
 
 #[test]
 fn the_parallel_shuffle_stopped_at_every_ask_leaves_a_permutation() {
-    use crate::shuffle::par_scatter::par_shuffle_planned;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -231,7 +251,7 @@ fn the_parallel_shuffle_stopped_at_every_ask_leaves_a_permutation() {
             asks.fetch_add(1, Ordering::Relaxed);
             false
         };
-        pool.install(|| par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, plan, &ask))
+        pool.install(|| par_planned(&mut v, &seed, Generator::ChaCha8, plan, &ask))
             .unwrap();
         let total = asks.into_inner();
         let mut passes = BTreeSet::new();
@@ -241,7 +261,7 @@ fn the_parallel_shuffle_stopped_at_every_ask_leaves_a_permutation() {
             let ask = || asks.fetch_add(1, Ordering::Relaxed) + 1 >= at;
             let mut v: Vec<String> = (0..n).map(|i| i.to_string()).collect();
             let outcome =
-                pool.install(|| par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, plan, &ask));
+                pool.install(|| par_planned(&mut v, &seed, Generator::ChaCha8, plan, &ask));
             let pass = outcome.expect_err("the hook said stop");
             passes.insert(pass);
             assert_permutation(&v, &format!("parallel, {plan:?}, stopped in {pass:?}"));
@@ -256,14 +276,13 @@ fn the_parallel_shuffle_stopped_at_every_ask_leaves_a_permutation() {
 
 #[test]
 fn a_panicking_hook_in_the_parallel_shuffle_is_raised_with_the_slice_whole() {
-    use crate::shuffle::par_scatter::par_shuffle_planned;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let seed = Seed::parse("stop");
     for at in [1, 40, 90] {
         let asks = AtomicUsize::new(0);
         let mut v: Vec<String> = (0..3000).map(|i| i.to_string()).collect();
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            par_shuffle_planned(&mut v, &seed, Generator::ChaCha8, two_levels(), &|| {
+            par_planned(&mut v, &seed, Generator::ChaCha8, two_levels(), &|| {
                 assert!(
                     asks.fetch_add(1, Ordering::Relaxed) + 1 < at,
                     "hook gave up"
