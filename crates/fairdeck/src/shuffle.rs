@@ -48,7 +48,10 @@ mod scratch;
 mod stop;
 
 #[cfg(feature = "rayon")]
-pub use par_scatter::{par_shuffle, par_shuffle_reusing, par_shuffle_until, par_shuffle_with};
+pub use par_scatter::{
+    par_shuffle, par_shuffle_reusing, par_shuffle_until, par_shuffle_until_reusing,
+    par_shuffle_with,
+};
 #[cfg(feature = "rayon")]
 pub use parallel::par_shuffle_in_place;
 
@@ -56,7 +59,7 @@ use buckets::Plan;
 pub use scatter::Pass;
 use scatter::ScatterPlan;
 pub use scratch::Scratch;
-pub use stop::{Stopped, shuffle_until};
+pub use stop::{Stopped, shuffle_until, shuffle_until_reusing};
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///

@@ -133,8 +133,24 @@ pub fn par_shuffle_until<T: Send>(
     generator: Generator,
     stop: impl Fn() -> bool + Sync,
 ) -> Result<(), Stopped> {
+    par_shuffle_until_reusing(slice, seed, generator, stop, &mut Scratch::new())
+}
+
+/// Exactly [`par_shuffle_until`] (the same order, the same points where
+/// `stop` is asked) with the scratch memory taken from `scratch` and kept
+/// there for the next call, as [`par_shuffle_reusing`] keeps it.
+///
+/// # Errors
+///
+/// [`Stopped`] when `stop` answered `true` before the shuffle was done.
+pub fn par_shuffle_until_reusing<T: Send>(
+    slice: &mut [T],
+    seed: &Seed,
+    generator: Generator,
+    stop: impl Fn() -> bool + Sync,
+    scratch: &mut Scratch,
+) -> Result<(), Stopped> {
     let plan = ScatterPlan::parallel::<T>();
-    let scratch = &mut Scratch::new();
     par_shuffle_planned(slice, seed, generator, plan, &stop, scratch)
         .map_err(|pass| Stopped { pass })
 }

@@ -92,10 +92,42 @@ impl std::error::Error for Stopped {}
 pub fn shuffle_until<T, D: Dice + ?Sized>(
     slice: &mut [T],
     dice: &mut D,
+    stop: impl FnMut() -> bool,
+) -> Result<(), Stopped> {
+    shuffle_until_reusing(slice, dice, stop, &mut Scratch::new())
+}
+
+/// Exactly [`shuffle_until`] — the same order for the same dice answers, the
+/// same points where `stop` is asked — with the scratch memory of a large
+/// slice taken from `scratch` and kept there for the next call, as
+/// [`shuffle_reusing`](super::shuffle_reusing) keeps it. A stopped call leaves
+/// the scratch fit for the next one.
+///
+/// # Errors
+///
+/// [`Stopped`] when `stop` answered `true`.
+///
+/// ```
+/// use fairdeck::dice::RngDice;
+/// use fairdeck::rng::{Generator, Seed};
+/// use fairdeck::shuffle::{Scratch, shuffle, shuffle_until_reusing};
+///
+/// let dice = || RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+/// let mut scratch = Scratch::new();
+/// let mut a: Vec<u32> = (0..1000).collect();
+/// let mut b = a.clone();
+/// shuffle_until_reusing(&mut a, &mut dice(), || false, &mut scratch)?;
+/// shuffle(&mut b, &mut dice());
+/// assert_eq!(a, b);
+/// # Ok::<(), fairdeck::shuffle::Stopped>(())
+/// ```
+pub fn shuffle_until_reusing<T, D: Dice + ?Sized>(
+    slice: &mut [T],
+    dice: &mut D,
     mut stop: impl FnMut() -> bool,
+    scratch: &mut Scratch,
 ) -> Result<(), Stopped> {
     let plan = ScatterPlan::for_type::<T>();
-    let scratch = &mut Scratch::new();
     shuffle_planned_until(slice, plan, dice, &mut |_| {}, &mut stop, scratch)
         .map_err(|pass| Stopped { pass })
 }

@@ -262,3 +262,48 @@ fn the_parallel_shuffle_with_two_levels_reuses_the_labels_for_its_groups() {
         assert!(b.into_iter().eq(0..n));
     }
 }
+
+#[test]
+fn the_stoppable_shuffles_reuse_the_scratch_and_keep_their_orders() {
+    use crate::shuffle::{
+        par_shuffle_until, par_shuffle_until_reusing, shuffle_until, shuffle_until_reusing,
+    };
+    let mut scratch = Scratch::new();
+    // Stopped half-way through a scattered shuffle (17 M u32): the scratch
+    // it leaves serves the next calls, which give the fresh-memory orders.
+    let mut v: Vec<u32> = (0..17_000_000).collect();
+    let mut asks = 0;
+    let stopped = shuffle_until_reusing(
+        &mut v,
+        &mut dice("q"),
+        || {
+            asks += 1;
+            asks == 300
+        },
+        &mut scratch,
+    );
+    assert!(stopped.is_err());
+    let held = scratch.held_bytes();
+    assert!(held >= 17_000_000 * 5, "{held}");
+    for n in [52u32, 17_000_000] {
+        let mut a: Vec<u32> = (0..n).collect();
+        let mut b = a.clone();
+        shuffle_until(&mut a, &mut dice("r"), || false).unwrap();
+        shuffle_until_reusing(&mut b, &mut dice("r"), || false, &mut scratch).unwrap();
+        assert!(a == b, "n = {n}");
+    }
+    let seed = Seed::parse("r");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut a: Vec<u32> = (0..3_000_000).collect();
+    let mut b = a.clone();
+    pool.install(|| {
+        par_shuffle_until(&mut a, &seed, Generator::ChaCha8, || false).unwrap();
+        par_shuffle_until_reusing(&mut b, &seed, Generator::ChaCha8, || false, &mut scratch)
+            .unwrap();
+    });
+    assert!(a == b, "parallel");
+    assert_eq!(scratch.held_bytes(), held, "big enough already: not grown");
+}
