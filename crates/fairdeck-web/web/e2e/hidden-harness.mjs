@@ -28,19 +28,24 @@ export async function openHidden(id, seats, stepSeconds = 600) {
 
 export const status = async (id) => (await fetch(`${base}/api/hidden/${id}`)).json();
 
+/** Waits until nothing is owed and the operator may move the hand on to `to`. */
+export async function allowed(id, to, request = null) {
+  const read = async () => (request ? (await request.get(`${base}/api/hidden/${id}`)).json() : status(id));
+  const until = Date.now() + LONG.timeout;
+  for (;;) {
+    const s = await read();
+    if (!s.stage && s.next.includes(to)) return;
+    assert.ok(Date.now() < until, `the table never allowed ${to}: ${JSON.stringify(s)}`);
+    await sleep(200);
+  }
+}
+
 /**
  * The operator: waits until nothing is owed and `to` is allowed, then advances to it. With
  * `request` (a browser context's API client) the calls come from that context.
  */
 export async function advance(id, operator, to, request = null) {
-  const read = async () => (request ? (await request.get(`${base}/api/hidden/${id}`)).json() : status(id));
-  const until = Date.now() + LONG.timeout;
-  for (;;) {
-    const s = await read();
-    if (!s.stage && s.next.includes(to)) break;
-    assert.ok(Date.now() < until, `the table never allowed ${to}: ${JSON.stringify(s)}`);
-    await sleep(200);
-  }
+  await allowed(id, to, request);
   const url = `${base}/api/hidden/${id}/advance`;
   const headers = { Authorization: `Bearer ${operator}`, 'Content-Type': 'application/json' };
   const body = { hand: 1, to };
