@@ -3,13 +3,18 @@
 // and `fairdeck hidden seat` on the command line. Not a test file: the hidden-*.test.mjs files
 // import it after `setup()` of table-harness.mjs.
 
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, PHONE, base, browser, dir } from './table-harness.mjs';
 
-export const LONG = { timeout: 300_000 };
+export const LONG = { timeout: 180_000 };
+/** The CLI seats started, stopped when the file's tests end (a failed test leaves them polling). */
+const children = [];
+after(() => { for (const c of children) if (c.exitCode === null) c.kill(); });
+
 export const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /** Opens a hidden hold'em table through the API with the admin token; returns the invitation. */
@@ -74,6 +79,7 @@ export async function seatPage(link) {
 export function cliSeat(link, keyFile = 'cli-seat.key') {
   const child = spawn(BIN, ['hidden', 'seat', '--link', '-', '--key', join(dir, keyFile), '--poll-ms', '200'],
     { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
   child.stdin.end(`${link}\n`);
   let out = '';
   let err = '';
