@@ -207,6 +207,7 @@ class SeatPage {
     this.done = true;
     line.textContent = s.state === 'void' ? 'the table is void: a seat did not send what it owed in time' : 'the table is finished';
     document.getElementById('import').hidden = true;
+    document.getElementById('key-missing').hidden = true;
   }
 }
 
