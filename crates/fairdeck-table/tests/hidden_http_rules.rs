@@ -234,3 +234,33 @@ async fn the_server_rules_hold_for_hidden_tables() {
         "a seat's token does not move the hand on"
     );
 }
+
+#[tokio::test]
+async fn a_seat_checks_its_link_with_its_token_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir);
+    let open = json!({"manifest": manifest(), "step_seconds": 60});
+    let (code, inv) = json_call(&app, "POST", "/api/hidden", Some(ADMIN), open).await;
+    assert_eq!(code, StatusCode::CREATED, "{inv}");
+    let (seat0, seat1) = (inv["seats"][0].as_str(), inv["seats"][1].as_str());
+    let at = "/api/hidden/rules/seats/1";
+    let (code, answer) = json_call(&app, "GET", at, seat1, Value::Null).await;
+    assert_eq!(code, StatusCode::OK, "{answer}");
+    let want = json!({"table": "rules", "seat": 1, "name": "bo", "key_sent": false});
+    assert_eq!(answer, want);
+    // Another seat's token, no token, a seat the table does not have, no table.
+    let refusals = [
+        (at, seat0, StatusCode::FORBIDDEN),
+        (at, None, StatusCode::UNAUTHORIZED),
+        ("/api/hidden/rules/seats/2", seat1, StatusCode::FORBIDDEN),
+        ("/api/hidden/rules/seats/x", seat1, StatusCode::BAD_REQUEST),
+        ("/api/hidden/nope/seats/1", seat1, StatusCode::NOT_FOUND),
+    ];
+    for (path, token, want) in refusals {
+        let (code, answer) = json_call(&app, "GET", path, token, Value::Null).await;
+        assert_eq!(code, want, "{path}: {answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    let (_, status) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
+    assert_eq!(status["entries"], 1, "a check stores nothing: {status}");
+}

@@ -13,6 +13,7 @@ use super::accept;
 use super::board::Board;
 use super::control::{self, Advance, HiddenInvitation, NewHiddenTable, expired};
 use super::refusal::Refused;
+use super::status::SeatLink;
 use super::store::{self, BoardCache, HiddenStore, load};
 use crate::Error;
 
@@ -93,6 +94,27 @@ fn authorize(token: Option<&str>, hash: Option<&crate::TokenHash>) -> Result<(),
         (Some(t), Some(h)) if h.admits(t) => Ok(()),
         _ => Err(Error::Forbidden.into()),
     }
+}
+
+/// Seat `seat` shows its token and is told its link is good: nothing is
+/// stored (but a passed deadline voids the table first, as every read does).
+///
+/// # Errors
+///
+/// [`Refused::Table`]: no token, not the seat's token (or no such seat),
+/// no such table, storage.
+pub fn seat_link<S: HiddenStore + ?Sized>(
+    (s, cache): (&mut S, &BoardCache),
+    id: &str,
+    (seat, token): (u64, Option<&str>),
+    now: u64,
+) -> Result<SeatLink, Refused> {
+    let b = board((s, cache), id, now)?;
+    authorize(
+        token,
+        usize::try_from(seat).ok().and_then(|i| b.seats.get(i)),
+    )?;
+    Ok(SeatLink::of(&b, seat))
 }
 
 /// Seat `seat` (its token checked) posts a message; it is checked and

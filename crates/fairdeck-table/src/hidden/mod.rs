@@ -40,5 +40,5 @@ pub use control::{Advance, HiddenInvitation, NewHiddenTable};
 pub use desk::Post;
 pub use entry::Entry;
 pub use refusal::Refused;
-pub use status::{SeatOwes, Status};
+pub use status::{SeatLink, SeatOwes, Status};
 pub use store::{HiddenDecide, HiddenStore};

@@ -88,6 +88,35 @@ impl Status {
     }
 }
 
+/// `GET /api/hidden/{id}/seats/{seat}` with the seat's token: the link is
+/// good. A seat page asks this before it makes a key, so a bad link stops
+/// it with nothing made or kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatLink {
+    /// The table id.
+    pub table: String,
+    /// The seat.
+    pub seat: u64,
+    /// The seat's name in the manifest.
+    pub name: String,
+    /// Whether the table holds the seat's key message.
+    pub key_sent: bool,
+}
+
+impl SeatLink {
+    /// Seat `seat` of `board` (a seat of the table). O(1).
+    pub fn of(board: &Board, seat: u64) -> SeatLink {
+        let m = board.table.manifest();
+        let i = usize::try_from(seat).unwrap_or(usize::MAX);
+        SeatLink {
+            table: m.table.clone(),
+            seat,
+            name: m.seats.get(i).cloned().unwrap_or_default(),
+            key_sent: board.record.keys.iter().any(|k| k.seat == seat),
+        }
+    }
+}
+
 fn next_steps(board: &Board, owed: bool) -> Vec<String> {
     if owed || board.finished() || board.keys.is_none() {
         return Vec::new();

@@ -7,6 +7,7 @@
 //! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](crate::hidden::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
 //! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only) |
+//! | `GET /api/hidden/{id}/seats/{seat}` | that seat | the [`SeatLink`](crate::hidden::SeatLink): the link's token is good (a page asks before it makes a key) |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
 //! | `POST /api/hidden/{id}/seats/{seat}/shuffle` | that seat | a shuffle message (bounded by the deck's size) |
 //! | `POST /api/hidden/{id}/seats/{seat}/shares` | that seat | a list of share messages of one stage |
@@ -161,6 +162,28 @@ async fn transcript<S: Store + Send + 'static>(
     Ok(answer)
 }
 
+/// A seat number of the path, or a 400.
+fn seat_of(seat: &str) -> Result<u64, ApiError> {
+    seat.parse().map_err(|_| {
+        let why = format!("invalid seat: {seat:?} is not a seat number");
+        ApiError::bad(why, Some("seat"))
+    })
+}
+
+async fn seat_link<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answer {
+    let seat = seat_of(&seat).map_err(api)?;
+    let token = bearer(&headers);
+    let link = run(&svc, move |s| {
+        desk::seat_link(s, &id, (seat, token.as_deref()), now())
+    })
+    .await?;
+    Ok(private(StatusCode::OK, link))
+}
+
 /// The deck size of table `id` (bounds a body).
 fn deck_size<S: HiddenStore + ?Sized>(
     (s, cache): (&mut S, &BoardCache),
@@ -184,10 +207,7 @@ async fn seat_post<S: Store + Send + 'static>(
     body: Body,
     kind: Kind,
 ) -> Answer {
-    let seat: u64 = seat.parse().map_err(|_| {
-        let why = format!("invalid seat: {seat:?} is not a seat number");
-        api(ApiError::bad(why, Some("seat")))
-    })?;
+    let seat = seat_of(&seat).map_err(api)?;
     let token = bearer(&headers);
     let limit = match kind {
         Kind::Key => ENVELOPE_BYTES,
@@ -245,6 +265,7 @@ pub fn routes<S: Store + Send + 'static>() -> Router<Arc<Service<S>>> {
         .route("/api/hidden/{id}", get(status::<S>))
         .route("/api/hidden/{id}/transcript", get(transcript::<S>))
         .route("/api/hidden/{id}/advance", post(advance::<S>))
+        .route("/api/hidden/{id}/seats/{seat}", get(seat_link::<S>))
         .route("/api/hidden/{id}/seats/{seat}/key", post(seat(Kind::Key)))
         .route(
             "/api/hidden/{id}/seats/{seat}/shuffle",

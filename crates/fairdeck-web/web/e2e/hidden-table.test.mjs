@@ -5,65 +5,26 @@
 // verifies the transcript before every step, shows its own two cards, the board and the
 // showdown, and at the end the verdict on the whole transcript; `fairdeck fair verify`
 // checks the served transcript too. One page is reloaded mid-hand and carries on with its
-// kept key. A bad token, and a table that does not exist, stop the page with one line.
+// kept key. A bad token stops the page with one line before it makes or keeps anything (the
+// link is checked with a read first); so does a table that does not exist.
 // The wall time of the hand is printed, never asserted.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, PHONE, base, browser, cardsIn, dir, fits, setup, shot } from './table-harness.mjs';
+import { LONG, advance, cliSeat, openHidden, sleep, status } from './hidden-harness.mjs';
 
 setup();
 const SEATS = ['ann', 'bob', 'cy', 'dee'];
-const LONG = { timeout: 180_000 };
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-/** Opens a hidden table through the API with the admin token; returns the invitation. */
-async function openHidden(id, seats) {
-  const admin = readFileSync(join(dir, 'admin'), 'utf8').trim();
-  const manifest = { version: 3, table: id, game: 'holdem', deck: 'standard', seats, first: 1, last: 1 };
-  const res = await fetch(`${base}/api/hidden`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ manifest, step_seconds: 600 }),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 201, text);
-  return JSON.parse(text);
-}
-
-const status = async (id) => (await fetch(`${base}/api/hidden/${id}`)).json();
-
-/** The operator: waits until nothing is owed and `to` is allowed, then advances to it. */
-async function advance(id, operator, to) {
-  const until = Date.now() + LONG.timeout;
-  for (;;) {
-    const s = await status(id);
-    if (!s.stage && s.next.includes(to)) break;
-    assert.ok(Date.now() < until, `the table never allowed ${to}: ${JSON.stringify(s)}`);
-    await sleep(200);
-  }
-  const res = await fetch(`${base}/api/hidden/${id}/advance`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${operator}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ hand: 1, to }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
-
-/** `fairdeck hidden seat --link -`, the link on stdin; resolves to its exit code and output. */
-function cliSeat(link) {
-  const child = spawn(BIN, ['hidden', 'seat', '--link', '-', '--key', join(dir, 'cli-seat.key'), '--poll-ms', '200'],
-    { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(`${link}\n`);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
-}
+/** What a page keeps in this origin's storage: localStorage's keys and IndexedDB's databases. */
+const stored = (page) => page.evaluate(async () => ({
+  local: Object.keys(localStorage),
+  indexed: (await indexedDB.databases()).map((d) => d.name),
+}));
 
 test('three browser seats and a CLI seat play a hold\'em hand at a hidden table; every seat verifies', LONG, async () => {
   const id = 'e2e-hidden';
@@ -83,7 +44,7 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
     await page.waitForFunction(() => !location.hash.includes('token='));
     assert.match(page.url(), new RegExp(`#table=${id}&seat=${i}$`));
   }
-  const cli = cliSeat(inv.links[3]);
+  const cli = cliSeat(inv.links[3]).done;
   await pages[0].waitForSelector('#download-key:not([hidden])');
   await fits(pages[0], 'a hidden seat, its key made');
 
@@ -156,13 +117,18 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   console.log(`hidden hold'em hand, 3 Chromium seats + 1 CLI seat (debug build), keys to verdict: ${(wall / 1000).toFixed(1)} s wall`);
 });
 
-test('a bad token, or a table that is not there, stops the page with one line', LONG, async () => {
+test('a bad token stops the page with one line before it makes or keeps anything; so does a missing table', LONG, async () => {
   const id = 'e2e-hidden-bad';
   const inv = await openHidden(id, ['ann', 'bob']);
   const context = await browser.newContext({ viewport: PHONE });
   const page = await context.newPage();
   let calls = 0;
-  page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) calls += 1; });
+  const asked = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    asked.push(`${r.method()} ${path}`);
+    if (path.startsWith('/api/')) calls += 1;
+  });
   const bad = inv.links[0].replace(/token=[^&]+/, 'token=not-the-token');
   await page.goto(bad);
   await page.waitForSelector('body[data-stopped="403"]', LONG);
@@ -176,8 +142,19 @@ test('a bad token, or a table that is not there, stops the page with one line', 
   const before = calls;
   await sleep(3000);
   assert.equal(calls, before);
+  // The link was checked with a read; no key was made (the seat module never even loaded),
+  // nothing was posted, and nothing is kept in this browser.
+  assert.deepEqual(asked.filter((r) => r.includes('/api/') || r.includes('seat.wasm')), [`GET /api/hidden/${id}/seats/0`]);
+  assert.deepEqual(await stored(page), { local: [], indexed: [] });
+  assert.equal(await page.isHidden('#download-key'), true);
+  assert.equal(await page.textContent('#key-state'), 'no key made yet');
   // The table took nothing from the refused seat.
   assert.deepEqual((await status(id)).owed.find((o) => o.seat === 0).missing, [{ message: 'key' }]);
+  // A good link after the bad one: checked, then the key is made and kept.
+  const good = await context.newPage();
+  await good.goto(inv.links[0]);
+  await good.waitForSelector('#download-key:not([hidden])', LONG);
+  assert.deepEqual((await stored(good)).local.sort(), [`fairdeck-hidden-key/${id}/0`, `fairdeck-hidden-token/${id}/0`]);
 
   const gone = await context.newPage();
   await gone.goto(`${base}/table/hidden.html#table=no-such-table&seat=0&token=x`);

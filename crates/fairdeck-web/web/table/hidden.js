@@ -1,15 +1,19 @@
 // A seat's page at a hidden (version-3) table of the table service: the browser's twin of
-// `fairdeck hidden seat` (crates/fairdeck-cli/src/cmd/hidden/seat.rs). The seat's secret key
-// is made inside the seat module (/js/hidden/seat.js: the protocol crate compiled to
-// WebAssembly); its key file is kept in this browser's storage under the table and seat,
-// written before the key message is sent, so a reload carries on. The page polls the table's
-// status and, whenever the table changed, fetches the transcript; the module verifies every
-// proof in it before each step (and before showing a card). When the table waits for this
-// seat it sends what it owes: its key, its shuffle, its shares of the stage that waits, and
-// at the showdown the shares of its own cards. At the end it verifies the whole transcript.
+// `fairdeck hidden seat` (crates/fairdeck-cli/src/cmd/hidden/seat.rs). It first checks the
+// link (a read that needs the seat's token), so a bad link stops it with nothing made or
+// kept. The seat's secret key is made inside the seat module (/js/hidden/seat.js: the
+// protocol crate compiled to WebAssembly); its key file is kept in this browser's storage
+// under the table and seat (/table/hidden-key.js), written before the key message is sent, so
+// a reload carries on, and it can be imported in another browser to go on there. The page
+// polls the table's status and, whenever the table changed, fetches the transcript; the
+// module verifies every proof in it before each step (and before showing a card). When the
+// table waits for this seat it sends what it owes: its key, its shuffle, its shares of the
+// stage that waits, and at the showdown the shares of its own cards. At the end it verifies
+// the whole transcript, and a void table names the seat that stalled and what it owed.
 
 import { loadSeat } from '/js/hidden/seat.js';
 import { FINAL, api, linkParams, showCards, showError } from '/table/table.js';
+import { KeyStore, importKey } from '/table/hidden-key.js';
 
 const POLL_MS = 1000;
 const MAX_POLL_MS = 15_000;
@@ -19,8 +23,7 @@ const BEFORE_DEAL = ['keys', 'shuffle', 'deal'];
 const link = linkParams();
 const table = link.table;
 const seat = /^\d{1,6}$/.test(link.seat ?? '') ? Number(link.seat) : null;
-const keyStore = `fairdeck-hidden-key/${table}/${seat}`;
-const tokenStore = `fairdeck-hidden-token/${table}/${seat}`;
+const keys = new KeyStore(table, seat);
 const base = `/api/hidden/${encodeURIComponent(table)}`;
 const mine = `${base}/seats/${seat}`;
 const line = document.getElementById('status');
@@ -32,14 +35,11 @@ function final(message) {
   return e;
 }
 
-/** The link's token: from the address (then dropped from it), else as kept for this seat. */
+/** The link's token (then dropped from the address bar), else the one kept for this seat. */
 function takeToken() {
-  if (link.token) {
-    localStorage.setItem(tokenStore, link.token);
-    history.replaceState(null, '', `${location.pathname}#table=${encodeURIComponent(table)}&seat=${seat}`);
-    return link.token;
-  }
-  return localStorage.getItem(tokenStore) ?? '';
+  if (!link.token) return keys.token() ?? '';
+  history.replaceState(null, '', `${location.pathname}#table=${encodeURIComponent(table)}&seat=${seat}`);
+  return link.token;
 }
 
 /** A transcript as the text the seat module reads. */
@@ -51,15 +51,6 @@ async function transcriptText(hand) {
     throw e;
   }
   return res.text();
-}
-
-/** Shows the kept key file and offers it as a download. */
-function showKey(file) {
-  const a = document.getElementById('download-key');
-  a.href = URL.createObjectURL(new Blob([`${file}\n`], { type: 'application/json' }));
-  a.download = `${table}-seat${seat}.key`;
-  a.hidden = false;
-  document.getElementById('key-state').textContent = 'your key file is kept in this browser for this table and seat';
 }
 
 /** One line of progress: the hand, the stage, who the table waits for. */
@@ -106,8 +97,8 @@ class SeatPage {
     const owed = s.owed.find((o) => o.seat === seat)?.missing ?? [];
     const text = await transcriptText(s.hand);
     if (owed.some((m) => m.message === 'key')) return this.publishKey(text);
-    if (s.state === 'keys') return 'wait';
-    await this.loadKey();
+    // The table holds this seat's key: without it here, wait for the player to import it.
+    if (!(await this.loadKey()) || s.state === 'keys') return 'wait';
     const hand = s.hand;
     // Before the first shuffle the hand is not in the transcript yet: nothing to show.
     if (JSON.parse(text).hands.some((h) => h.hand === hand)) await this.view(s, text, hand);
@@ -136,20 +127,37 @@ class SeatPage {
     this.key = await this.module.keyNew();
     const { message } = await this.module.keyMessage(this.key, text, seat);
     const file = JSON.stringify(await this.module.keyExport(this.key));
-    localStorage.setItem(keyStore, file);
-    showKey(file);
+    keys.keep(file);
+    keys.show(file);
     return this.post('key', message);
   }
 
-  /** The seat's published key, from this browser's storage after a reload. */
+  /**
+   * The seat's published key, from this browser's storage after a reload; answers false (and
+   * says so) when it is not in this browser: the player imports the key file to go on.
+   */
   async loadKey() {
-    if (this.key !== null) return;
-    const file = localStorage.getItem(keyStore);
+    if (this.key !== null) return true;
+    const file = keys.file();
     if (!file) {
-      throw final('this seat\'s key is not in this browser (it was made in another browser, or the site\'s data was cleared): only the browser that holds it can play this seat');
+      keys.showMissing();
+      return false;
     }
     this.key = await this.module.keyImport(file);
-    showKey(file);
+    keys.show(file);
+    return true;
+  }
+
+  /** Takes an imported key file (checked against the key the seat published) and keeps it. */
+  async importFile(text) {
+    const key = await importKey(this.module, text, await transcriptText(null), { table, seat });
+    if (this.key !== null && this.key !== key) await this.module.keyForget(this.key);
+    this.key = key;
+    const file = JSON.stringify(await this.module.keyExport(key));
+    keys.keep(file);
+    keys.show(file);
+    // Act on the table as it stands now, with the key.
+    this.seen = null;
   }
 
   /** Sends a message with the seat's token; a 409 ("not now") waits for the table to change. */
@@ -178,13 +186,17 @@ class SeatPage {
     if (this.done) return;
     const text = await transcriptText(null);
     const last = JSON.parse(text).hands.at(-1)?.hand;
-    if (last != null && (this.key !== null || localStorage.getItem(keyStore))) {
+    if (last != null && (this.key !== null || keys.file())) {
       await this.loadKey();
       await this.view(s, text, last).catch((e) => showError(e.message));
     }
+    const names = s.manifest.seats;
+    const stall = JSON.parse(text).void ?? JSON.parse(text).hands.at(-1)?.void ?? null;
+    if (s.state === 'void' && stall) showVoid(stall, names);
     const r = await this.module.verify(text);
     const section = document.getElementById('verified');
     section.dataset.verdict = r.valid ? 'valid' : 'invalid';
+    section.dataset.summary = r.summary;
     document.getElementById('verdict').textContent = r.valid
       ? `The whole transcript verifies (checked in this browser by the code of fairdeck fair verify): ${r.summary}`
       : `The transcript does NOT verify: ${r.summary}`;
@@ -194,7 +206,28 @@ class SeatPage {
     section.hidden = false;
     this.done = true;
     line.textContent = s.state === 'void' ? 'the table is void: a seat did not send what it owed in time' : 'the table is finished';
+    document.getElementById('import').hidden = true;
+    document.getElementById('key-missing').hidden = true;
   }
+}
+
+/** What a seat did not send, as `fairdeck hidden seat` words it. */
+function missingWords(m) {
+  if (m.message === 'share') return `its share of position ${m.position}`;
+  return `its ${m.message}`;
+}
+
+/** The void record (§14): the stage, the seat that stalled, what it owed. */
+function showVoid(stall, names) {
+  const who = stall.seat === seat ? `seat ${stall.seat} (${names[stall.seat]}, you)` : `seat ${stall.seat} (${names[stall.seat]})`;
+  const what = stall.stage === 'keys' ? 'The table is void' : 'The hand is void';
+  const section = document.getElementById('void');
+  section.dataset.seat = String(stall.seat);
+  section.dataset.stage = stall.stage;
+  document.getElementById('void-record').textContent = `${what}: at the ${stall.stage} stage, ${who} `
+    + `did not send ${stall.missing.map(missingWords).join(', ')} before the deadline. No card of the hand is `
+    + 'shown that was not shown already; the room counts the void against that seat.';
+  section.hidden = false;
 }
 
 /** The cards opened at the showdown, seat by seat. */
@@ -245,6 +278,49 @@ async function run(page) {
   }
 }
 
+/** The "Import key file" control: a chosen file is checked and, if it is this seat's, used. */
+function offerImport(page) {
+  const input = document.getElementById('key-file');
+  const said = document.getElementById('import-error');
+  document.getElementById('import-key').addEventListener('click', () => input.click());
+  input.addEventListener('change', async () => {
+    const chosen = input.files[0];
+    input.value = '';
+    if (!chosen) return;
+    said.hidden = true;
+    try {
+      await page.importFile(await chosen.text());
+      document.getElementById('import-state').textContent = `imported ${chosen.name}: this browser now plays the seat`;
+    } catch (e) {
+      said.textContent = e.message;
+      said.hidden = false;
+    }
+  });
+}
+
+/**
+ * Checks the link with its token (a read only the seat's token passes) before anything is
+ * made or kept; answers false if it is refused. Other failures are tried again.
+ */
+async function checkLink(token) {
+  for (let wait = POLL_MS; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
+    try {
+      await api('GET', mine, token);
+      showError(null);
+      return true;
+    } catch (e) {
+      if (FINAL[e.status]) {
+        document.body.dataset.stopped = String(e.status);
+        showError(`${FINAL[e.status]} (${e.status}; polling stopped)`);
+        line.textContent = 'stopped';
+        return false;
+      }
+      showError(`cannot check the link yet: ${e.message}`);
+    }
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
+  }
+}
+
 async function start() {
   const token = takeToken();
   if (!table || seat === null || !token) {
@@ -253,8 +329,10 @@ async function start() {
     line.textContent = 'stopped';
     return;
   }
-  const file = localStorage.getItem(keyStore);
-  if (file) showKey(file);
+  if (!(await checkLink(token))) return;
+  keys.keepToken(token);
+  const file = keys.file();
+  if (file) keys.show(file);
   let module;
   try {
     module = await loadSeat();
@@ -263,7 +341,9 @@ async function start() {
     showError(e.message);
     return;
   }
-  run(new SeatPage(module, token));
+  const page = new SeatPage(module, token);
+  offerImport(page);
+  run(page);
 }
 
 start();
