@@ -121,7 +121,7 @@ pub(super) fn checked<'k>(
     reader: (u64, &'k SecretKey),
 ) -> anyhow::Result<Turn<'k>> {
     Follower::new().check(record, reader).map_err(|e| match e {
-        Refused::Invalid { summary, first } => anyhow::anyhow!(
+        Refused::Invalid { summary, first, .. } => anyhow::anyhow!(
             "{}: the transcript does not verify ({summary}); first: {first}",
             path.display()
         ),
