@@ -381,3 +381,63 @@ fn a_stalled_seat_is_named_in_the_void_record() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(kinds(&verdict), ["missing-message"]);
 }
+
+#[test]
+fn a_street_nobody_began_is_voided_naming_seat_0_and_its_shares() {
+    let t = dealt("noflop");
+    for seat in 0..3 {
+        t.step(&["share", "--street", "deal"], seat);
+    }
+    // The deal is complete; nobody ever sends a share of the flop.
+    let out = t.run(&["void"]);
+    ok(&out);
+    let void = parse(&out);
+    let positions: Vec<u64> = void["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["message"], "share");
+            m["position"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        (void["stage"].as_str(), void["seat"].as_u64(), positions),
+        (Some("flop"), Some(0), vec![7, 8, 9])
+    );
+    assert!(
+        stderr(&out).contains("hand 1 void at the flop stage: seat 0 did not send 3 message(s)"),
+        "{}",
+        stderr(&out)
+    );
+    let text = fairdeck()
+        .args(["fair", "verify", &t.arg("t.json")])
+        .output()
+        .unwrap();
+    ok(&text);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("void at the flop stage: seat 0 (ann) did not send"),
+        "{text}"
+    );
+    let (out, doc) = verify(&t.arg("t.json"));
+    ok(&out);
+    assert_eq!(doc["verdict"], "valid");
+    // A void hand has nothing more to void.
+    let again = t.run(&["void"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("hand 1 owes no message: nothing to void"));
+}
+
+#[test]
+fn a_complete_hand_has_nothing_to_void() {
+    let t = played("whole");
+    let before = t.transcript();
+    let out = t.run(&["void"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "fairdeck: hand 1 owes no message: nothing to void"
+    );
+    assert_eq!(t.transcript(), before, "the transcript is left as it was");
+}
