@@ -4,163 +4,14 @@
 //! with their kinds (docs/hidden-dealing.md §14–§15).
 
 mod common;
-
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod hidden_table;
 
 use common::{fairdeck, parse};
+use hidden_table::*;
 use serde_json::Value;
-
-struct Table {
-    dir: tempfile::TempDir,
-}
-
-impl Table {
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn arg(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_string()
-    }
-
-    /// `fairdeck hidden ARGS --transcript t.json`.
-    fn run(&self, args: &[&str]) -> Output {
-        let t = self.arg("t.json");
-        fairdeck()
-            .arg("hidden")
-            .args(args)
-            .args(["--transcript", &t])
-            .output()
-            .unwrap()
-    }
-
-    /// A seat's step with its key file, which must succeed.
-    fn step(&self, args: &[&str], seat: usize) -> Value {
-        let key = self.arg(&format!("seat{seat}.key"));
-        let seed = format!("test seat {seat} {}", args.join(" "));
-        let mut all = args.to_vec();
-        all.extend(["--key", &key, "--seed", &seed]);
-        let out = self.run(&all);
-        ok(&out);
-        parse(&out)
-    }
-
-    fn transcript(&self) -> Value {
-        serde_json::from_slice(&std::fs::read(self.path("t.json")).unwrap()).unwrap()
-    }
-
-    fn write(&self, name: &str, doc: &Value) -> String {
-        std::fs::write(self.path(name), serde_json::to_string(doc).unwrap()).unwrap();
-        self.arg(name)
-    }
-}
-
-fn ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// A new table of three seats with keys, shuffled by all three.
-fn dealt(name: &str) -> Table {
-    let t = Table {
-        dir: tempfile::tempdir().unwrap(),
-    };
-    ok(&t.run(&["new", "--table", name, "--seats", "ann,bob,cat"]));
-    for seat in 0..3 {
-        let secret = t.arg(&format!("seat{seat}.key"));
-        let s = seat.to_string();
-        let out = t.run(&[
-            "key",
-            "--seat",
-            &s,
-            "--secret-out",
-            &secret,
-            "--seed",
-            &format!("{name} key {seat}"),
-        ]);
-        ok(&out);
-        let text = String::from_utf8(out.stdout).unwrap();
-        let file: Value = serde_json::from_slice(&std::fs::read(&secret).unwrap()).unwrap();
-        let hex = file["secret_key"].as_str().unwrap();
-        assert!(
-            !text.contains(hex) && !stderr_text(&out.stderr).contains(hex),
-            "the secret is never printed"
-        );
-        assert_eq!(private_mode(&t.path(&format!("seat{seat}.key"))), 0o600);
-    }
-    for seat in 0..3 {
-        let msg = t.step(&["shuffle"], seat);
-        assert_eq!(
-            (msg["hand"].as_u64(), msg["seat"].as_u64()),
-            (Some(1), Some(seat as u64))
-        );
-    }
-    t
-}
-
-fn stderr_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[cfg(unix)]
-fn private_mode(path: &Path) -> u32 {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
-}
-
-#[cfg(not(unix))]
-fn private_mode(_: &Path) -> u32 {
-    0o600
-}
-
-/// A whole hand: dealt, every street, seat 0 and seat 2 open.
-fn played(name: &str) -> Table {
-    let t = dealt(name);
-    for stage in ["deal", "flop", "turn", "river"] {
-        for seat in 0..3 {
-            let shares = t.step(&["share", "--street", stage], seat);
-            let owed = if stage == "deal" {
-                4
-            } else if stage == "flop" {
-                3
-            } else {
-                1
-            };
-            assert_eq!(shares.as_array().unwrap().len(), owed, "{stage}");
-        }
-    }
-    for seat in [0, 2] {
-        assert_eq!(t.step(&["open"], seat).as_array().unwrap().len(), 2);
-    }
-    t
-}
 
 /// A change made to a transcript document.
 type Edit = Box<dyn Fn(&mut Value)>;
-
-fn verify(path: &str) -> (Output, Value) {
-    let out = fairdeck()
-        .args(["--format", "json", "fair", "verify", path])
-        .output()
-        .unwrap();
-    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, doc)
-}
-
-fn kinds(doc: &Value) -> Vec<String> {
-    let list = doc["differences"].as_array().cloned().unwrap_or_default();
-    list.iter()
-        .map(|d| d["kind"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn a_three_seat_holdem_hand_is_played_offline_and_verified() {
@@ -380,4 +231,64 @@ fn a_stalled_seat_is_named_in_the_void_record() {
     let (out, verdict) = verify(&t.write("open.json", &doc));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(kinds(&verdict), ["missing-message"]);
+}
+
+#[test]
+fn a_street_nobody_began_is_voided_naming_seat_0_and_its_shares() {
+    let t = dealt("noflop");
+    for seat in 0..3 {
+        t.step(&["share", "--street", "deal"], seat);
+    }
+    // The deal is complete; nobody ever sends a share of the flop.
+    let out = t.run(&["void"]);
+    ok(&out);
+    let void = parse(&out);
+    let positions: Vec<u64> = void["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["message"], "share");
+            m["position"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        (void["stage"].as_str(), void["seat"].as_u64(), positions),
+        (Some("flop"), Some(0), vec![7, 8, 9])
+    );
+    assert!(
+        stderr(&out).contains("hand 1 void at the flop stage: seat 0 did not send 3 message(s)"),
+        "{}",
+        stderr(&out)
+    );
+    let text = fairdeck()
+        .args(["fair", "verify", &t.arg("t.json")])
+        .output()
+        .unwrap();
+    ok(&text);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("void at the flop stage: seat 0 (ann) did not send"),
+        "{text}"
+    );
+    let (out, doc) = verify(&t.arg("t.json"));
+    ok(&out);
+    assert_eq!(doc["verdict"], "valid");
+    // A void hand has nothing more to void.
+    let again = t.run(&["void"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(stderr(&again).contains("hand 1 owes no message: nothing to void"));
+}
+
+#[test]
+fn a_complete_hand_has_nothing_to_void() {
+    let t = played("whole");
+    let before = t.transcript();
+    let out = t.run(&["void"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "fairdeck: hand 1 owes no message: nothing to void"
+    );
+    assert_eq!(t.transcript(), before, "the transcript is left as it was");
 }

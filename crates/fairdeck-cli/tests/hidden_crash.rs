@@ -26,6 +26,7 @@ use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
+use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::desk::Post;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
@@ -37,6 +38,8 @@ use serde_json::{Value, json};
 struct Seats {
     inv: HiddenInvitation,
     keys: Vec<SecretKey>,
+    /// What each seat has verified.
+    followers: Vec<Follower>,
     rng: ChaCha20Rng,
 }
 
@@ -63,6 +66,7 @@ impl Seats {
         Seats {
             inv: serde_json::from_value(answer).unwrap(),
             keys: (0..3).map(|_| SecretKey::generate(&mut rng)).collect(),
+            followers: (0..3).map(|_| Follower::new()).collect(),
             rng,
         }
     }
@@ -81,7 +85,15 @@ impl Seats {
         let record = transcript(client, self.id());
         for seat in (0..3).filter(|s| !absent.contains(s)) {
             let key = &self.keys[seat as usize];
-            let post = next_post(&st, &record, (seat, key), true, &mut self.rng).unwrap();
+            let post = next_post(
+                &mut self.followers[seat as usize],
+                &st,
+                record.clone(),
+                (seat, key),
+                true,
+                &mut self.rng,
+            )
+            .unwrap();
             if let Some(post) = post {
                 return Next::Post(seat, post);
             }

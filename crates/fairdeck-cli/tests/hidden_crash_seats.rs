@@ -16,6 +16,7 @@ use chacha20::ChaCha20Rng;
 use common::served::Served;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
+use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::load::Client;
@@ -60,6 +61,7 @@ fn kill_now(kills: usize, st: &Status, record: &Record) -> bool {
 fn drive(served: &mut Served, client: &mut Client, inv: &HiddenInvitation) -> Status {
     let key = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(5));
     let mut rng = ChaCha20Rng::seed_from_u64(6);
+    let mut follower = Follower::new();
     let (mut kills, start) = (0, Instant::now());
     loop {
         assert!(start.elapsed() < Duration::from_secs(240), "stalled");
@@ -75,9 +77,16 @@ fn drive(served: &mut Served, client: &mut Client, inv: &HiddenInvitation) -> St
             continue;
         }
         let held = kills < 2 && st.stage.as_deref() == Some("deal");
-        if let Some(post) = next_post(&st, &record, (2, &key), true, &mut rng)
-            .unwrap()
-            .filter(|_| !held)
+        if let Some(post) = next_post(
+            &mut follower,
+            &st,
+            record.clone(),
+            (2, &key),
+            true,
+            &mut rng,
+        )
+        .unwrap()
+        .filter(|_| !held)
         {
             let path = format!("/api/hidden/ride/seats/2/{}", post.route());
             let (code, answer) = client

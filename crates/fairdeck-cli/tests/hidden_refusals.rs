@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use chacha20::ChaCha20Rng;
 use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::limit::{MAX_REFUSALS, PAUSE};
@@ -41,9 +42,16 @@ fn key_post(client: &mut Client, inv: &HiddenInvitation) -> (String, Value) {
     let record = fairdeck_hidden::record::Record::from_json(&record.to_string()).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let key = SecretKey::generate(&mut rng);
-    let post = next_post(&st, &record, (0, &key), false, &mut rng)
-        .unwrap()
-        .unwrap();
+    let post = next_post(
+        &mut Follower::new(),
+        &st,
+        record,
+        (0, &key),
+        false,
+        &mut rng,
+    )
+    .unwrap()
+    .unwrap();
     (format!("/api/hidden/{id}/seats/0/key"), post.to_json())
 }
 

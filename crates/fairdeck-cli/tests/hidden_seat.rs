@@ -16,6 +16,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck_hidden::group::{card_point, encode_point};
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
+use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::load::Client;
@@ -145,6 +146,7 @@ fn output_of(child: Child) -> (bool, String) {
 /// table is over (or `limit` passes).
 fn drive(client: &mut Client, inv: &HiddenInvitation, key: &SecretKey, library_seat: bool) {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let mut follower = Follower::new();
     let id = inv.table.as_str();
     let start = Instant::now();
     loop {
@@ -158,7 +160,9 @@ fn drive(client: &mut Client, inv: &HiddenInvitation, key: &SecretKey, library_s
         }
         if library_seat && (st.owed_by(2).is_some() || st.showdown) {
             let record = transcript(client, id);
-            if let Some(post) = next_post(&st, &record, (2, key), true, &mut rng).unwrap() {
+            if let Some(post) =
+                next_post(&mut follower, &st, record, (2, key), true, &mut rng).unwrap()
+            {
                 let path = format!("/api/hidden/{id}/seats/2/{}", post.route());
                 let (code, answer) = client
                     .call("POST", &path, Some(&inv.seats[2]), Some(&post.to_json()))

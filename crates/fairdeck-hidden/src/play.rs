@@ -11,7 +11,7 @@ use crate::dleq::{ShareMessage, share_message};
 use crate::elgamal::PublishedDeck;
 use crate::keys::SecretKey;
 use crate::layout::Stage;
-use crate::record::{HandRecord, Record, StreetRecord, Void};
+use crate::record::{HandRecord, Missing, Record, StreetRecord, Void};
 use crate::shuffle::{ShuffleMessage, shuffle};
 use crate::verdict::HandReport;
 use crate::verify::{HandState, State};
@@ -183,14 +183,38 @@ pub fn record_shares(
     Ok(())
 }
 
-/// The void record of a hand in progress: its stage, the lowest seat that
-/// owes a message there, and exactly what that seat owes — from the report
-/// of an in-progress verification. `None` if nothing is owed.
-pub fn void_record(report: &HandReport) -> Option<Void> {
-    let first = report.owed.first()?;
-    Some(Void {
-        stage: first.stage.clone(),
-        seat: first.seat,
-        missing: first.missing.clone(),
+/// The void record of a stalled hand in progress (§14 "Void"): the first
+/// stage the rules call for that still owes a message, the lowest seat
+/// that owes one there, and exactly what that seat owes. That stage is the
+/// first incomplete one of `report` (an in-progress verification of `rec`)
+/// or, when every stage present is complete, the next street of the
+/// layout not shown yet: nobody has sent a share of it, so every seat owes
+/// all of it and the void names the lowest seat (seat 0). `None` if nothing
+/// is owed: the hand is void already, has showdown shares (the streets are
+/// over), or has shown every street of the game. O(seats · positions).
+pub fn void_record(table: &Table, rec: &HandRecord, report: &HandReport) -> Option<Void> {
+    if let Some(first) = report.owed.first() {
+        return Some(Void {
+            stage: first.stage.clone(),
+            seat: first.seat,
+            missing: first.missing.clone(),
+        });
+    }
+    if rec.void.is_some() || !rec.showdown.is_empty() {
+        return None;
+    }
+    let layout = table.layout();
+    let street = layout.streets().get(rec.streets.len())?;
+    let stage = Stage::Street(rec.streets.len());
+    (0..table.seats() as u64).find_map(|seat| {
+        let owed = layout.owed(stage, seat);
+        (!owed.is_empty()).then(|| Void {
+            stage: street.name.clone(),
+            seat,
+            missing: owed
+                .into_iter()
+                .map(|position| Missing::Share { position })
+                .collect(),
+        })
     })
 }

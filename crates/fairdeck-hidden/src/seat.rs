@@ -43,7 +43,7 @@ use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
 use crate::shuffle::ShuffleMessage;
 use crate::verdict::{HandReport, Verdict};
-use crate::verify::{Options, State, Verifier};
+use crate::verify::{Options, Outcome, State, Verifier};
 use crate::{Error, Table};
 
 /// Why a seat does not take a step. Front ends word each case for their
@@ -64,6 +64,8 @@ pub enum Refused {
         summary: String,
         /// The first difference's message.
         first: String,
+        /// The first difference's failure.
+        error: Error,
     },
     /// Not every seat has published its key yet.
     KeysMissing,
@@ -84,7 +86,7 @@ impl core::fmt::Display for Refused {
             Refused::KeyTaken(j) => write!(f, "seat {j} already has a key in the transcript"),
             Refused::KeyOrder(j) => write!(f, "keys are published in seat order: seat {j} is next"),
             Refused::WrongKey(j) => Error::WrongKey(*j).fmt(f),
-            Refused::Invalid { summary, first } => {
+            Refused::Invalid { summary, first, .. } => {
                 write!(f, "does not verify ({summary}); first: {first}")
             }
             Refused::KeysMissing => f.write_str("not every seat has published its key yet"),
@@ -189,6 +191,20 @@ impl Follower {
         Follower::default()
     }
 
+    /// How many key, shuffle and share proofs this follower has checked
+    /// over all its steps ([`Verifier::proofs_checked`]). O(1).
+    pub fn proofs_checked(&self) -> u64 {
+        self.verifier.proofs_checked()
+    }
+
+    /// Verifies `record` with `opts` as [`crate::verify::verify`] does,
+    /// checking only the proofs this follower has not checked before (a
+    /// seat's final verification of the whole table, after its steps).
+    /// O(new proofs) group operations plus O(length of the record).
+    pub fn verify(&mut self, record: &Record, opts: &Options<'_>) -> Outcome {
+        self.verifier.verify(record, opts)
+    }
+
     /// Verifies `record` as a table in progress, read by seat `seat` with
     /// its key (its own private cards are opened in the verdict). Only the
     /// proofs this follower has not checked before are checked (see
@@ -213,6 +229,7 @@ impl Follower {
             return Err(Refused::Invalid {
                 summary: outcome.verdict.summary(),
                 first: d.message.clone(),
+                error: d.error.clone(),
             });
         }
         let state = outcome.state.ok_or(Refused::KeysMissing)?;

@@ -56,13 +56,17 @@ fn a_seat_refuses_a_wrong_key_missing_keys_a_bad_transcript_and_an_unknown_stage
     assert_eq!(missing, Refused::KeysMissing);
     let mut bent = record.clone();
     bent.keys[2].proof.c = bent.keys[2].proof.s;
-    let Refused::Invalid { summary, first } =
-        Follower::new().check(bent, (0, &keys[0])).unwrap_err()
+    let Refused::Invalid {
+        summary,
+        first,
+        error,
+    } = Follower::new().check(bent, (0, &keys[0])).unwrap_err()
     else {
         panic!("not refused as invalid");
     };
     assert!(summary.contains("key-proof"), "{summary}");
     assert!(first.contains("seat 2"), "{first}");
+    assert_eq!(error.kind(), "key-proof");
     let turn = Follower::new().check(record, (0, &keys[0])).unwrap();
     let Err(Refused::Stage { asked, stages }) = turn.stage("shuffle") else {
         panic!("the shuffle stage takes no shares");

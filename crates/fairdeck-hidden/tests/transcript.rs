@@ -8,6 +8,7 @@ mod fixture;
 
 use std::collections::HashSet;
 
+use fairdeck_hidden::Table;
 use fairdeck_hidden::record::{Missing, Record, Void};
 use fairdeck_hidden::verdict::Verdict;
 use fairdeck_hidden::verify::{Options, verify_json};
@@ -172,6 +173,49 @@ fn a_stalled_shuffle_is_void_with_the_seat_named() {
 }
 
 #[test]
+fn a_street_nobody_began_is_void_at_seat_0_and_a_finished_hand_has_nothing_to_void() {
+    use fairdeck_hidden::play::void_record;
+    let in_progress = Options {
+        in_progress: true,
+        ..Options::default()
+    };
+    // The deal is complete and nobody sent a share of the flop: nothing is
+    // owed in the stages present, yet the flop is the next stage.
+    let Played { mut record, .. } = play("flop", 3, 8, 0, &[]);
+    let table = Table::new(record.manifest.clone()).unwrap();
+    let v = verified(&record, &in_progress);
+    assert!(
+        v.is_valid() && v.hands[0].owed.is_empty(),
+        "{:?}",
+        v.hands[0]
+    );
+    let void = void_record(&table, &record.hands[0], &v.hands[0]).unwrap();
+    let flop = |p| Missing::Share { position: p };
+    assert_eq!(
+        (void.stage.as_str(), void.seat, void.missing.clone()),
+        ("flop", 0, vec![flop(7), flop(8), flop(9)])
+    );
+    record.hands[0].void = Some(void.clone());
+    let v = verified(&record, &Options::default());
+    assert!(v.is_valid(), "{:?}", v.differences);
+    assert!(
+        v.hands[0]
+            .status
+            .starts_with("void at the flop stage: seat 0")
+    );
+    // Once void, or with every street shown, or after the showdown began:
+    // nothing more to void.
+    assert_eq!(void_record(&table, &record.hands[0], &v.hands[0]), None);
+    for (streets, showdown) in [(3, &[][..]), (1, &[1][..])] {
+        let Played { record, .. } = play("done", 3, 8, streets, showdown);
+        let table = Table::new(record.manifest.clone()).unwrap();
+        let v = verified(&record, &in_progress);
+        assert!(v.is_valid(), "{:?}", v.differences);
+        assert_eq!(void_record(&table, &record.hands[0], &v.hands[0]), None);
+    }
+}
+
+#[test]
 fn a_hand_in_progress_reports_what_is_owed() {
     let Played { mut record, .. } = play("progress", 3, 5, 1, &[]);
     let flop = &mut record.hands[0].streets[0].shares;
@@ -188,7 +232,8 @@ fn a_hand_in_progress_reports_what_is_owed() {
         (owed[0].seat, owed[0].stage.as_str(), owed[0].missing.len()),
         (1, "flop", 3)
     );
-    let void = fairdeck_hidden::play::void_record(&v.hands[0]).unwrap();
+    let table = Table::new(record.manifest.clone()).unwrap();
+    let void = fairdeck_hidden::play::void_record(&table, &record.hands[0], &v.hands[0]).unwrap();
     assert_eq!((void.seat, void.stage.as_str()), (1, "flop"));
     // The finished reading counts the same gap as a missing message.
     assert_eq!(kinds(&record), ["missing-message"]);

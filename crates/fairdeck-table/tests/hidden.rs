@@ -56,6 +56,38 @@ fn a_whole_table_played_over_http_verifies() {
     assert_eq!(code, 400);
     let (code, _) = advance(&mut client, "full", &inv.operator, 3, "end");
     assert_eq!(code, 409, "nothing is played after the last hand");
+    each_proof_checked_once(&mut seats, &record);
+}
+
+/// Every key, shuffle and share proof of the transcript.
+fn proofs(record: &fairdeck_hidden::record::Record) -> u64 {
+    let hands = record.hands.iter();
+    let per_hand = hands.map(|h| (h.shuffles.len() + h.all_shares().count()) as u64);
+    record.keys.len() as u64 + per_hand.sum::<u64>()
+}
+
+/// Each seat verified before every one of its steps, with one follower for
+/// the whole table; its final verification of the whole transcript (as
+/// `fairdeck hidden seat` does at the end) then leaves every proof checked
+/// exactly once by that seat — a seat that verified from scratch before
+/// each step would have checked each one about once per step.
+fn each_proof_checked_once(seats: &mut [Seat], record: &fairdeck_hidden::record::Record) {
+    for s in seats {
+        let before = s.follower.proofs_checked();
+        assert!(
+            before > 0 && before <= proofs(record),
+            "seat {}: {before}",
+            s.seat
+        );
+        let end = s.follower.verify(record, &Options::default());
+        assert!(end.verdict.is_valid());
+        assert_eq!(
+            s.follower.proofs_checked(),
+            proofs(record),
+            "seat {}",
+            s.seat
+        );
+    }
 }
 
 #[test]

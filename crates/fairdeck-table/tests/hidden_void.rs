@@ -8,6 +8,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{Missing, Void};
+use fairdeck_hidden::seat::Follower;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::SqliteStore;
 use fairdeck_table::hidden::desk::{self, board, post};
@@ -64,8 +65,15 @@ impl Table {
         let b = board((&mut self.store, &self.cache), &id, now).unwrap();
         let status = Status::of(&b);
         let key = &self.keys[seat as usize];
-        let Some(p) = next_post(&status, &b.record, (seat, key), true, &mut self.rng).unwrap()
-        else {
+        let Some(p) = next_post(
+            &mut Follower::new(),
+            &status,
+            b.record,
+            (seat, key),
+            true,
+            &mut self.rng,
+        )
+        .unwrap() else {
             return false;
         };
         let token = self.inv.seats[seat as usize].clone();
@@ -205,9 +213,16 @@ fn cached_boards_follow_changes_made_by_another_process() {
     // Seat 1 shuffles through the other process.
     let key = t.keys[1].clone();
     let st = Status::of(&theirs);
-    let p = next_post(&st, &theirs.record, (1, &key), true, &mut t.rng)
-        .unwrap()
-        .unwrap();
+    let p = next_post(
+        &mut Follower::new(),
+        &st,
+        theirs.record.clone(),
+        (1, &key),
+        true,
+        &mut t.rng,
+    )
+    .unwrap()
+    .unwrap();
     let token = t.inv.seats[1].clone();
     post(
         (&mut other, &other_cache),

@@ -1,15 +1,19 @@
-//! A seat's side of a hidden table, as a pure function: from the table's
-//! [`Status`] and transcript, the message the seat sends next — after
-//! checking every proof of the transcript itself, so a seat never shuffles
-//! or shares on top of a message it has not verified. Front ends (the CLI's
-//! `fairdeck hidden seat`, tests) fetch the status and transcript over
-//! HTTP, call [`next_post`], and post what it returns.
+//! A seat's side of a hidden table: from the table's [`Status`] and
+//! transcript, the message the seat sends next — after checking every
+//! proof of the transcript, so a seat never shuffles or shares on top of a
+//! message it has not verified. Front ends (the CLI's `fairdeck hidden
+//! seat`, tests) fetch the status and transcript over HTTP, call
+//! [`next_post`] (or [`key_post`], [`check`] and [`step`]), and post what
+//! it returns.
+//!
+//! A seat keeps one [`Follower`] for its whole run: each call verifies
+//! only the proofs the follower has not checked before, so a seat checks
+//! each proof of a hand once, not once per step.
 
 use fairdeck_hidden::keys::{SecretKey, key_message};
 use fairdeck_hidden::layout::Stage;
-use fairdeck_hidden::play::{next_shuffle, owed_shares, showdown_shares};
 use fairdeck_hidden::record::{Missing, Record};
-use fairdeck_hidden::verify::{Options, Outcome, State, verify};
+use fairdeck_hidden::seat::{Follower, Refused, Turn};
 use fairdeck_hidden::{Error, Table};
 use rand_core::CryptoRng;
 
@@ -17,28 +21,52 @@ use super::desk::Post;
 use super::status::Status;
 
 /// Verifies the transcript as a table in progress, read by seat `seat`
-/// with its key (its own cards are opened in the report).
+/// with its key (its own cards are opened in the turn's verdict), checking
+/// only the proofs `follower` has not checked before. `None` while not
+/// every seat has published its key. O(new proofs) group operations.
 ///
 /// # Errors
 ///
 /// The first difference, if the transcript does not verify.
-pub fn check(record: &Record, (seat, key): (u64, &SecretKey)) -> Result<Outcome, Error> {
-    let outcome = verify(
-        record,
-        &Options {
-            reader: Some((seat, key)),
-            in_progress: true,
-        },
-    );
-    match outcome.verdict.differences.first() {
-        Some(d) => Err(d.error.clone()),
-        None => Ok(outcome),
+pub fn check<'k>(
+    follower: &mut Follower,
+    record: Record,
+    (seat, key): (u64, &'k SecretKey),
+) -> Result<Option<Turn<'k>>, Error> {
+    match follower.check(record, (seat, key)) {
+        Ok(turn) => Ok(Some(turn)),
+        Err(Refused::KeysMissing) => Ok(None),
+        Err(Refused::Invalid { error, .. }) => Err(error),
+        Err(Refused::Step(e)) => Err(e),
+        Err(other) => Err(Error::UnexpectedMessage(other.to_string())),
     }
+}
+
+/// The seat's key message, if the table waits for it. O(1) group
+/// operations; nothing is verified.
+///
+/// # Errors
+///
+/// The manifest does not make a table; the seat is out of range.
+pub fn key_post<R: CryptoRng + ?Sized>(
+    status: &Status,
+    record: &Record,
+    (seat, key): (u64, &SecretKey),
+    rng: &mut R,
+) -> Result<Option<Post>, Error> {
+    let owed = status.owed_by(seat).unwrap_or(&[]);
+    if !owed.contains(&Missing::Key) {
+        return Ok(None);
+    }
+    let table = Table::new(record.manifest.clone())?;
+    Ok(Some(Post::Key(key_message(&table, seat, key, rng)?)))
 }
 
 /// The seat's next message, if it owes one: its key, its shuffle, its
 /// shares of the stage that waits, or (with `open`) its own cards at the
-/// showdown. O(P · N) group operations (the transcript is verified first).
+/// showdown. The transcript is verified first with `follower` (only the
+/// proofs it has not checked before). O(new proofs + P · N) group
+/// operations.
 ///
 /// # Errors
 ///
@@ -46,49 +74,70 @@ pub fn check(record: &Record, (seat, key): (u64, &SecretKey)) -> Result<Outcome,
 /// the one the seat published ([`Error::WrongKey`]); the protocol refuses
 /// the step.
 pub fn next_post<R: CryptoRng + ?Sized>(
+    follower: &mut Follower,
     status: &Status,
-    record: &Record,
+    record: Record,
     (seat, key): (u64, &SecretKey),
     open: bool,
     rng: &mut R,
 ) -> Result<Option<Post>, Error> {
+    if let Some(post) = key_post(status, &record, (seat, key), rng)? {
+        return Ok(Some(post));
+    }
+    if !owes(status, seat, open) {
+        return Ok(None);
+    }
+    match check(follower, record, (seat, key))? {
+        Some(mut turn) => step(status, &mut turn, open, rng),
+        None => Ok(None),
+    }
+}
+
+/// Whether the status asks the seat for a message other than its key:
+/// one it owes, or (with `open`) its cards at the showdown. O(seats).
+pub fn owes(status: &Status, seat: u64, open: bool) -> bool {
     let owed = status.owed_by(seat).unwrap_or(&[]);
-    if owed.contains(&Missing::Key) {
-        let table = Table::new(record.manifest.clone())?;
-        return Ok(Some(Post::Key(key_message(&table, seat, key, rng)?)));
-    }
-    if owed.is_empty() && !(open && status.showdown) {
+    !owed.is_empty() || (open && status.showdown)
+}
+
+/// The seat's next message on a verified transcript (see [`next_post`]),
+/// other than its key: its shuffle, its shares of the stage that waits,
+/// or (with `open`) its own cards at the showdown. O(P · N) group
+/// operations.
+///
+/// # Errors
+///
+/// The protocol refuses the step (not the seat's turn, a stage that does
+/// not take shares, the hand over).
+pub fn step<R: CryptoRng + ?Sized>(
+    status: &Status,
+    turn: &mut Turn<'_>,
+    open: bool,
+    rng: &mut R,
+) -> Result<Option<Post>, Error> {
+    let owed = status.owed_by(turn.seat).unwrap_or(&[]);
+    if !owes(status, turn.seat, open) {
         return Ok(None);
     }
-    let Some(state) = check(record, (seat, key))?.state else {
-        return Ok(None);
-    };
     let Some(hand) = status.hand else {
         return Ok(None);
     };
     if owed.contains(&Missing::Shuffle) {
-        let msg = next_shuffle(&state, hand, seat, rng)?;
+        let (_, msg) = turn.shuffle(Some(hand), rng)?;
         return Ok(Some(Post::Shuffle(Box::new(msg))));
     }
-    if let Some(stage) = status.stage.as_deref().filter(|_| !owed.is_empty()) {
-        return shares(&state, record, (hand, stage), (seat, key), rng);
-    }
-    let mine = showdown_shares(&state, record, hand, (seat, key), rng)?;
-    Ok((!mine.is_empty()).then_some(Post::Shares(mine)))
-}
-
-fn shares<R: CryptoRng + ?Sized>(
-    state: &State,
-    record: &Record,
-    (hand, stage): (u64, &str),
-    (seat, key): (u64, &SecretKey),
-    rng: &mut R,
-) -> Result<Option<Post>, Error> {
-    let layout = state.table.layout();
-    let stage = layout
-        .stage_named(stage)
-        .filter(|s| *s != Stage::Shuffle)
-        .ok_or_else(|| Error::UnexpectedMessage(format!("no stage {stage:?} owes shares")))?;
-    let msgs = owed_shares(state, record, (hand, stage), (seat, key), rng)?;
-    Ok((!msgs.is_empty()).then_some(Post::Shares(msgs)))
+    let shares = match status.stage.as_deref().filter(|_| !owed.is_empty()) {
+        Some(name) => {
+            let layout = turn.state.table.layout();
+            let stage = layout
+                .stage_named(name)
+                .filter(|s| *s != Stage::Shuffle)
+                .ok_or_else(|| {
+                    Error::UnexpectedMessage(format!("no stage {name:?} owes shares"))
+                })?;
+            turn.share(stage, Some(hand), rng)?.1
+        }
+        None => turn.open(Some(hand), rng)?.1,
+    };
+    Ok((!shares.is_empty()).then_some(Post::Shares(shares)))
 }

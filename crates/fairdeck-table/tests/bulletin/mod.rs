@@ -12,6 +12,7 @@ use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
+use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Post, Status};
 use fairdeck_table::load::Client;
@@ -168,6 +169,8 @@ pub struct Seat {
     pub token: String,
     pub key: SecretKey,
     pub rng: ChaCha20Rng,
+    /// What the seat has verified (each proof checked once).
+    pub follower: Follower,
 }
 
 impl Seat {
@@ -178,6 +181,7 @@ impl Seat {
             token: inv.seats[seat as usize].clone(),
             key: SecretKey::generate(&mut rng),
             rng,
+            follower: Follower::new(),
         }
     }
 
@@ -189,8 +193,9 @@ impl Seat {
         }
         let record = transcript(client, id);
         next_post(
+            &mut self.follower,
             &status,
-            &record,
+            record,
             (self.seat, &self.key),
             true,
             &mut self.rng,

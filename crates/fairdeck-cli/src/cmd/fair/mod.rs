@@ -139,6 +139,12 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "HEX", requires = "transcript")]
     pub lock: Option<String>,
 
+    /// Version 3 (hidden hands): your seat's secret key file, as `fairdeck
+    /// hidden key` wrote it, to also open and print your own private cards.
+    /// It must be the key your seat published in this transcript.
+    #[arg(long, value_name = "KEYFILE", requires = "transcript")]
+    pub key: Option<PathBuf>,
+
     /// Your seat's name, to check your own seed (with --seed).
     #[arg(long, value_name = "NAME", requires = "seed")]
     pub seat: Option<String>,

@@ -62,7 +62,14 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let published = recorded.commitment;
     let text = read_json_text(path)?;
     if is_version_3(&text) {
-        return crate::cmd::hidden::verify_text(&text, out); // read again, strictly
+        let key = args.key.as_deref();
+        return crate::cmd::hidden::verify_text(&text, key, out); // read again, strictly
+    }
+    if args.key.is_some() {
+        return Err(usage(
+            "--key reads a seat's own cards of a version 3 (hidden hands) transcript; \
+             this transcript is of another version",
+        ));
     }
     if is_table_document(&text) {
         return Err(usage(format!(

@@ -10,12 +10,12 @@ use chacha20::ChaCha20Rng;
 use fairdeck::rng::Seed;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
-use fairdeck_hidden::seat::{Follower, Refused, Turn};
+use fairdeck_hidden::seat::{Follower, Refused, Turn, check_published};
 use fairdeck_hidden::wire::Hex32;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use crate::failure::usage;
+use crate::failure::{UsageError, usage};
 
 /// Reads a text file of at most 64 MiB (`-` is stdin).
 pub(super) fn read_text(path: &Path) -> anyhow::Result<String> {
@@ -63,6 +63,26 @@ struct KeyFile {
     secret_key: Hex32,
 }
 
+/// `fair verify --key`: a seat's key file, which must be readable, of the
+/// transcript's table, of one of its seats, and the key that seat
+/// published in the transcript; anything else is a usage error.
+pub(super) fn reader_key(path: &Path, record: &Record) -> anyhow::Result<(u64, SecretKey)> {
+    let (seat, sk) = read_key(path, record).map_err(|e| match e.is::<UsageError>() {
+        true => e,
+        false => usage(format!("--key: {e:#}")),
+    })?;
+    let bad = |why: String| usage(format!("{}: {why}", path.display()));
+    if record.keys.len() <= seat as usize {
+        return Err(bad(format!("seat {seat} has no key in the transcript")));
+    }
+    check_published(record, seat, &sk).map_err(|_| {
+        bad(format!(
+            "not the key seat {seat} published in the transcript"
+        ))
+    })?;
+    Ok((seat, sk))
+}
+
 /// Writes seat `seat`'s secret key for table `table` to a new 0600 file.
 pub(super) fn write_key(path: &Path, table: &str, seat: u64, sk: &SecretKey) -> anyhow::Result<()> {
     let file = KeyFile {
@@ -87,6 +107,13 @@ pub(super) fn read_key(path: &Path, record: &Record) -> anyhow::Result<(u64, Sec
         return Err(bad(format!(
             "the key of table {:?}, not {:?}",
             file.table, record.manifest.table
+        )));
+    }
+    let seats = record.manifest.seats.len();
+    if file.seat >= seats as u64 {
+        return Err(bad(format!(
+            "the key of seat {}, but the table has {seats} seats",
+            file.seat
         )));
     }
     let sk = SecretKey::from_bytes(&file.secret_key.0).map_err(|e| bad(e.to_string()))?;
@@ -121,7 +148,7 @@ pub(super) fn checked<'k>(
     reader: (u64, &'k SecretKey),
 ) -> anyhow::Result<Turn<'k>> {
     Follower::new().check(record, reader).map_err(|e| match e {
-        Refused::Invalid { summary, first } => anyhow::anyhow!(
+        Refused::Invalid { summary, first, .. } => anyhow::anyhow!(
             "{}: the transcript does not verify ({summary}); first: {first}",
             path.display()
         ),

@@ -40,7 +40,9 @@ pub enum Command {
     /// Showdown: publish this seat's shares of its own private cards.
     Open(StepArgs),
     /// After the deadline: write the void record naming the seat that
-    /// stalled and the messages it did not send.
+    /// stalled and the messages it did not send. The stage is the first
+    /// one with a missing message or, when every stage present is
+    /// complete, the next street (nobody began it: seat 0 is named).
     Void(VoidArgs),
     /// Play one seat of a hidden table served by `fairdeck table serve`,
     /// from its link: key, shuffle, shares, showdown; print its cards and

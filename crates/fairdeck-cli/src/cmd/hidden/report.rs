@@ -2,22 +2,53 @@
 //! transcript, and `hidden cards` (a seat's own view).
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
+use fairdeck_hidden::record::Record;
 use fairdeck_hidden::verdict::{CardAt, HandReport, Verdict};
 use fairdeck_hidden::verify::{Options, verify_json};
 
 use super::StepArgs;
-use super::files::checked;
+use super::files::{checked, read_text, reader_key};
+use crate::failure::usage;
 use crate::output::{Format, Output};
 
-/// `fair verify TRANSCRIPT` of a version-3 transcript: the verdict, every
-/// difference by kind; exit 1 on any difference.
-pub fn verify_text(text: &str, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let verdict = verify_json(text, &Options::default()).verdict;
+/// `fair verify TRANSCRIPT [--key FILE]` of a version-3 transcript: the
+/// verdict, every difference by kind, and with a seat's key file that
+/// seat's own private cards; exit 1 on any difference. The key file must
+/// be the key a seat of this table published in it (a usage error
+/// otherwise); a transcript too broken to read is reported without it.
+pub fn verify_text(text: &str, key: Option<&Path>, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let reader = match (key, Record::from_json(text)) {
+        (Some(path), Ok(record)) => {
+            let (seat, sk) = reader_key(path, &record)?;
+            let name = record.manifest.seats[seat as usize].clone();
+            Some((seat, sk, name))
+        }
+        (Some(path), Err(_)) => {
+            // Nothing to read the cards of; the key file must still be one.
+            read_text(path).map_err(|e| usage(format!("--key: {e:#}")))?;
+            None
+        }
+        (None, _) => None,
+    };
+    let opts = Options {
+        reader: reader.as_ref().map(|(seat, sk, _)| (*seat, sk)),
+        in_progress: false,
+    };
+    let verdict = verify_json(text, &opts).verdict;
     match out.format() {
         Format::Json => out.json(&verdict)?,
-        Format::Text => print_verdict(out.stdout(), &verdict)?,
+        Format::Text => {
+            if let Some((seat, _, name)) = &reader {
+                writeln!(
+                    out.stdout(),
+                    "reading as seat {seat} ({name}), with its key"
+                )?;
+            }
+            print_verdict(out.stdout(), &verdict)?
+        }
     }
     Ok(match verdict.is_valid() {
         true => ExitCode::SUCCESS,

@@ -3,8 +3,10 @@
 //! local file (mode 0600, written before its key message is sent), polls
 //! the table's status, and when the table waits for it fetches the
 //! transcript, verifies every proof in it, and sends what it owes
-//! (`fairdeck_table::hidden::seat::next_post`). It prints its own cards
-//! once they are dealt and, at the end, verifies the whole transcript.
+//! (`fairdeck_table::hidden::seat`). It prints its own cards once they are
+//! dealt and, at the end, verifies the whole transcript. One
+//! [`Follower`] serves the whole run, so each proof is checked once per
+//! process: a step checks only the proofs that are new since the last.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,8 +16,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
-use fairdeck_hidden::verify::{Options, verify};
-use fairdeck_table::hidden::seat::{check, next_post};
+use fairdeck_hidden::seat::{Follower, Turn};
+use fairdeck_hidden::verify::Options;
+use fairdeck_table::hidden::seat::{check, key_post, step};
 use fairdeck_table::hidden::{Post, Status};
 use fairdeck_table::load::Client;
 use serde_json::Value;
@@ -188,12 +191,13 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
         )));
     }
     let key = seat_key(args, &wire.link, &status, &mut rng)?;
+    let mut follower = Follower::new();
     let mut shown = Shown::new();
     let mut seen = None;
     loop {
         let status: Status = wire.get("")?;
         if status.state == "finished" || status.state == "void" {
-            return finish(&mut wire, &key, out);
+            return finish(&mut wire, (&mut follower, &key), out);
         }
         // Act only on a table that changed: a refusal of "not now" waits for
         // the change that allows it (another seat's message, the operator).
@@ -202,7 +206,7 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
             if act(
                 &mut wire,
                 &status,
-                &key,
+                (&mut follower, &key),
                 (args.muck, &mut shown),
                 (&mut rng, out),
             )? {
@@ -220,7 +224,7 @@ type Shown = std::collections::BTreeSet<(Option<u64>, bool)>;
 fn act(
     wire: &mut Wire,
     status: &Status,
-    key: &SecretKey,
+    (follower, key): (&mut Follower, &SecretKey),
     (muck, shown): (bool, &mut Shown),
     (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<bool> {
@@ -230,8 +234,23 @@ fn act(
         return Ok(false);
     }
     let record = wire.record(status.hand)?;
-    show_cards(status, &record, (seat, key), shown, out)?;
-    match next_post(status, &record, (seat, key), !muck, rng)? {
+    let post = match key_post(status, &record, (seat, key), rng)? {
+        Some(post) => Some(post),
+        // Before the first hand only keys are owed: nothing to verify yet.
+        None if status.hand.is_none() => None,
+        None => {
+            let turn = check(follower, record, (seat, key))
+                .map_err(|e| anyhow::anyhow!("the served transcript does not verify: {e}"))?;
+            match turn {
+                Some(mut turn) => {
+                    show_cards(status, &turn, shown, out)?;
+                    step(status, &mut turn, !muck, rng)?
+                }
+                None => None,
+            }
+        }
+    };
+    match post {
         Some(post) => wire.send(&post),
         None => {
             if showdown {
@@ -251,23 +270,18 @@ fn dealt(status: &Status, shown: &Shown) -> bool {
 /// Prints the seat's own cards once the deal of the hand in play is complete.
 fn show_cards(
     status: &Status,
-    record: &Record,
-    (seat, key): (u64, &SecretKey),
+    turn: &Turn<'_>,
     shown: &mut Shown,
     out: &mut Output,
 ) -> anyhow::Result<()> {
     let Some(hand) = status.hand else {
         return Ok(());
     };
-    let outcome = check(record, (seat, key))
-        .map_err(|e| anyhow::anyhow!("the served transcript does not verify: {e}"))?;
-    let Some(report) = outcome.verdict.hands.iter().find(|h| h.hand == hand) else {
+    let Some(report) = turn.verdict.hands.iter().find(|h| h.hand == hand) else {
         return Ok(());
     };
-    let private = outcome
-        .state
-        .as_ref()
-        .map_or(0, |s| s.table.layout().private(seat).len());
+    let seat = turn.seat;
+    let private = turn.state.table.layout().private(seat).len();
     if report.own.len() < private || private == 0 || !shown.insert((Some(hand), false)) {
         return Ok(());
     }
@@ -281,14 +295,19 @@ fn show_cards(
     Ok(())
 }
 
-/// The table is over: the whole transcript verified, read with the seat's key.
-fn finish(wire: &mut Wire, key: &SecretKey, out: &mut Output) -> anyhow::Result<ExitCode> {
+/// The table is over: the whole transcript verified, read with the seat's
+/// key (the proofs the follower checked during play are not checked again).
+fn finish(
+    wire: &mut Wire,
+    (follower, key): (&mut Follower, &SecretKey),
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     let record = wire.record(None)?;
     let opts = Options {
         reader: Some((wire.link.seat, key)),
         in_progress: false,
     };
-    let verdict = verify(&record, &opts).verdict;
+    let verdict = follower.verify(&record, &opts).verdict;
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => {

@@ -220,7 +220,10 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
         .iter()
         .position(|h| h.hand == n)
         .with_context(|| format!("hand {n} is not in {}", args.transcript.display()))?;
-    let v = void_record(&outcome.verdict.hands[i])
+    let rec = record
+        .hand(n)
+        .with_context(|| format!("hand {n} has no record"))?;
+    let v = void_record(&state.table, rec, &outcome.verdict.hands[i])
         .ok_or_else(|| anyhow::anyhow!("hand {n} owes no message: nothing to void"))?;
     record.hand_mut(n)?.void = Some(v.clone());
     write_record(&args.transcript, &record)?;

@@ -1,0 +1,166 @@
+//! `fair verify TRANSCRIPT --key KEYFILE` of a version-3 transcript: with a
+//! seat's key file it also opens that seat's own private cards (text and
+//! JSON); a key of another table, of another seat, of no seat of the table,
+//! or a file that cannot be read is a one-line usage error (exit 2), and
+//! `--key` with a version-1 transcript is one too (the same check covers
+//! version 2: anything not version 3).
+
+mod common;
+mod hidden_table;
+
+use std::process::Output;
+
+use common::fairdeck;
+use hidden_table::*;
+use serde_json::Value;
+
+fn verify_with(args: &[&str]) -> Output {
+    fairdeck()
+        .args(["fair", "verify"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn usage_line(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+    let text = stderr(out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(out.stdout.is_empty());
+    text
+}
+
+/// Bob's (seat 1) cards as `hidden cards` reads them: the reference.
+fn cards_of_bob(t: &Table) -> Vec<Value> {
+    let out = fairdeck()
+        .args(["--format", "json", "hidden", "cards", "--transcript"])
+        .args([t.arg("t.json"), "--key".into(), t.arg("seat1.key")])
+        .output()
+        .unwrap();
+    ok(&out);
+    let report: Value = common::parse(&out);
+    report["own"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_seat_key_opens_its_own_cards_in_text_and_json() {
+    let t = played("verify-key");
+    let own = cards_of_bob(&t);
+    assert_eq!(own.len(), 2, "bob's two hole cards");
+    let json = verify_with(&[
+        "--format",
+        "json",
+        &t.arg("t.json"),
+        "--key",
+        &t.arg("seat1.key"),
+    ]);
+    ok(&json);
+    let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(doc["verdict"], "valid");
+    assert_eq!(doc["hands"][0]["own"].as_array().unwrap(), &own);
+    let text = verify_with(&[&t.arg("t.json"), "--key", &t.arg("seat1.key")]);
+    ok(&text);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.starts_with("reading as seat 1 (bob), with its key\n"),
+        "{text}"
+    );
+    let line = text.lines().find(|l| l.contains("your cards:")).unwrap();
+    for card in &own {
+        let name = card["card"].as_str().unwrap();
+        let position = card["position"].as_u64().unwrap();
+        assert!(
+            line.contains(&format!("{name} (position {position})")),
+            "{line}"
+        );
+    }
+    // Bob folded (seats 0 and 2 opened): without his key his cards stay
+    // hidden, so nothing but the key printed them.
+    let plain = verify_with(&[&t.arg("t.json")]);
+    ok(&plain);
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    assert!(!plain.contains("your cards"), "{plain}");
+    assert!(!plain.contains("reading as"), "{plain}");
+}
+
+#[test]
+fn a_key_of_another_table_seat_or_none_is_a_usage_error() {
+    let t = played("verify-key-bad");
+    let other = dealt("another-table");
+    let line = usage_line(&verify_with(&[
+        &t.arg("t.json"),
+        "--key",
+        &other.arg("seat1.key"),
+    ]));
+    assert!(
+        line.contains("the key of table \"another-table\", not \"verify-key-bad\""),
+        "{line}"
+    );
+    // Bob's secret in a file that says it is seat 0's.
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(t.path("seat1.key")).unwrap()).unwrap();
+    file["seat"] = 0.into();
+    let renamed = t.write("renamed.key", &file);
+    let line = usage_line(&verify_with(&[&t.arg("t.json"), "--key", &renamed]));
+    assert!(
+        line.contains("not the key seat 0 published in the transcript"),
+        "{line}"
+    );
+    file["seat"] = 7.into();
+    let beyond = t.write("beyond.key", &file);
+    let line = usage_line(&verify_with(&[&t.arg("t.json"), "--key", &beyond]));
+    assert!(
+        line.contains("the key of seat 7, but the table has 3 seats"),
+        "{line}"
+    );
+    // `hidden cards` with that file panicked (index out of bounds); now the same usage error.
+    let line = usage_line(&t.run(&["cards", "--key", &beyond]));
+    assert!(line.contains("the key of seat 7"), "{line}");
+    let line = usage_line(&verify_with(&[
+        &t.arg("t.json"),
+        "--key",
+        &t.arg("no-such.key"),
+    ]));
+    assert!(line.contains("--key: cannot read"), "{line}");
+    std::fs::write(t.path("junk.key"), "not a key").unwrap();
+    let line = usage_line(&verify_with(&[
+        &t.arg("t.json"),
+        "--key",
+        &t.arg("junk.key"),
+    ]));
+    assert!(
+        line.contains("not a secret key file of `fairdeck hidden key`"),
+        "{line}"
+    );
+}
+
+#[test]
+fn key_with_a_version_1_transcript_is_a_usage_error() {
+    let t = dealt("verify-key-v1");
+    let secret = "ab".repeat(32);
+    let deal = fairdeck()
+        .args([
+            "--format",
+            "json",
+            "fair",
+            "deal",
+            "--server-secret",
+            &secret,
+        ])
+        .args(["--client-seed", "alice", "--nonce", "0"])
+        .output()
+        .unwrap();
+    ok(&deal);
+    std::fs::write(t.path("v.json"), &deal.stdout).unwrap();
+    let v1 = [t.arg("v.json"), "--server-secret".into(), secret];
+    let v1: Vec<&str> = v1.iter().map(String::as_str).collect();
+    let line = usage_line(&verify_with(
+        &[&v1[..], &["--key", &t.arg("seat1.key")]].concat(),
+    ));
+    assert!(
+        line.contains("--key reads a seat's own cards of a version 3"),
+        "{line}"
+    );
+    // The same file verifies without --key (the control).
+    ok(&verify_with(&v1));
+}
