@@ -164,3 +164,22 @@ fn key_with_a_version_1_transcript_is_a_usage_error() {
     // The same file verifies without --key (the control).
     ok(&verify_with(&v1));
 }
+
+#[test]
+fn version_2_evidence_flags_with_a_version_3_transcript_are_usage_errors() {
+    let t = played("verify-v2-flags");
+    let zeros = "0".repeat(64);
+    for extra in [
+        vec!["--commitment", zeros.as_str()],
+        vec!["--lock", zeros.as_str()],
+        vec!["--played", "0-1"],
+    ] {
+        let mut args = vec![t.arg("t.json")];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let text = usage_line(&verify_with(&args));
+        assert!(text.contains("version 3"), "{extra:?}: {text}");
+    }
+    // The control: the same transcript without them verifies.
+    ok(&verify_with(&[&t.arg("t.json")]));
+}

@@ -62,6 +62,16 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let published = recorded.commitment;
     let text = read_json_text(path)?;
     if is_version_3(&text) {
+        if args.commitment.is_some()
+            || args.lock.is_some()
+            || args.seat.is_some()
+            || args.played.is_some()
+        {
+            return Err(usage(
+                "--commitment, --lock, --seat/--seed and --played check version 2 transcripts; \
+                 this is a version 3 (hidden hands) transcript",
+            ));
+        }
         let key = args.key.as_deref();
         return crate::cmd::hidden::verify_text(&text, key, out); // read again, strictly
     }
