@@ -205,7 +205,7 @@ def print_table(rows: list[Row], generator: str, threads: int) -> None:
         spread = f"{r.ratio():.1f}x [{min(ratios):.1f}-{max(ratios):.1f}]"
         print(
             f"{r.case.name:<32}{fmt(r.numpy_ns):>8}{fmt(r.random_ns):>8}{fmt(r.fairdeck_ns):>9}"
-            f"{fmt(r.threads_ns):>8}{spread:>22}{r.case.target:>6.0f}x  {r.verdict()}"
+            f"{fmt(r.threads_ns):>8}{spread:>22}{r.case.target:>6g}x  {r.verdict()}"
         )
     print(f"* fairdeck with threads={threads}, wall-clock time (its work runs on other threads)")
     for r in rows:
