@@ -12,7 +12,7 @@
 
 use fairdeck::shuffle::{par_shuffle_until, shuffle_until};
 use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
-use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -282,6 +282,32 @@ pub fn shuffled_range(
     order.extend(0..n as i64);
     shuffle_slice(py, &mut order, stream, threads, n >= DETACH_LEN)?;
     Ok(order)
+}
+
+/// `permutation(n)`: `0..n` in random order as a fresh `int64` array, the
+/// order of [`shuffled_range`]. A short one is made by numpy and shuffled
+/// in its own memory (a 52-card call spends no time handing a Rust vector
+/// to numpy); a long one is built as a vector first, so that running out
+/// of memory is a `MemoryError` (see [`buffer`]).
+pub fn shuffled_range_array<'py>(
+    py: Python<'py>,
+    n: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<Bound<'py, PyAny>> {
+    if n >= DETACH_LEN {
+        return Ok(PyArray1::from_vec(py, shuffled_range(py, n, stream, threads)?).into_any());
+    }
+    // SAFETY: every item is written below before the array is read.
+    let array = unsafe { PyArray1::<i64>::new(py, n, false) };
+    // SAFETY: the array is fresh, C-contiguous, and referenced nowhere else.
+    let items = unsafe { array.as_slice_mut() }
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    for (i, item) in (0..).zip(items.iter_mut()) {
+        *item = i;
+    }
+    shuffle_slice(py, items, stream, threads, false)?;
+    Ok(array.into_any())
 }
 
 /// Shuffles a Python list in place, as a slice of its items (8-byte

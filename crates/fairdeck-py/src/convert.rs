@@ -74,6 +74,12 @@ pub fn to_bound(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
 /// float truncated toward zero (numpy takes `spawn(2.5)` as 2);
 /// `TypeError` for anything else (a str, None, a list).
 pub fn to_count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
+    // A plain int first, with no Python lookups (`permutation(52)`).
+    if obj.is_exact_instance_of::<PyInt>()
+        && let Ok(count) = obj.extract::<i128>()
+    {
+        return Ok(count);
+    }
     let py = obj.py();
     let is_float =
         obj.is_instance_of::<PyFloat>() || obj.is_instance(&numpy(py)?.getattr("floating")?)?;

@@ -1,6 +1,5 @@
 //! Bounded integers and samples without replacement, as numpy arrays.
 
-use fairdeck::dice::Dice;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
@@ -9,6 +8,9 @@ use pyo3::types::{PyBool, PyInt, PyTuple};
 use crate::arrays::numpy;
 use crate::boundary::{buffer, out_of_memory};
 use crate::convert::{Size, normalize_axis, to_u64, value_error};
+use crate::fill::{empty, fill};
+use crate::interrupt::Watch;
+use crate::rolls::{CHUNK, fill_rolls};
 use crate::stream::{DETACH_LEN, Stream};
 use crate::weights::Weights;
 
@@ -51,67 +53,14 @@ pub fn rolls(
 ) -> PyResult<Vec<u64>> {
     let mut values = buffer(count, what)?;
     values.resize(count, 0);
-    let mut draw = || crate::with_dice!(stream, |dice| fill_rolls(dice, n, &mut values));
+    let mut draw =
+        || crate::with_dice!(stream, |dice| fill_rolls(dice.rng_mut(), n, 0, &mut values));
     if count >= DETACH_LEN {
         py.detach(draw)
     } else {
         draw()
     }
     Ok(values)
-}
-
-/// Fills `out` with exact rolls below `n`, as many from one 64-bit word as
-/// fit its 64 bits (Brackett-Rozinsky and Lemire's batched draws, through
-/// [`Dice::roll_many_below`]): three rolls below 10^6 per word instead of
-/// one. Each value is uniform on `0..n` and independent of the others.
-///
-/// Nothing is drawn for an empty `out`, whatever `n` is (`choice(0, 0)`
-/// asks for no rolls below 0). Filling `out` in pieces whose lengths are
-/// multiples of [`ROLL_GROUPS`] draws exactly what one call for all of it
-/// draws: the groups, and so the calls to the dice, are the same.
-///
-/// # Panics
-///
-/// Panics if `n == 0` and `out` is not empty (no value is below 0).
-pub fn fill_rolls<D: Dice + ?Sized>(dice: &mut D, n: u64, out: &mut [u64]) {
-    if out.is_empty() {
-        return;
-    }
-    assert!(n > 0, "fill_rolls: no value is below 0");
-    // `n < 2^bits`; a word holds `64 / bits` rolls with no product to check.
-    let bits = u64::BITS - n.leading_zeros();
-    macro_rules! by {
-        ($($k:literal)*) => {
-            match (64 / bits) as usize {
-                $($k => fill_rolls_by::<$k, D>(dice, bits, n, out),)*
-                _ => fill_rolls_by::<1, D>(dice, bits, n, out),
-            }
-        };
-    }
-    by!(64 32 21 16 12 10 9 8 7 6 5 4 3 2)
-}
-
-/// A multiple of every group size [`fill_rolls`] uses (1, 2, …, 10, 12,
-/// 16, 21, 32 and 64 rolls per word): their least common multiple.
-pub const ROLL_GROUPS: usize = 20160;
-
-/// [`fill_rolls`] in groups of `K` (a constant, so each group's chain of
-/// multiplications is unrolled).
-fn fill_rolls_by<const K: usize, D: Dice + ?Sized>(
-    dice: &mut D,
-    bits: u32,
-    n: u64,
-    out: &mut [u64],
-) {
-    let bounds = [n; K];
-    let mut groups = out.chunks_exact_mut(K);
-    for group in &mut groups {
-        dice.roll_many_below(bits, &bounds, group);
-    }
-    let rest = groups.into_remainder();
-    if !rest.is_empty() {
-        dice.roll_many_below(bits, &bounds[..rest.len()], rest);
-    }
 }
 
 /// `k` distinct values of `0..n` in selection order (`fairdeck::sample::sample`).
@@ -249,7 +198,12 @@ pub fn choice<'py>(
             "a cannot be empty unless no samples are taken",
         ));
     }
-    let values = if let Some(p) = p.filter(|p| !p.is_none()) {
+    let p = p.filter(|p| !p.is_none());
+    if let (None, true, Size::Shape(dims)) = (p, replace, &size) {
+        let indexes = uniform_indexes(py, stream, n, dims)?;
+        return take(&population, along, indexes);
+    }
+    let values = if let Some(p) = p {
         let mut weights = Weights::from_p(p, n)?;
         if !replace && count > weights.nonzero() {
             return Err(PyValueError::new_err(
@@ -278,12 +232,42 @@ pub fn choice<'py>(
         Size::Scalar => PyInt::new(py, values[0]).into_any(),
         Size::Shape(dims) => shaped(py, values, n, &dims)?,
     };
+    take(&population, along, indexes)
+}
+
+/// The items `choice` picked: the indexes themselves, the population's
+/// items at them, or (`along`: an array and an axis) its slices there.
+fn take<'py>(
+    population: &Population<'py>,
+    along: Option<(Bound<'py, PyAny>, usize)>,
+    indexes: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     match along {
         None => population.pick(indexes),
         Some((arr, axis)) => {
-            let kwargs = pyo3::types::PyDict::new(py);
+            let kwargs = pyo3::types::PyDict::new(arr.py());
             kwargs.set_item("axis", axis)?;
             arr.call_method("take", (indexes,), Some(&kwargs))
         }
     }
+}
+
+/// `choice(n, size)` with replacement: exact rolls below `n`, written
+/// straight into a fresh array of shape `dims` (`int64`, or `uint64` when
+/// `n > 2^63`), in chunks that Ctrl-C can stop between; the same values as
+/// [`rolls`] of the whole count.
+fn uniform_indexes<'py>(
+    py: Python<'py>,
+    stream: &Stream,
+    n: u64,
+    dims: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let name = if n <= 1 << 63 { "int64" } else { "uint64" };
+    let dtype = numpy(py)?.call_method1("dtype", (name,))?;
+    let out = empty(py, dims, &dtype, "choice")?;
+    let watch = Watch::new(py)?;
+    fill::<u64>(py, &out, CHUNK, &watch, |chunk| {
+        crate::with_dice!(stream, |dice| fill_rolls(dice.rng_mut(), n, 0, chunk))
+    })?;
+    Ok(out)
 }

@@ -1,7 +1,7 @@
 //! `fairdeck.Generator`: numpy's `Generator` methods, exactly uniform and
 //! keyed like the CLI.
 
-use numpy::{PyArray1, PyUntypedArray};
+use numpy::PyUntypedArray;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fairdeck_report::random::KeyEntropy;
@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::arrays::{
     is_plain_array, numpy, shuffle_array, shuffle_list, shuffle_masked, shuffle_sequence,
-    shuffled_range,
+    shuffled_range_array,
 };
 use crate::boundary::guard;
 use crate::convert::{Truthy, normalize_axis, to_count, to_u64, type_name, value_error};
@@ -245,8 +245,7 @@ impl Generator {
                 let n = usize::try_from(to_count(x, "n")?.max(0)).map_err(|_| {
                     PyOverflowError::new_err(format!("permutation({x}) is too large"))
                 })?;
-                let order = shuffled_range(py, n, &self.stream, threads)?;
-                return Ok(PyArray1::from_vec(py, order).into_any());
+                return shuffled_range_array(py, n, &self.stream, threads);
             }
             let copy = np.call_method1("array", (x,))?;
             if copy.getattr("ndim")?.extract::<usize>()? == 0 {

@@ -1,11 +1,13 @@
 //! `Generator.integers`: exact uniform integers between numpy's bounds.
 //!
 //! An array of one range is drawn in chunks straight into the output array
-//! of the requested dtype (`int64`/`uint64` by default), so its memory is
-//! the output's plus one chunk of 64-bit offsets: `integers(5, size=2e8,
-//! dtype=uint8)` takes 0.2 GB, not the 1.8 GB an array of 64-bit values
-//! and its conversion took. The chunks draw exactly what one pass would
-//! (see [`ROLL_GROUPS`]), so the values do not depend on the chunking.
+//! of the requested dtype (`int64`/`uint64` by default), each value
+//! written once in the dtype's width ([`crate::rolls`]), so its memory is
+//! the output's alone: `integers(5, size=2e8, dtype=uint8)` takes 0.2 GB,
+//! not the 1.8 GB an array of 64-bit values and its conversion took. The
+//! chunks draw exactly what one pass would (see
+//! [`ROLL_GROUPS`](crate::rolls::ROLL_GROUPS)), so the values do not depend
+//! on the chunking.
 
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -15,13 +17,11 @@ use rand_core::Rng;
 
 use crate::arrays::numpy;
 use crate::convert::{Size, to_bound};
-use crate::draws::{ROLL_GROUPS, fill_rolls, rolls};
+use crate::draws::rolls;
 use crate::fill::{Bits, empty, fill};
 use crate::interrupt::Watch;
+use crate::rolls::{CHUNK, fill_rolls};
 use crate::stream::Stream;
-
-/// Values drawn per chunk: a multiple of [`ROLL_GROUPS`], about 1.3 MB of offsets.
-const CHUNK: usize = 8 * ROLL_GROUPS;
 
 /// The bounds of `integers`: values `low ..= top`, `width` of them (1 ..= 2^64).
 struct Bounds {
@@ -102,18 +102,11 @@ impl Bounds {
         watch: &Watch,
     ) -> PyResult<()> {
         let (low, width) = (self.low as u64, self.width());
-        let mut offsets = vec![0u64; CHUNK];
-        fill::<T>(py, out, CHUNK, watch, |chunk| {
-            let offsets = &mut offsets[..chunk.len()];
-            match width {
-                Some(n) => crate::with_dice!(stream, |dice| fill_rolls(dice, n, offsets)),
-                None => crate::with_dice!(stream, |dice| offsets
-                    .iter_mut()
-                    .for_each(|o| *o = dice.rng_mut().next_u64())),
-            }
-            for (c, o) in chunk.iter_mut().zip(offsets.iter()) {
-                *c = T::truncate(low.wrapping_add(*o));
-            }
+        fill::<T>(py, out, CHUNK, watch, |chunk| match width {
+            Some(n) => crate::with_dice!(stream, |dice| fill_rolls(dice.rng_mut(), n, low, chunk)),
+            None => crate::with_dice!(stream, |dice| chunk
+                .iter_mut()
+                .for_each(|c| *c = T::truncate(low.wrapping_add(dice.rng_mut().next_u64())))),
         })
     }
 }

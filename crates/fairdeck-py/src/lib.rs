@@ -43,6 +43,7 @@ mod floats;
 mod generator;
 mod integers;
 mod interrupt;
+mod rolls;
 mod rows;
 mod seed;
 mod shuf;

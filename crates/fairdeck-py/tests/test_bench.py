@@ -28,6 +28,17 @@ def test_small_run_prints_the_table(capsys):
     assert "vs numpy [min-max]" in out
 
 
+def test_only_runs_the_named_cases_and_deck_calls_are_timed_per_call(capsys):
+    bench.main(["--small", "--json", "--only", "integers"])
+    names = [row["case"]["name"] for row in json.loads(capsys.readouterr().out)["rows"]]
+    assert names == ["integers(1e4, size=1e4)"]
+    bench.main(["--small", "--only", "one deck", "--dtype", "uint32"])
+    out = capsys.readouterr().out
+    assert "shuffle n=52 (one deck): fairdeck" in out and "permutation(52) (one deck): fairdeck" in out
+    assert "ns per call" in out and "target < 190 ns" in out
+    assert "n=1e4" not in out
+
+
 def busy(units: int) -> None:
     total = 0
     for i in range(units):

@@ -83,3 +83,34 @@ def test_a_call_that_reenters_its_generator_is_refused():
     with pytest.raises(RuntimeError, match="already"):
         g.shuffle(x)
     g.random()  # and the generator is usable afterwards
+
+
+def test_many_short_calls_from_threads_all_finish_and_take_whole_turns():
+    # Issue 37: a turn is one compare-and-swap, and only a thread that waits is signalled. A
+    # lost wake-up would leave a thread asleep forever: the join below times out. (That two
+    # calls never hold the turn at once is the first test's: torn arrays.) Each one-deck
+    # shuffle uses the stream's next words whichever thread makes it, so after all of them
+    # the generator is where a lone generator is after as many shuffles.
+    g = fairdeck.Generator("short calls")
+    calls, count = 5_000, 4
+    decks = [np.arange(52) for _ in range(count)]
+    start = threading.Barrier(count)
+
+    def body(i):
+        start.wait()
+        for _ in range(calls):
+            g.shuffle(decks[i])
+
+    threads = [threading.Thread(target=body, args=(i,), daemon=True) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+        assert not t.is_alive(), "a thread never got its turn back"
+    solo = fairdeck.Generator("short calls")
+    deck = np.arange(52)
+    for _ in range(calls * count):
+        solo.shuffle(deck)
+    assert g.integers(2**62, size=4).tolist() == solo.integers(2**62, size=4).tolist()
+    for d in decks:
+        assert sorted(d.tolist()) == list(range(52))
