@@ -10,7 +10,7 @@
 //! records, rows of a 2-D array) are moved through an index permutation,
 //! the order a shuffle of `int64` values gives.
 
-use fairdeck::shuffle::{par_shuffle_until, shuffle_until};
+use fairdeck::shuffle::{Scratch, par_shuffle_until_reusing, shuffle_until_reusing};
 use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -124,22 +124,34 @@ pub fn shuffle_slice<T: Send>(
     threads: Threads,
     detach: bool,
 ) -> PyResult<()> {
-    reserve_scratch::<T>(slice.len(), "shuffle")?;
     let watch = if slice.len() >= WATCH_LEN {
         Watch::new(py)?
     } else {
         Watch::none()
     };
     let run = |slice: &mut [T]| -> PyResult<()> {
+        // Only a slice this long can need scratch memory: a short one does
+        // not take the generator's (its lock would cost a 52-card call).
+        let mut kept = (slice.len() >= WATCH_LEN).then(|| stream.scratch());
+        if let Some(held) = kept.as_deref_mut() {
+            // Kept memory too small for this call is freed first, so the
+            // check below covers all the call allocates.
+            if held.held_bytes() < slice.len().saturating_mul(1 + size_of::<T>()) {
+                held.release();
+            }
+        }
+        reserve_scratch::<T>(slice.len(), "shuffle")?;
+        let mut fresh = Scratch::new();
+        let scratch = kept.as_deref_mut().unwrap_or(&mut fresh);
         match threads {
             Threads::Sequential => crate::with_dice!(stream, |dice| {
-                watch.outcome(shuffle_until(slice, dice, || watch.stop()))
+                watch.outcome(shuffle_until_reusing(slice, dice, || watch.stop(), scratch))
             }),
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 let pool = pool(k)?;
                 let outcome = watch.run_parallel(&pool, |stop| {
-                    par_shuffle_until(slice, &key, stream.kind, stop)
+                    par_shuffle_until_reusing(slice, &key, stream.kind, stop, scratch)
                 });
                 watch.outcome(outcome)
             }

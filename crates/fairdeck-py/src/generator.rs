@@ -379,6 +379,25 @@ impl Generator {
         })
     }
 
+    /// Frees the scratch memory this generator kept from its last large
+    /// shuffle and answers how many bytes that was.
+    ///
+    /// A shuffle of more than 64 MiB of items (8 MiB with ``threads=``)
+    /// needs about ``n * (1 + itemsize)`` bytes of scratch; the generator
+    /// keeps it for its next such shuffle, up to 2 GiB (a call that needed
+    /// more frees it before returning), so repeated large shuffles do not
+    /// pay the kernel's page faults and zeroing each time. The memory is
+    /// also freed when the generator is garbage-collected. Stale copies of
+    /// the shuffled items stay in it until then (it is not zeroized).
+    fn release_scratch(&self, py: Python<'_>) -> PyResult<usize> {
+        self.call(py, "release_scratch", || {
+            let mut scratch = self.stream.scratch();
+            let held = scratch.held_bytes();
+            scratch.release();
+            Ok(held)
+        })
+    }
+
     /// ``n_children`` new generators with independent streams, as numpy's
     /// ``Generator.spawn``. Child ``i`` (counting every child this generator
     /// ever spawned) is keyed with

@@ -4,6 +4,7 @@ use std::sync::{Mutex, PoisonError};
 
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{AnyRng, Generator, Seed};
+use fairdeck::shuffle::Scratch;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rand_core::Rng;
@@ -14,6 +15,11 @@ use crate::convert::to_usize;
 /// Work at least this long (in elements) runs with the GIL released: about
 /// 3 µs of shuffling, more than the cost of releasing and taking it back.
 pub const DETACH_LEN: usize = 1024;
+
+/// The most scratch memory a generator keeps between calls: 2 GiB, what a
+/// shuffle of 4·10⁸ `uint32` (5 bytes an item) needs. A call that needed
+/// more frees it before it returns (`Scratch::with_limit`).
+pub const KEEP_SCRATCH_BYTES: usize = 2 << 30;
 
 /// Runs `$body` with `$dice` bound to `&mut RngDice<&mut G>` for the
 /// stream's concrete generator `G`: the same draws as through the stream's
@@ -54,15 +60,30 @@ pub struct Stream {
     /// Which generator the seed keys.
     pub kind: Generator,
     dice: Mutex<RngDice<AnyRng>>,
+    /// The buffers of the last large shuffle, kept for the next one so its
+    /// memory is not faulted in and zeroed by the kernel again (up to
+    /// [`KEEP_SCRATCH_BYTES`]; `Generator.release_scratch()` frees it).
+    scratch: Mutex<Scratch>,
 }
 
 impl Stream {
     /// The dice of `kind` keyed with `seed`: the CLI's `--seed`/`--generator`.
     pub fn new(seed: &Seed, kind: Generator) -> Self {
+        Stream::of(kind, RngDice::new(kind.build(seed)))
+    }
+
+    fn of(kind: Generator, dice: RngDice<AnyRng>) -> Self {
         Stream {
             kind,
-            dice: Mutex::new(RngDice::new(kind.build(seed))),
+            dice: Mutex::new(dice),
+            scratch: Mutex::new(Scratch::with_limit(KEEP_SCRATCH_BYTES)),
         }
+    }
+
+    /// The generator's kept scratch memory (see [`KEEP_SCRATCH_BYTES`]).
+    pub fn scratch(&self) -> std::sync::MutexGuard<'_, Scratch> {
+        // Stale bytes are all a scratch holds between calls: poison is harmless.
+        self.scratch.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `f` with the dice (waiting for another thread's call to finish).
@@ -117,10 +138,10 @@ impl Stream {
         let rng: rand_xoshiro::Xoshiro256PlusPlus =
             serde_json::from_value(serde_json::json!({ "s": s }))
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Stream {
-            kind: Generator::Xoshiro256PlusPlus,
-            dice: Mutex::new(RngDice::new(AnyRng::Xoshiro256PlusPlus(rng))),
-        })
+        Ok(Stream::of(
+            Generator::Xoshiro256PlusPlus,
+            RngDice::new(AnyRng::Xoshiro256PlusPlus(rng)),
+        ))
     }
 
     /// The stream of `kind` keyed with `seed`, at word offset `position`.
@@ -142,10 +163,7 @@ impl Stream {
             _ => None,
         });
         match (copy, self.position()) {
-            (Some(rng), _) => Stream {
-                kind: self.kind,
-                dice: Mutex::new(RngDice::new(AnyRng::Xoshiro256PlusPlus(rng))),
-            },
+            (Some(rng), _) => Stream::of(self.kind, RngDice::new(AnyRng::Xoshiro256PlusPlus(rng))),
             (None, position) => Stream::at(seed, self.kind, position.unwrap_or(0)),
         }
     }
