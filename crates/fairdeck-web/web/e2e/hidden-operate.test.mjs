@@ -169,3 +169,34 @@ test('a bad operator token stops the operator page with one line and no buttons'
   await fits(bare, 'the hidden operator, no token');
   await context.close();
 });
+
+test('a seat that never sends its key: past the window the operator page shows the void, the seat and what it owed', LONG, async () => {
+  const id = 'e2e-hidden-op-void';
+  const inv = await openHidden(id, SEATS, 3);
+  const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => assert.fail(`page error: ${e.message}`));
+  const seats = inv.links.slice(0, 2).map((link, i) => cliSeat(link, `op-void${i}.key`));
+  await page.goto(`${base}/table/hidden-operate.html#table=${id}&token=${inv.operator}`);
+  await page.waitForFunction(() => /^Seat 2 \(cy\): owes its key$/.test(document.querySelector('#seats li[data-seat="2"]')?.textContent)
+    && document.querySelectorAll('#seats li[data-owes="0"]').length === 2, null, LONG);
+  assert.match(await page.textContent('#deadline'), /^The keys stage closes: .+ — (in [1-3] s|passed)$/);
+  await page.waitForSelector('#record[data-verdict]', LONG);
+  assert.equal(await page.getAttribute('#void', 'data-seat'), '2');
+  assert.equal(await page.getAttribute('#void', 'data-stage'), 'keys');
+  assert.equal(await page.textContent('#void-record'), 'The table is void: at the keys stage, seat 2 (cy) did not send its key '
+    + 'before the deadline. No card of the hand is shown that was not shown already; the room counts the void against that seat.');
+  assert.equal(await page.textContent('#status'), 'the table is void: a seat did not send what it owed in time');
+  assert.equal(await page.getAttribute('#record', 'data-verdict'), 'valid', await page.textContent('#verdict'));
+  assert.ok(await page.isHidden('#steps'));
+  await fits(page, 'the hidden operator, void at the keys');
+  await shot(page, 'hidden-operate-void');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const file = join(dir, 'hidden-op-void.json');
+  await download.saveAs(file);
+  const verify = spawnSync(BIN, ['fair', 'verify', file], { encoding: 'utf8' });
+  assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  assert.equal(summaryOf(verify.stdout), await page.getAttribute('#record', 'data-summary'));
+  for (const seat of seats) await seat.done;
+  await context.close();
+});

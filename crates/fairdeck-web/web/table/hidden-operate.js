@@ -64,7 +64,9 @@ function showSeats(s) {
     const li = document.createElement('li');
     li.dataset.seat = String(seat);
     li.dataset.owes = String(missing.length);
-    li.textContent = `Seat ${seat} (${name}): ${missing.length ? `owes ${owedWords(missing)}` : 'owes nothing now'}`;
+    const over = s.state === 'finished' || s.state === 'void';
+    const owes = missing.length ? `owes ${owedWords(missing)}` : 'owes nothing now';
+    li.textContent = over ? `Seat ${seat} (${name})` : `Seat ${seat} (${name}): ${owes}`;
     return li;
   }));
   $('seats-section').hidden = false;
