@@ -14,6 +14,7 @@
 import { loadSeat } from '/js/hidden/seat.js';
 import { FINAL, api, linkParams, showCards, showError } from '/table/table.js';
 import { KeyStore, importKey } from '/table/hidden-key.js';
+import { showVerdict, stallOf, transcriptText as fetchTranscript, voidWords } from '/table/hidden-record.js';
 
 const POLL_MS = 1000;
 const MAX_POLL_MS = 15_000;
@@ -43,15 +44,7 @@ function takeToken() {
 }
 
 /** A transcript as the text the seat module reads. */
-async function transcriptText(hand) {
-  const res = await fetch(`${base}/transcript${hand == null ? '' : `?hand=${hand}`}`);
-  if (!res.ok) {
-    const e = new Error((await res.json().catch(() => ({}))).error ?? `transcript: HTTP ${res.status}`);
-    e.status = res.status;
-    throw e;
-  }
-  return res.text();
-}
+const transcriptText = (hand) => fetchTranscript(base, hand);
 
 /** One line of progress: the hand, the stage, who the table waits for. */
 function progress(s) {
@@ -190,16 +183,10 @@ class SeatPage {
       await this.loadKey();
       await this.view(s, text, last).catch((e) => showError(e.message));
     }
-    const names = s.manifest.seats;
-    const stall = JSON.parse(text).void ?? JSON.parse(text).hands.at(-1)?.void ?? null;
-    if (s.state === 'void' && stall) showVoid(stall, names);
-    const r = await this.module.verify(text);
+    const stall = stallOf(JSON.parse(text));
+    if (s.state === 'void' && stall) showVoid(stall, s.manifest.seats);
     const section = document.getElementById('verified');
-    section.dataset.verdict = r.valid ? 'valid' : 'invalid';
-    section.dataset.summary = r.summary;
-    document.getElementById('verdict').textContent = r.valid
-      ? `The whole transcript verifies (checked in this browser by the code of fairdeck fair verify): ${r.summary}`
-      : `The transcript does NOT verify: ${r.summary}`;
+    await showVerdict(this.module, text, section, document.getElementById('verdict'));
     const a = document.getElementById('download-transcript');
     a.href = `${base}/transcript`;
     a.download = `${table}.json`;
@@ -211,22 +198,12 @@ class SeatPage {
   }
 }
 
-/** What a seat did not send, as `fairdeck hidden seat` words it. */
-function missingWords(m) {
-  if (m.message === 'share') return `its share of position ${m.position}`;
-  return `its ${m.message}`;
-}
-
 /** The void record (§14): the stage, the seat that stalled, what it owed. */
 function showVoid(stall, names) {
-  const who = stall.seat === seat ? `seat ${stall.seat} (${names[stall.seat]}, you)` : `seat ${stall.seat} (${names[stall.seat]})`;
-  const what = stall.stage === 'keys' ? 'The table is void' : 'The hand is void';
   const section = document.getElementById('void');
   section.dataset.seat = String(stall.seat);
   section.dataset.stage = stall.stage;
-  document.getElementById('void-record').textContent = `${what}: at the ${stall.stage} stage, ${who} `
-    + `did not send ${stall.missing.map(missingWords).join(', ')} before the deadline. No card of the hand is `
-    + 'shown that was not shown already; the room counts the void against that seat.';
+  document.getElementById('void-record').textContent = voidWords(stall, names, seat);
   section.hidden = false;
 }
 

@@ -28,6 +28,19 @@ export async function api(method, path, token, body, extra = {}) {
   return json;
 }
 
+/** A list item holding one link, `label` → `href`. */
+export function linkItem(label, href) {
+  const li = document.createElement('li');
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = label;
+  li.append(a);
+  return li;
+}
+
+/** The address of one of this service's table pages, its parameters after `#`. */
+export const pageLink = (page, params) => `${location.origin}/table/${page}.html#${new URLSearchParams(params)}`;
+
 /** A secret of 32 random bytes as 64 hex digits (WebCrypto). */
 export function randomHex() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
