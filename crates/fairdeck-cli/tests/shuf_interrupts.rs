@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin;
+mod common;
 
 const SIGNALS: [(&str, i32); 4] = [("-INT", 2), ("-TERM", 15), ("-HUP", 1), ("-KILL", 9)];
 const POINTS: u32 = 10;
@@ -124,8 +124,7 @@ fn run(
     tmp: &Path,
     signal: Option<(&str, Duration)>,
 ) -> (std::process::ExitStatus, u32) {
-    let mut child = Command::new(cargo_bin("fairdeck"))
-        .arg("shuf")
+    let mut child = common::shuf_signals_at_default()
         .args(&case.args)
         .arg("-o")
         .arg(out)

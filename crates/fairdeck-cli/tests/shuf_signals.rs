@@ -10,7 +10,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin;
+mod common;
+
+use common::shuf_signals_at_default as shuf;
 
 fn lines(count: usize) -> Vec<u8> {
     (0..count)
@@ -51,8 +53,8 @@ fn an_interrupt_at_any_moment_tells_the_truth() {
     let (mut finished, mut interrupted) = (0, 0);
     for step in 0..20u64 {
         fs::write(&file, &input).unwrap();
-        let child = Command::new(cargo_bin("fairdeck"))
-            .args(["shuf", "--memory", "64K", "--temporary-directory"])
+        let child = shuf()
+            .args(["--memory", "64K", "--temporary-directory"])
             .arg(scratch.path())
             .args(["-o", f, f])
             .stderr(Stdio::piped())
@@ -92,8 +94,8 @@ fn an_interrupt_at_any_moment_tells_the_truth() {
 /// Starts an out-of-core run reading a pipe kept open, and waits until a
 /// bucket file exists.
 fn blocked_run(scratch: &Path) -> (Child, std::process::ChildStdin) {
-    let mut child = Command::new(cargo_bin("fairdeck"))
-        .args(["shuf", "--memory", "64K", "--temporary-directory"])
+    let mut child = shuf()
+        .args(["--memory", "64K", "--temporary-directory"])
         .arg(scratch)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -152,8 +154,8 @@ fn leftovers_of_a_killed_run_are_removed_by_the_next() {
     let file = home.path().join("data");
     fs::write(&file, lines(30_000)).unwrap();
     let f = file.to_str().unwrap();
-    let out = Command::new(cargo_bin("fairdeck"))
-        .args(["shuf", "--memory", "64K", "--temporary-directory"])
+    let out = shuf()
+        .args(["--memory", "64K", "--temporary-directory"])
         .arg(scratch.path())
         .args(["-o", f, f])
         .output()

@@ -28,7 +28,11 @@ import time
 
 import pytest
 
-CHILD = """
+# Each child sets Python's own SIGINT handler first: a test run from a background job or
+# under nohup inherits SIGINT ignored, and Python then installs no handler at all.
+DEFAULT_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
+
+CHILD = DEFAULT_SIGINT + """
 import sys, time
 import numpy as np
 import fairdeck
@@ -97,7 +101,7 @@ print("permutation" if (counts == want).all() else "damaged", flush=True)
 # the scatter pass) and 5.8–7.2 s (threads=2).
 PROMPT = 0.75
 
-SHUFFLE_CHILD = """
+SHUFFLE_CHILD = DEFAULT_SIGINT + """
 import sys, time
 import numpy as np
 import fairdeck

@@ -264,3 +264,31 @@ async fn a_seat_checks_its_link_with_its_token_and_nothing_changes() {
     let (_, status) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
     assert_eq!(status["entries"], 1, "a check stores nothing: {status}");
 }
+
+#[tokio::test]
+async fn the_operator_checks_its_link_with_its_token_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir);
+    let open = json!({"manifest": manifest(), "step_seconds": 60});
+    let (code, inv) = json_call(&app, "POST", "/api/hidden", Some(ADMIN), open).await;
+    assert_eq!(code, StatusCode::CREATED, "{inv}");
+    let (operator, seat0) = (inv["operator"].as_str(), inv["seats"][0].as_str());
+    let at = "/api/hidden/rules/operator";
+    let (code, answer) = json_call(&app, "GET", at, operator, Value::Null).await;
+    assert_eq!(code, StatusCode::OK, "{answer}");
+    let (_, public) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
+    assert_eq!(answer, public, "the operator reads the public status");
+    // A seat's token, no token, no table: refused, as JSON.
+    let refusals = [
+        (at, seat0, StatusCode::FORBIDDEN),
+        (at, None, StatusCode::UNAUTHORIZED),
+        ("/api/hidden/nope/operator", operator, StatusCode::NOT_FOUND),
+    ];
+    for (path, token, want) in refusals {
+        let (code, answer) = json_call(&app, "GET", path, token, Value::Null).await;
+        assert_eq!(code, want, "{path}: {answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    let (_, status) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
+    assert_eq!(status["entries"], 1, "a check stores nothing: {status}");
+}

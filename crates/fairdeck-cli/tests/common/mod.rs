@@ -167,3 +167,17 @@ pub fn spawn_server(args: &[&std::ffi::OsStr], prefix: &str) -> (std::process::C
         .to_string();
     (child, addr)
 }
+
+/// `fairdeck shuf` with SIGINT, SIGTERM and SIGHUP at their default action:
+/// `shuf` keeps a signal ignored that its caller ignored (as GNU's does), and
+/// a test run from a background job or under `nohup` inherits ignored ones,
+/// which would turn these tests' signals into nothing. GNU `env` resets them
+/// and execs the program, so the child's pid is `fairdeck`'s.
+pub fn shuf_signals_at_default() -> Process {
+    let mut command = Process::new("env");
+    command
+        .arg("--default-signal=INT,TERM,HUP")
+        .arg(assert_cmd::cargo::cargo_bin("fairdeck"))
+        .arg("shuf");
+    command
+}

@@ -117,6 +117,25 @@ pub fn seat_link<S: HiddenStore + ?Sized>(
     Ok(SeatLink::of(&b, seat))
 }
 
+/// The operator's read (its token checked): the table as [`board`] gives it,
+/// changing nothing but a void a passed deadline calls for (as every read
+/// does). The operator page checks its link with it before it shows a step.
+///
+/// # Errors
+///
+/// [`Refused::Table`]: no token, not the operator's token, no such table,
+/// storage.
+pub fn operator_read<S: HiddenStore + ?Sized>(
+    (s, cache): (&mut S, &BoardCache),
+    id: &str,
+    token: Option<&str>,
+    now: u64,
+) -> Result<Board, Refused> {
+    let b = board((s, cache), id, now)?;
+    authorize(token, Some(&b.operator))?;
+    Ok(b)
+}
+
 /// Seat `seat` (its token checked) posts a message; it is checked and
 /// stored, or refused with nothing stored. A post after a passed deadline
 /// voids the table instead.

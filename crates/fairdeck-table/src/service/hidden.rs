@@ -7,6 +7,7 @@
 //! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](crate::hidden::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
 //! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only) |
+//! | `GET /api/hidden/{id}/operator` | the operator | the status, as `GET /api/hidden/{id}`: the operator's token is good (the operator page asks before it shows a step) |
 //! | `GET /api/hidden/{id}/seats/{seat}` | that seat | the [`SeatLink`](crate::hidden::SeatLink): the link's token is good (a page asks before it makes a key) |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
 //! | `POST /api/hidden/{id}/seats/{seat}/shuffle` | that seat | a shuffle message (bounded by the deck's size) |
@@ -131,6 +132,20 @@ async fn status<S: Store + Send + 'static>(
     Path(id): Path<String>,
 ) -> Answer {
     let board = run(&svc, move |s| desk::board(s, &id, now())).await?;
+    Ok(private(StatusCode::OK, Status::of(&board)))
+}
+
+/// The status, for the operator's token only (the operator page's check of its link).
+async fn operator<S: Store + Send + 'static>(
+    State(svc): Shared<S>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer {
+    let token = bearer(&headers);
+    let board = run(&svc, move |s| {
+        desk::operator_read(s, &id, token.as_deref(), now())
+    })
+    .await?;
     Ok(private(StatusCode::OK, Status::of(&board)))
 }
 
@@ -265,6 +280,7 @@ pub fn routes<S: Store + Send + 'static>() -> Router<Arc<Service<S>>> {
         .route("/api/hidden/{id}", get(status::<S>))
         .route("/api/hidden/{id}/transcript", get(transcript::<S>))
         .route("/api/hidden/{id}/advance", post(advance::<S>))
+        .route("/api/hidden/{id}/operator", get(operator::<S>))
         .route("/api/hidden/{id}/seats/{seat}", get(seat_link::<S>))
         .route("/api/hidden/{id}/seats/{seat}/key", post(seat(Kind::Key)))
         .route(

@@ -3,9 +3,8 @@
 // when the status lists it in `next`), and once the table is over the void record (if any),
 // the transcript as a file and this page's own verdict on it (the seat module's `verify`, the
 // code of `fairdeck fair verify`). The token is kept in this tab's storage and leaves the
-// address bar. The service has no operator-only read of a hidden table, so the page checks
-// the token with a step for a hand that is not in play: the token is checked first (403 when
-// refused), then the step is refused as early (409) and nothing changes.
+// address bar. The page checks the token first with the operator-only read of the table's
+// status (`GET /api/hidden/ID/operator`), which changes nothing.
 
 import { loadSeat } from '/js/hidden/seat.js';
 import { FINAL, api, deadlineWords, linkParams, poll, showError } from '/table/table.js';
@@ -34,16 +33,13 @@ function takeToken() {
 }
 const token = takeToken();
 
-/** Checks the token with a step for a hand not in play: 409 is a good token, 401/403 stops. */
-async function checkToken(s) {
+/** Checks the token with the operator-only read: a refused token (401/403) is not kept. */
+async function checkToken() {
   try {
-    await api('POST', `${base}/advance`, token, { hand: s.hand == null ? 0 : s.hand + 1, to: 'end' });
+    await api('GET', `${base}/operator`, token);
   } catch (e) {
-    if (e.status !== 409) {
-      if (e.status !== 401 && e.status !== 403 && e.status !== 429) throw e;
-      sessionStorage.removeItem(tokenItem);
-      throw e;
-    }
+    if (e.status === 401 || e.status === 403) sessionStorage.removeItem(tokenItem);
+    throw e;
   }
   checked = true;
 }
@@ -156,8 +152,8 @@ function render(s) {
 
 /** One poll: the status (and the token's check, once); true once the table is over and shown. */
 async function read() {
+  if (!checked) await checkToken();
   const s = await api('GET', base);
-  if (!checked) await checkToken(s);
   render(s);
   document.body.dataset.entries = String(s.entries);
   if (s.state !== 'finished' && s.state !== 'void') return false;
