@@ -256,13 +256,7 @@ async fn a_seat_checks_its_link_with_its_token_and_nothing_changes() {
         ("/api/hidden/rules/seats/x", seat1, StatusCode::BAD_REQUEST),
         ("/api/hidden/nope/seats/1", seat1, StatusCode::NOT_FOUND),
     ];
-    for (path, token, want) in refusals {
-        let (code, answer) = json_call(&app, "GET", path, token, Value::Null).await;
-        assert_eq!(code, want, "{path}: {answer}");
-        assert!(answer["error"].is_string(), "{answer}");
-    }
-    let (_, status) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
-    assert_eq!(status["entries"], 1, "a check stores nothing: {status}");
+    refused_reads_store_nothing(&app, &refusals).await;
 }
 
 #[tokio::test]
@@ -284,11 +278,17 @@ async fn the_operator_checks_its_link_with_its_token_and_nothing_changes() {
         (at, None, StatusCode::UNAUTHORIZED),
         ("/api/hidden/nope/operator", operator, StatusCode::NOT_FOUND),
     ];
-    for (path, token, want) in refusals {
-        let (code, answer) = json_call(&app, "GET", path, token, Value::Null).await;
+    refused_reads_store_nothing(&app, &refusals).await;
+}
+
+/// Each read of `refusals` is refused with its status and a JSON error, and
+/// the table "rules" still holds only its opening entry.
+async fn refused_reads_store_nothing(app: &Router, refusals: &[(&str, Option<&str>, StatusCode)]) {
+    for &(path, token, want) in refusals {
+        let (code, answer) = json_call(app, "GET", path, token, Value::Null).await;
         assert_eq!(code, want, "{path}: {answer}");
         assert!(answer["error"].is_string(), "{answer}");
     }
-    let (_, status) = json_call(&app, "GET", "/api/hidden/rules", None, Value::Null).await;
+    let (_, status) = json_call(app, "GET", "/api/hidden/rules", None, Value::Null).await;
     assert_eq!(status["entries"], 1, "a check stores nothing: {status}");
 }
