@@ -19,10 +19,8 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
@@ -249,16 +247,7 @@ fn kill_in_flight(
 }
 
 fn fair_verify(dir: &Path, record: &Record) -> String {
-    let path = dir.join("hand.json");
-    std::fs::write(&path, record.to_json()).unwrap();
-    let out = Command::new(cargo_bin("fairdeck"))
-        .args(["fair", "verify"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{said}");
-    said
+    common::fair_verify_written(&dir.join("hand.json"), &record.to_json())
 }
 
 fn shuffles(r: &Record) -> usize {

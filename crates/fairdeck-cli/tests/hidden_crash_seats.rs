@@ -159,14 +159,6 @@ fn cli_seats_ride_out_kills_mid_shuffle_and_mid_deal() {
         shares.count(),
         "a deal share is there twice"
     );
-    let path = dir.path().join("ride.json");
-    std::fs::write(&path, record.to_json()).unwrap();
-    let out = Command::new(cargo_bin("fairdeck"))
-        .args(["fair", "verify"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}");
+    let said = common::fair_verify_written(&dir.path().join("ride.json"), &record.to_json());
     assert!(said.contains("\nvalid: every message"), "{said}");
 }

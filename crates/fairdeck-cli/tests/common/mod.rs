@@ -181,3 +181,17 @@ pub fn shuf_signals_at_default() -> Process {
         .arg("shuf");
     command
 }
+
+/// `fairdeck fair verify FILE` of a transcript written to `path`: must
+/// succeed; answers what it printed.
+pub fn fair_verify_written(path: &std::path::Path, transcript: &str) -> String {
+    std::fs::write(path, transcript).unwrap();
+    let out = Process::new(assert_cmd::cargo::cargo_bin("fairdeck"))
+        .args(["fair", "verify"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{said}");
+    said
+}
