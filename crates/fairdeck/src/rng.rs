@@ -25,12 +25,15 @@ use core::convert::Infallible;
 use core::fmt;
 use core::str::FromStr;
 
-use chacha20::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
+use chacha20::{ChaCha8Rng, ChaCha12Rng};
 use rand_core::{SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
 
 use crate::Error;
+
+mod stream;
+pub use stream::ChaCha20Stream;
 
 /// A 256-bit key that fixes every random choice of a run.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -238,7 +241,7 @@ impl Generator {
     /// Builds the generator keyed with `seed`.
     pub fn build(self, seed: &Seed) -> AnyRng {
         match self {
-            Generator::ChaCha20 => AnyRng::ChaCha20(Box::new(ChaCha20Rng::from_seed(seed.key))),
+            Generator::ChaCha20 => AnyRng::ChaCha20(Box::new(ChaCha20Stream::from_seed(seed.key))),
             Generator::ChaCha12 => AnyRng::ChaCha12(Box::new(ChaCha12Rng::from_seed(seed.key))),
             Generator::ChaCha8 => AnyRng::ChaCha8(Box::new(ChaCha8Rng::from_seed(seed.key))),
             Generator::Xoshiro256PlusPlus => {
@@ -273,7 +276,7 @@ impl FromStr for Generator {
 #[derive(Debug)]
 pub enum AnyRng {
     /// See [`Generator::ChaCha20`].
-    ChaCha20(Box<ChaCha20Rng>),
+    ChaCha20(Box<ChaCha20Stream>),
     /// See [`Generator::ChaCha12`].
     ChaCha12(Box<ChaCha12Rng>),
     /// See [`Generator::ChaCha8`].

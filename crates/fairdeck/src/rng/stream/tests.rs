@@ -1,0 +1,112 @@
+use super::*;
+use chacha20::ChaCha20Rng;
+use rand_core::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn pair(seed: u8) -> (ChaCha20Stream, ChaCha20Rng) {
+    (
+        ChaCha20Stream::from_seed([seed; 32]),
+        ChaCha20Rng::from_seed([seed; 32]),
+    )
+}
+
+/// The first 32 bytes of ChaCha20 with the all-zero key, nonce and counter
+/// (RFC 8439 appendix A.1, test vector 1): a check that does not lean on the
+/// crate that both sides of the other tests come from.
+#[test]
+fn known_answer() {
+    let mut s = ChaCha20Stream::from_seed([0; 32]);
+    let mut bytes = [0u8; 32];
+    s.fill_bytes(&mut bytes);
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        hex,
+        "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+    );
+}
+
+/// Random mixes of `next_u32`, `next_u64` and fills of every size up to
+/// three buffers give the reference's bytes and positions after each call.
+#[test]
+fn mixed_calls_match_the_reference() {
+    let mut ops = Xoshiro256PlusPlus::from_seed([9; 32]);
+    for seed in 0..4u8 {
+        let (mut fast, mut reference) = pair(seed);
+        for _ in 0..3000 {
+            match ops.next_u32() % 4 {
+                0 => assert_eq!(fast.next_u32(), reference.next_u32()),
+                1 => assert_eq!(fast.next_u64(), reference.next_u64()),
+                _ => {
+                    let len = (ops.next_u32() % 3100) as usize;
+                    let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                    fast.fill_bytes(&mut a);
+                    reference.fill_bytes(&mut b);
+                    assert_eq!(a, b, "fill of {len}");
+                }
+            }
+            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
+        }
+    }
+}
+
+/// Every fill length from every word offset within a block.
+#[test]
+fn every_fill_length_from_every_offset() {
+    for offset in 0..17u128 {
+        for len in 0..1100 {
+            let (mut fast, mut reference) = pair(3);
+            fast.set_word_pos(offset);
+            reference.set_word_pos(offset);
+            let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+            fast.fill_bytes(&mut a);
+            reference.fill_bytes(&mut b);
+            assert_eq!(a, b, "offset {offset}, len {len}");
+            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
+            assert_eq!(fast.next_u64(), reference.next_u64());
+        }
+    }
+}
+
+/// Positions in and across blocks and buffers, and at the end of the
+/// 2^68-word cycle, where both wrap to the start.
+#[test]
+fn positions_match_the_reference() {
+    let ends = [
+        0,
+        1,
+        15,
+        16,
+        17,
+        255,
+        256,
+        257,
+        1_000_003,
+        (1u128 << 64) * 16 - 1,
+        (1 << 68) - 300,
+        (1 << 68) - 1,
+        (1 << 70) + 5,
+    ];
+    for &pos in &ends {
+        let (mut fast, mut reference) = pair(5);
+        fast.set_word_pos(pos);
+        reference.set_word_pos(pos);
+        assert_eq!(fast.get_word_pos(), reference.get_word_pos(), "at {pos}");
+        for step in 0..600 {
+            if step % 2 == 0 {
+                assert_eq!(fast.next_u32(), reference.next_u32(), "{pos} + {step}");
+            } else {
+                assert_eq!(fast.next_u64(), reference.next_u64(), "{pos} + {step}");
+            }
+            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
+        }
+    }
+}
+
+/// Its Debug shows the place in the stream, not the key or the words.
+#[test]
+fn debug_shows_only_the_place() {
+    let (mut fast, _) = pair(8);
+    fast.next_u32();
+    fast.next_u64();
+    assert_eq!(format!("{fast:?}"), "ChaCha20Stream { word_pos: 3 }");
+}
