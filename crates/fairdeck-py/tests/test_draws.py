@@ -42,6 +42,12 @@ def batched_rolls(seed: str, n: int, count: int) -> list[int]:
     when the last low half is below 2^64 mod n^k (Lemire's rejection for
     the product n^k), so the k rolls are exactly uniform and independent."""
     words = iter(fairdeck.ChaCha20(seed).random_raw(2 * count + 64).tolist())
+    return rolls_from(words, n, count)
+
+
+def rolls_from(words, n: int, count: int) -> list[int]:
+    """`batched_rolls` from an iterator of raw words, which it leaves just
+    after the last word used (so successive calls continue the stream)."""
     per_word = max(1, 64 // n.bit_length())
     out: list[int] = []
     while len(out) < count:
@@ -63,6 +69,13 @@ def batched_rolls(seed: str, n: int, count: int) -> list[int]:
 def test_integers_are_batched_exact_rolls_of_the_stream(n):
     got = fairdeck.Generator("r").integers(n, size=300).tolist()
     assert got == batched_rolls("r", n, 300)
+    # 2000 values take several of the batches of 256 words the kernel reads
+    # the stream in; no word may be skipped, used twice or drawn and left
+    # unused, which the next call would show.
+    g = fairdeck.Generator("r")
+    words = iter(fairdeck.ChaCha20("r").random_raw(5000).tolist())
+    for size in (2000, 300, 1):
+        assert g.integers(n, size=size).tolist() == rolls_from(words, n, size)
     # Negative control: one roll per word (the old rule) is another sequence.
     if n > 1 and 64 // n.bit_length() > 1:
         words = fairdeck.ChaCha20("r").random_raw(300).tolist()

@@ -178,16 +178,21 @@ def test_a_large_shuffle_stops_promptly_and_leaves_a_permutation(threads, fracti
 @pytest.mark.parametrize(
     "call",
     [
-        # One word per value: 1.7 s here. (`integers(5, size=N, dtype=np.uint8)`, 21 values
-        # per word written straight into the array, now ends in 0.25 s, before the signal.)
-        f"g.integers(2**63, size={N // 4})",
-        f"g.random({N // 4}, dtype=np.float32)",
-        f"g.bytes({N})",
+        # One word per value. Each call must take well over the 0.3 s before the
+        # signal: with ChaCha20's AVX-512 keystream `integers(2**63, size=N // 4)`
+        # ended in 0.29 s, `random(N // 4, dtype=np.float32)` in 0.31 s, `bytes(N)`
+        # in 0.43 s and the two-thread `permuted` of N // 1000 rows in 0.30 s, so
+        # those run on two to four times as much (at most 1.6 GB of output).
+        # (`integers(5, size=N, dtype=np.uint8)`, 21 values per word written
+        # straight into the array, ends before the signal.)
+        f"g.integers(2**63, size={N // 2})",
+        f"g.random({N}, dtype=np.float32)",
+        f"g.bytes({4 * N})",
         # int64 items, through the scatter shuffle, on one thread and two.
         f"g.permutation({N // 2})",
         f"g.permutation({N // 2}, threads=2)",
         f"g.permuted(np.zeros(({N // 1000}, 1000), np.uint8), axis=1)",
-        f"g.permuted(np.zeros(({N // 1000}, 1000), np.uint8), axis=1, threads=2)",
+        f"g.permuted(np.zeros(({N // 250}, 1000), np.uint8), axis=1, threads=2)",
     ],
 )
 def test_other_long_calls_stop(call):

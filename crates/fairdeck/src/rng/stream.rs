@@ -110,14 +110,13 @@ impl ChaCha20Stream {
     /// unused bytes of a last partial word are dropped). Whole blocks past
     /// the buffer are written straight into `dest`.
     fn fill(&mut self, dest: &mut [u8]) {
+        // What the buffer still holds (a last partial word uses the whole word).
         let mut at = 0;
-        // What the buffer still holds.
-        while self.index < BUF_WORDS && at < dest.len() {
-            let bytes = self.word(self.index).to_le_bytes();
-            let n = (dest.len() - at).min(4);
-            dest[at..at + n].copy_from_slice(&bytes[..n]);
-            at += n;
-            self.index += 1;
+        if self.index < BUF_WORDS {
+            let held = &Block::slice_as_flattened(&self.buf)[4 * self.index..];
+            at = held.len().min(dest.len());
+            dest[..at].copy_from_slice(&held[..at]);
+            self.index += at.div_ceil(4);
         }
         // Whole blocks, straight into `dest`; the counter moves past them and
         // the buffer stays empty.
