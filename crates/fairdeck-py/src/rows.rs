@@ -40,6 +40,22 @@ fn shuffle_runs<T: Send>(
     };
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
+            // Rows shorter than a block are shuffled a block of rows at a
+            // time, the hook asked once per block (asking it inside every
+            // row's shuffle was several calls per row); a longer row is
+            // shuffled with the hook inside it. `shuffle` and `shuffle_until`
+            // draw the same, so the orders do not depend on which.
+            Threads::Sequential if m < BLOCK_ITEMS => crate::with_dice!(stream, |dice| {
+                let block = (BLOCK_ITEMS / m).max(1) * m;
+                let outcome = data.chunks_mut(block).try_for_each(|rows| {
+                    if watch.stop() {
+                        return Err(());
+                    }
+                    rows.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
+                    Ok(())
+                });
+                watch.outcome(outcome)
+            }),
             Threads::Sequential => crate::with_dice!(stream, |dice| {
                 let outcome = data
                     .chunks_exact_mut(m)
