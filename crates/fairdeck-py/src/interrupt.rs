@@ -108,7 +108,7 @@ impl Watch {
         // the calls (no locked read-modify-write on the hot path).
         let calls = self.calls.load(Ordering::Relaxed);
         self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
-        if calls % CLOCK_STRIDE != 0 {
+        if !calls.is_multiple_of(CLOCK_STRIDE) {
             return false;
         }
         let mut state = self.lock();
