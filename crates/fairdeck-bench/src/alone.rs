@@ -385,6 +385,10 @@ impl Comparison {
             load(self.load_average.0),
             load(self.load_average.1)
         );
+        out += &format!(
+            "fairdeck's chacha20 keystream: {}\n",
+            fairdeck::rng::chacha20_backend()
+        );
         // Several fairdeck rows share one rand baseline (every thread count;
         // ChaCha20 and ChaCha12 against StdRng): name each baseline once,
         // wherever its rows are.

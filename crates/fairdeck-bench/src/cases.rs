@@ -3,9 +3,9 @@
 //! Each case is built once with a fixed seed and then run repeatedly; the
 //! harness and the criterion benches share them so both measure the same code.
 
-use chacha20::{ChaCha12Rng, ChaCha20Rng};
+use chacha20::ChaCha12Rng;
 use fairdeck::dice::RngDice;
-use fairdeck::rng::{Generator, Seed};
+use fairdeck::rng::{ChaCha20Stream, Generator, Seed};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -32,7 +32,7 @@ pub enum Implementation {
 pub enum RngFamily {
     /// Xoshiro256++ (`rand_xoshiro`) on both sides.
     Fast,
-    /// ChaCha: fairdeck's ChaCha20 (its default); rand's `StdRng` (ChaCha12 in rand 0.10).
+    /// ChaCha: fairdeck's ChaCha20 (its default, `ChaCha20Stream`); rand's `StdRng` (ChaCha12 in rand 0.10).
     Crypto,
     /// ChaCha12 on both sides: fairdeck's `chacha12` against rand's `StdRng`,
     /// the like-for-like comparison of the cryptographic paths.
@@ -85,7 +85,7 @@ pub fn shuffler<T: Send + 'static>(
             fairdeck_shuffle(Xoshiro256PlusPlus::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::Crypto) => {
-            fairdeck_shuffle(ChaCha20Rng::from_seed(SEED))
+            fairdeck_shuffle(ChaCha20Stream::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::ChaCha12) => {
             fairdeck_shuffle(ChaCha12Rng::from_seed(SEED))
@@ -132,7 +132,7 @@ pub fn dealer(implementation: Implementation, family: RngFamily) -> Dealer {
             fairdeck_deal(Xoshiro256PlusPlus::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::Crypto) => {
-            fairdeck_deal(ChaCha20Rng::from_seed(SEED))
+            fairdeck_deal(ChaCha20Stream::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::ChaCha12) => {
             fairdeck_deal(ChaCha12Rng::from_seed(SEED))
@@ -167,7 +167,7 @@ pub fn sampler(implementation: Implementation, family: RngFamily) -> Sampler {
             fairdeck_sample(Xoshiro256PlusPlus::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::Crypto) => {
-            fairdeck_sample(ChaCha20Rng::from_seed(SEED))
+            fairdeck_sample(ChaCha20Stream::from_seed(SEED))
         }
         (Implementation::Fairdeck, RngFamily::ChaCha12) => {
             fairdeck_sample(ChaCha12Rng::from_seed(SEED))

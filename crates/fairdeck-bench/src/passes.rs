@@ -265,6 +265,10 @@ impl PassReport {
             load(self.load_average.0),
             load(self.load_average.1)
         );
+        out += &format!(
+            "fairdeck's chacha20 keystream: {}\n",
+            fairdeck::rng::chacha20_backend()
+        );
         out
     }
 

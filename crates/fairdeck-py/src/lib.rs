@@ -63,6 +63,8 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     distributed::register(m)?;
     m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Which backend makes ChaCha20's keystream on this CPU (the benchmark prints it).
+    m.add("_chacha20_backend", fairdeck::rng::chacha20_backend())?;
     Ok(())
 }
 

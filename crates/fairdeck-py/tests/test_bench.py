@@ -4,6 +4,7 @@ Speed is never asserted here, only that the measurement is sound."""
 
 import json
 
+import fairdeck
 from fairdeck import bench
 
 
@@ -37,6 +38,10 @@ def test_only_runs_the_named_cases_and_deck_calls_are_timed_per_call(capsys):
     assert "shuffle n=52 (one deck): fairdeck" in out and "permutation(52) (one deck): fairdeck" in out
     assert "ns per call" in out and "target < 190 ns" in out
     assert "n=1e4" not in out
+    # The default generator's header names the keystream's backend.
+    backend = fairdeck._fairdeck._chacha20_backend
+    assert backend in ("AVX-512", "AVX2", "SSE2", "NEON", "portable")
+    assert f"chacha20 ({backend} keystream)" in out
 
 
 def busy(units: int) -> None:

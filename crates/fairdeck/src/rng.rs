@@ -127,6 +127,42 @@ impl fmt::Debug for Seed {
     }
 }
 
+/// Which of the `chacha20` crate's cipher backends makes the keystream of
+/// [`ChaCha20Stream`] (the default generator) on this CPU: `"AVX-512"`,
+/// `"AVX2"`, `"SSE2"`, `"NEON"` or `"portable"`. It follows the crate's own
+/// run-time choice: AVX-512 needs the CPU's AVX-512F and AVX-512VL and a
+/// build with `--cfg chacha20_avx512` (this repository's
+/// `.cargo/config.toml`); a build that forces `chacha20_backend` is not
+/// reflected. The words are the same on every backend; only the speed
+/// differs (benchmarks print this next to their numbers).
+pub fn chacha20_backend() -> &'static str {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        if cfg!(chacha20_avx512)
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            "AVX-512"
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            "AVX2"
+        } else {
+            "SSE2"
+        }
+    }
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    {
+        "NEON"
+    }
+    #[cfg(not(any(
+        target_arch = "x86",
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    {
+        "portable"
+    }
+}
+
 /// An upper bound on the entropy of a seed text (`--seed`, `Generator(seed=…)`), in bits.
 ///
 /// 64 hex digits are a full 256-bit key. Any other text is hashed, so it

@@ -191,6 +191,8 @@ def fmt(values: list[float]) -> str:
 
 def print_table(rows: list[Row], generator: str, threads: int) -> None:
     load = os.getloadavg()[0]
+    if generator == "chacha20":
+        generator += f" ({fairdeck._fairdeck._chacha20_backend} keystream)"
     print(
         f"ns per element, CPU time, median of rounds (fairdeck {fairdeck.__version__}, {generator}; "
         f"numpy {np.__version__}, PCG64; {os.cpu_count()} CPUs; load {load:.2f})"

@@ -110,3 +110,18 @@ fn debug_shows_only_the_place() {
     fast.next_u64();
     assert_eq!(format!("{fast:?}"), "ChaCha20Stream { word_pos: 3 }");
 }
+
+/// This repository's builds compile the AVX-512 backend in (.cargo/config.toml);
+/// on a CPU that has it, that is the one named.
+#[test]
+fn backend_is_named() {
+    let name = crate::rng::chacha20_backend();
+    assert!(["AVX-512", "AVX2", "SSE2", "NEON", "portable"].contains(&name));
+    assert!(cfg!(chacha20_avx512), "built without --cfg chacha20_avx512");
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+        assert_eq!(name, "AVX-512");
+    }
+}
