@@ -25,7 +25,6 @@ use core::convert::Infallible;
 use core::fmt;
 use core::str::FromStr;
 
-use chacha20::{ChaCha8Rng, ChaCha12Rng};
 use rand_core::{SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
@@ -33,7 +32,7 @@ use sha2::{Digest, Sha256};
 use crate::Error;
 
 mod stream;
-pub use stream::ChaCha20Stream;
+pub use stream::{ChaCha8Stream, ChaCha12Stream, ChaCha20Stream, ChaChaStream};
 
 /// A 256-bit key that fixes every random choice of a run.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,7 +127,7 @@ impl fmt::Debug for Seed {
 }
 
 /// Which of the `chacha20` crate's cipher backends makes the keystream of
-/// [`ChaCha20Stream`] (the default generator) on this CPU: `"AVX-512"`,
+/// the three ChaCha generators ([`ChaChaStream`]) on this CPU: `"AVX-512"`,
 /// `"AVX2"`, `"SSE2"`, `"NEON"` or `"portable"`. It follows the crate's own
 /// run-time choice: AVX-512 needs the CPU's AVX-512F and AVX-512VL and a
 /// build with `--cfg chacha20_avx512` (this repository's
@@ -228,8 +227,7 @@ pub enum Generator {
     /// Cryptographically strong; the default. Built as a [`ChaCha20Stream`]:
     /// the words of `chacha20::ChaCha20Rng`, made sixteen blocks at a time by
     /// the same crate's cipher, with AVX-512 where the CPU has it
-    /// ([`chacha20_backend`]). On such a CPU it is faster than ChaCha12 and
-    /// ChaCha8 here, whose keystream comes from the crate's RNG (AVX2 at best).
+    /// ([`chacha20_backend`]); ChaCha12 and ChaCha8 are built the same way.
     #[default]
     ChaCha20,
     /// ChaCha12 (12 rounds), keyed like [`Generator::ChaCha20`].
@@ -282,8 +280,8 @@ impl Generator {
     pub fn build(self, seed: &Seed) -> AnyRng {
         match self {
             Generator::ChaCha20 => AnyRng::ChaCha20(Box::new(ChaCha20Stream::from_seed(seed.key))),
-            Generator::ChaCha12 => AnyRng::ChaCha12(Box::new(ChaCha12Rng::from_seed(seed.key))),
-            Generator::ChaCha8 => AnyRng::ChaCha8(Box::new(ChaCha8Rng::from_seed(seed.key))),
+            Generator::ChaCha12 => AnyRng::ChaCha12(Box::new(ChaCha12Stream::from_seed(seed.key))),
+            Generator::ChaCha8 => AnyRng::ChaCha8(Box::new(ChaCha8Stream::from_seed(seed.key))),
             Generator::Xoshiro256PlusPlus => {
                 AnyRng::Xoshiro256PlusPlus(Xoshiro256PlusPlus::from_seed(seed.key))
             }
@@ -318,9 +316,9 @@ pub enum AnyRng {
     /// See [`Generator::ChaCha20`].
     ChaCha20(Box<ChaCha20Stream>),
     /// See [`Generator::ChaCha12`].
-    ChaCha12(Box<ChaCha12Rng>),
+    ChaCha12(Box<ChaCha12Stream>),
     /// See [`Generator::ChaCha8`].
-    ChaCha8(Box<ChaCha8Rng>),
+    ChaCha8(Box<ChaCha8Stream>),
     /// See [`Generator::Xoshiro256PlusPlus`].
     Xoshiro256PlusPlus(Xoshiro256PlusPlus),
 }

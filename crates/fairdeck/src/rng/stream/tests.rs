@@ -1,13 +1,48 @@
 use super::*;
-use chacha20::ChaCha20Rng;
+use chacha20::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
 use rand_core::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn pair(seed: u8) -> (ChaCha20Stream, ChaCha20Rng) {
-    (
-        ChaCha20Stream::from_seed([seed; 32]),
-        ChaCha20Rng::from_seed([seed; 32]),
-    )
+/// Both sides of a comparison: a place in the stream that can be read and set.
+trait Positioned: Rng {
+    fn word_pos(&self) -> u128;
+    fn set_pos(&mut self, pos: u128);
+}
+
+macro_rules! positioned {
+    ($($t:ty)*) => {$(
+        impl Positioned for $t {
+            fn word_pos(&self) -> u128 {
+                self.get_word_pos()
+            }
+            fn set_pos(&mut self, pos: u128) {
+                self.set_word_pos(pos)
+            }
+        }
+    )*};
+}
+positioned!(ChaCha20Stream ChaCha12Stream ChaCha8Stream ChaCha20Rng ChaCha12Rng ChaCha8Rng);
+
+/// Runs `check` for each round count: this module's stream against the crate's RNG.
+fn each_rounds(check: impl Fn(&dyn Fn(u8) -> (Box<dyn Positioned>, Box<dyn Positioned>))) {
+    check(&|s| {
+        (
+            Box::new(ChaCha20Stream::from_seed([s; 32])),
+            Box::new(ChaCha20Rng::from_seed([s; 32])),
+        )
+    });
+    check(&|s| {
+        (
+            Box::new(ChaCha12Stream::from_seed([s; 32])),
+            Box::new(ChaCha12Rng::from_seed([s; 32])),
+        )
+    });
+    check(&|s| {
+        (
+            Box::new(ChaCha8Stream::from_seed([s; 32])),
+            Box::new(ChaCha8Rng::from_seed([s; 32])),
+        )
+    });
 }
 
 /// The first 32 bytes of ChaCha20 with the all-zero key, nonce and counter
@@ -29,48 +64,54 @@ fn known_answer() {
 /// three buffers give the reference's bytes and positions after each call.
 #[test]
 fn mixed_calls_match_the_reference() {
-    let mut ops = Xoshiro256PlusPlus::from_seed([9; 32]);
-    for seed in 0..4u8 {
-        let (mut fast, mut reference) = pair(seed);
-        for _ in 0..3000 {
-            match ops.next_u32() % 4 {
-                0 => assert_eq!(fast.next_u32(), reference.next_u32()),
-                1 => assert_eq!(fast.next_u64(), reference.next_u64()),
-                _ => {
-                    let len = (ops.next_u32() % 3100) as usize;
-                    let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
-                    fast.fill_bytes(&mut a);
-                    reference.fill_bytes(&mut b);
-                    assert_eq!(a, b, "fill of {len}");
+    each_rounds(|pair| {
+        let mut ops = Xoshiro256PlusPlus::from_seed([9; 32]);
+        for seed in 0..3u8 {
+            let (mut fast, mut reference) = pair(seed);
+            for _ in 0..2000 {
+                match ops.next_u32() % 4 {
+                    0 => assert_eq!(fast.next_u32(), reference.next_u32()),
+                    1 => assert_eq!(fast.next_u64(), reference.next_u64()),
+                    _ => {
+                        let len = (ops.next_u32() % 3100) as usize;
+                        let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                        fast.fill_bytes(&mut a);
+                        reference.fill_bytes(&mut b);
+                        assert_eq!(a, b, "fill of {len}");
+                    }
                 }
+                assert_eq!(fast.word_pos(), reference.word_pos());
             }
-            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
         }
-    }
+    });
 }
 
 /// Every fill length from every word offset within a block.
 #[test]
 fn every_fill_length_from_every_offset() {
-    for offset in 0..17u128 {
-        for len in 0..1100 {
-            let (mut fast, mut reference) = pair(3);
-            fast.set_word_pos(offset);
-            reference.set_word_pos(offset);
-            let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
-            fast.fill_bytes(&mut a);
-            reference.fill_bytes(&mut b);
-            assert_eq!(a, b, "offset {offset}, len {len}");
-            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
-            assert_eq!(fast.next_u64(), reference.next_u64());
+    each_rounds(|pair| {
+        for offset in 0..17u128 {
+            for len in (0..1100).step_by(3) {
+                let (mut fast, mut reference) = pair(3);
+                fast.set_pos(offset);
+                reference.set_pos(offset);
+                let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                fast.fill_bytes(&mut a);
+                reference.fill_bytes(&mut b);
+                assert_eq!(a, b, "offset {offset}, len {len}");
+                assert_eq!(fast.word_pos(), reference.word_pos());
+                assert_eq!(fast.next_u64(), reference.next_u64());
+            }
         }
-    }
+    });
 }
 
-/// Positions in and across blocks and buffers, and at the end of the
-/// 2^68-word cycle, where both wrap to the start.
+/// Positions in and across blocks and buffers, across the wrap of the
+/// 32-bit low counter word (2^32 blocks, where the stream re-keys its
+/// nonce) and at the end of the 2^68-word cycle, where both wrap to the start.
 #[test]
 fn positions_match_the_reference() {
+    let low_wrap = (1u128 << 32) * 16;
     let ends = [
         0,
         1,
@@ -81,34 +122,63 @@ fn positions_match_the_reference() {
         256,
         257,
         1_000_003,
+        low_wrap - 16 * 20 - 3,
+        low_wrap - 16 * 16,
+        low_wrap - 16 * 7,
+        low_wrap - 1,
+        low_wrap,
         (1u128 << 64) * 16 - 1,
         (1 << 68) - 300,
         (1 << 68) - 1,
         (1 << 70) + 5,
     ];
-    for &pos in &ends {
-        let (mut fast, mut reference) = pair(5);
-        fast.set_word_pos(pos);
-        reference.set_word_pos(pos);
-        assert_eq!(fast.get_word_pos(), reference.get_word_pos(), "at {pos}");
-        for step in 0..600 {
-            if step % 2 == 0 {
-                assert_eq!(fast.next_u32(), reference.next_u32(), "{pos} + {step}");
-            } else {
-                assert_eq!(fast.next_u64(), reference.next_u64(), "{pos} + {step}");
+    each_rounds(|pair| {
+        for &pos in &ends {
+            let (mut fast, mut reference) = pair(5);
+            fast.set_pos(pos);
+            reference.set_pos(pos);
+            assert_eq!(fast.word_pos(), reference.word_pos(), "at {pos}");
+            for step in 0..600 {
+                match step % 3 {
+                    0 => assert_eq!(fast.next_u32(), reference.next_u32(), "{pos} + {step}"),
+                    1 => assert_eq!(fast.next_u64(), reference.next_u64(), "{pos} + {step}"),
+                    _ => {
+                        let (mut a, mut b) = ([0u8; 200], [0u8; 200]);
+                        fast.fill_bytes(&mut a);
+                        reference.fill_bytes(&mut b);
+                        assert_eq!(a, b, "{pos} + {step}");
+                    }
+                }
+                assert_eq!(fast.word_pos(), reference.word_pos());
             }
-            assert_eq!(fast.get_word_pos(), reference.get_word_pos());
         }
-    }
+    });
+}
+
+/// A fill written straight into the destination across the 2^32-block wrap.
+#[test]
+fn a_long_fill_across_the_low_counter_wrap() {
+    each_rounds(|pair| {
+        let (mut fast, mut reference) = pair(6);
+        let start = (1u128 << 32) * 16 - 16 * 40 - 5;
+        fast.set_pos(start);
+        reference.set_pos(start);
+        let (mut a, mut b) = (vec![0u8; 64 * 100], vec![0u8; 64 * 100]);
+        fast.fill_bytes(&mut a);
+        reference.fill_bytes(&mut b);
+        assert_eq!(a, b);
+        assert_eq!(fast.word_pos(), reference.word_pos());
+        assert_eq!(fast.next_u64(), reference.next_u64());
+    });
 }
 
 /// Its Debug shows the place in the stream, not the key or the words.
 #[test]
 fn debug_shows_only_the_place() {
-    let (mut fast, _) = pair(8);
+    let mut fast = ChaCha8Stream::from_seed([8; 32]);
     fast.next_u32();
     fast.next_u64();
-    assert_eq!(format!("{fast:?}"), "ChaCha20Stream { word_pos: 3 }");
+    assert_eq!(format!("{fast:?}"), "ChaChaStream { word_pos: 3 }");
 }
 
 /// This repository's builds compile the AVX-512 backend in (.cargo/config.toml);
