@@ -15,11 +15,14 @@
 //! 2^32-block and 2^64-block wraps, and RFC 8439's test vector).
 //!
 //! Why: the crate's RNG refills four blocks at a time, with AVX2 at best; its
-//! cipher writes sixteen at once with AVX-512 (chosen at run time, compiled
-//! in by `--cfg chacha20_avx512`, which this repository's
-//! `.cargo/config.toml` sets). On the 2-core AMD EPYC (Zen 5) development
-//! machine `fairdeck rng -n 2000000000` took 1.19 s with the RNG and 0.25 s
-//! with ChaCha20 through this stream. No cryptography is written here.
+//! cipher writes sixteen at once with AVX-512 (chosen at run time, compiled in
+//! by `--cfg chacha20_avx512`, which this repository's `.cargo/config.toml`
+//! sets). On the 2-core AMD EPYC (Zen 5) development machine
+//! `fairdeck rng -n 2000000000` took 1.19 s with the RNG and 0.26 s with
+//! ChaCha20 through this stream. The first refill after keying or a seek
+//! makes four blocks, so a fresh key's first draw costs what the RNG's did
+//! (about 170 ns either way here, with AVX-512 and with AVX2 only). No
+//! cryptography is written here.
 
 use core::convert::Infallible;
 use core::fmt;
@@ -33,10 +36,12 @@ use rand_core::{SeedableRng, TryCryptoRng, TryRng};
 
 /// Blocks made per refill: what the AVX-512 backend computes in one pass.
 const BUF_BLOCKS: usize = 16;
+/// Blocks made by the first refill after keying or a seek: a one-off draw
+/// (a deal from a fresh key) uses a block or two, and sixteen cost four
+/// times as much keystream (over 0.5 µs where only AVX2 is available).
+const FIRST_BLOCKS: usize = 4;
 /// 32-bit words in a block.
 const BLOCK_WORDS: usize = 16;
-/// Words in the buffer.
-const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;
 
 type Block = Array<u8, U64>;
 
@@ -56,9 +61,12 @@ type Block = Array<u8, U64>;
 pub struct ChaChaStream<R: Rounds> {
     /// The keyed cipher and its place.
     keyed: Keyed<R>,
-    /// The 16 blocks before the keyed cipher's place while `index < BUF_WORDS`.
+    /// Its first `len` words are the ones just before the keyed cipher's place.
     buf: [Block; BUF_BLOCKS],
-    /// The next unread word of `buf`; `BUF_WORDS` when it holds none.
+    /// Words made by the last refill: 0 since keying or a seek, then
+    /// `FIRST_BLOCKS` or `BUF_BLOCKS` blocks' worth.
+    len: usize,
+    /// The next unread word of `buf`; `len` when it holds none.
     index: usize,
 }
 
@@ -116,10 +124,17 @@ impl<R: Rounds> Keyed<R> {
 }
 
 impl<R: Rounds> ChaChaStream<R> {
-    /// Refills the buffer with the next sixteen blocks.
+    /// Refills the buffer with the next sixteen blocks (four if it has
+    /// been empty since keying or a seek).
     #[inline(never)]
     fn refill(&mut self) {
-        self.keyed.write_blocks(&mut self.buf);
+        let blocks = if self.len == 0 {
+            FIRST_BLOCKS
+        } else {
+            BUF_BLOCKS
+        };
+        self.keyed.write_blocks(&mut self.buf[..blocks]);
+        self.len = blocks * BLOCK_WORDS;
         self.index = 0;
     }
 
@@ -134,7 +149,7 @@ impl<R: Rounds> ChaChaStream<R> {
     /// The next word of the stream.
     #[inline]
     fn next_word(&mut self) -> u32 {
-        if self.index >= BUF_WORDS {
+        if self.index >= self.len {
             self.refill();
         }
         let w = self.word(self.index);
@@ -145,13 +160,10 @@ impl<R: Rounds> ChaChaStream<R> {
     /// The offset from the start of the stream, in 32-bit words, modulo
     /// 2^68 (as the RNG's `get_word_pos`).
     pub fn get_word_pos(&self) -> u128 {
-        let next = u128::from(self.keyed.next_block());
-        let word = if self.index < BUF_WORDS {
-            (next + (1 << 64) - BUF_BLOCKS as u128) * BLOCK_WORDS as u128 + self.index as u128
-        } else {
-            next * BLOCK_WORDS as u128
-        };
-        word & ((1 << 68) - 1)
+        let next = u128::from(self.keyed.next_block()) * BLOCK_WORDS as u128;
+        // The unread words of the buffer come before the cipher's place.
+        let unread = (self.len - self.index) as u128;
+        (next + (1 << 68) - unread) & ((1 << 68) - 1)
     }
 
     /// Moves to `word_offset` words from the start of the stream (modulo
@@ -160,7 +172,7 @@ impl<R: Rounds> ChaChaStream<R> {
         let block = (word_offset / BLOCK_WORDS as u128) as u64;
         let within = (word_offset % BLOCK_WORDS as u128) as usize;
         self.keyed = Keyed::at(self.keyed.key, block);
-        self.index = BUF_WORDS;
+        (self.len, self.index) = (0, 0);
         if within != 0 {
             self.refill();
             self.index = within;
@@ -173,8 +185,8 @@ impl<R: Rounds> ChaChaStream<R> {
     fn fill(&mut self, dest: &mut [u8]) {
         // What the buffer still holds (a last partial word uses the whole word).
         let mut at = 0;
-        if self.index < BUF_WORDS {
-            let held = &Block::slice_as_flattened(&self.buf)[4 * self.index..];
+        if self.index < self.len {
+            let held = &Block::slice_as_flattened(&self.buf)[4 * self.index..4 * self.len];
             at = held.len().min(dest.len());
             dest[..at].copy_from_slice(&held[..at]);
             self.index += at.div_ceil(4);
@@ -203,7 +215,8 @@ impl<R: Rounds> SeedableRng for ChaChaStream<R> {
         ChaChaStream {
             keyed: Keyed::at(seed, 0),
             buf: [Block::default(); BUF_BLOCKS],
-            index: BUF_WORDS,
+            len: 0,
+            index: 0,
         }
     }
 }
@@ -218,7 +231,7 @@ impl<R: Rounds> TryRng for ChaChaStream<R> {
 
     #[inline]
     fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let (lo, hi) = if self.index + 1 < BUF_WORDS {
+        let (lo, hi) = if self.index + 1 < self.len {
             let pair = (self.word(self.index), self.word(self.index + 1));
             self.index += 2;
             pair
