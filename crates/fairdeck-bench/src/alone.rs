@@ -334,6 +334,19 @@ pub fn compare(
     })
 }
 
+/// The report lines every harness ends with: the 1-minute load average
+/// before the first run and after the last, and the backend making
+/// fairdeck's ChaCha keystream on this machine.
+pub fn conditions_text(load_average: (Option<f64>, Option<f64>)) -> String {
+    let load = |l: Option<f64>| l.map_or("unknown".to_string(), |v| format!("{v:.2}"));
+    format!(
+        "load average (1 min): {} before, {} after\nfairdeck's chacha20 keystream: {}\n",
+        load(load_average.0),
+        load(load_average.1),
+        fairdeck::rng::chacha20_backend()
+    )
+}
+
 /// The 1-minute load average (Linux `/proc/loadavg`), `None` elsewhere.
 pub fn load_average() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg")
@@ -379,16 +392,7 @@ impl Comparison {
                 row.rounds
             );
         }
-        let load = |l: Option<f64>| l.map_or("unknown".to_string(), |v| format!("{v:.2}"));
-        out += &format!(
-            "load average (1 min): {} before, {} after\n",
-            load(self.load_average.0),
-            load(self.load_average.1)
-        );
-        out += &format!(
-            "fairdeck's chacha20 keystream: {}\n",
-            fairdeck::rng::chacha20_backend()
-        );
+        out += &conditions_text(self.load_average);
         // Several fairdeck rows share one rand baseline (every thread count;
         // ChaCha20 and ChaCha12 against StdRng): name each baseline once,
         // wherever its rows are.

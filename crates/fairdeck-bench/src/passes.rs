@@ -28,7 +28,7 @@ use fairdeck::rng::{Generator, Seed};
 use fairdeck::shuffle::{Pass, Scratch, shuffle_by_passes};
 use serde::Serialize;
 
-use crate::alone::load_average;
+use crate::alone::{conditions_text, load_average};
 use crate::counters::{CounterSet, Counters};
 
 /// What to measure.
@@ -259,16 +259,7 @@ impl PassReport {
             format!("[{lo:.3}-{hi:.3}]")
         );
         out += &self.counters_text();
-        let load = |l: Option<f64>| l.map_or("unknown".to_string(), |v| format!("{v:.2}"));
-        out += &format!(
-            "load average (1 min): {} before, {} after\n",
-            load(self.load_average.0),
-            load(self.load_average.1)
-        );
-        out += &format!(
-            "fairdeck's chacha20 keystream: {}\n",
-            fairdeck::rng::chacha20_backend()
-        );
+        out += &conditions_text(self.load_average);
         out
     }
 
