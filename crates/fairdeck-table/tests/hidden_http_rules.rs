@@ -239,9 +239,7 @@ async fn the_server_rules_hold_for_hidden_tables() {
 async fn a_seat_checks_its_link_with_its_token_and_nothing_changes() {
     let dir = tempfile::tempdir().unwrap();
     let app = app(&dir);
-    let open = json!({"manifest": manifest(), "step_seconds": 60});
-    let (code, inv) = json_call(&app, "POST", "/api/hidden", Some(ADMIN), open).await;
-    assert_eq!(code, StatusCode::CREATED, "{inv}");
+    let inv = open_rules_table(&app).await;
     let (seat0, seat1) = (inv["seats"][0].as_str(), inv["seats"][1].as_str());
     let at = "/api/hidden/rules/seats/1";
     let (code, answer) = json_call(&app, "GET", at, seat1, Value::Null).await;
@@ -263,9 +261,7 @@ async fn a_seat_checks_its_link_with_its_token_and_nothing_changes() {
 async fn the_operator_checks_its_link_with_its_token_and_nothing_changes() {
     let dir = tempfile::tempdir().unwrap();
     let app = app(&dir);
-    let open = json!({"manifest": manifest(), "step_seconds": 60});
-    let (code, inv) = json_call(&app, "POST", "/api/hidden", Some(ADMIN), open).await;
-    assert_eq!(code, StatusCode::CREATED, "{inv}");
+    let inv = open_rules_table(&app).await;
     let (operator, seat0) = (inv["operator"].as_str(), inv["seats"][0].as_str());
     let at = "/api/hidden/rules/operator";
     let (code, answer) = json_call(&app, "GET", at, operator, Value::Null).await;
@@ -279,6 +275,14 @@ async fn the_operator_checks_its_link_with_its_token_and_nothing_changes() {
         ("/api/hidden/nope/operator", operator, StatusCode::NOT_FOUND),
     ];
     refused_reads_store_nothing(&app, &refusals).await;
+}
+
+/// Opens the hidden table "rules" (a minute per step) and returns its invitation.
+async fn open_rules_table(app: &Router) -> Value {
+    let open = json!({"manifest": manifest(), "step_seconds": 60});
+    let (code, inv) = json_call(app, "POST", "/api/hidden", Some(ADMIN), open).await;
+    assert_eq!(code, StatusCode::CREATED, "{inv}");
+    inv
 }
 
 /// Each read of `refusals` is refused with its status and a JSON error, and
