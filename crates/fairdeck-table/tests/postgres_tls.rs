@@ -3,7 +3,9 @@
 //! certificate for 127.0.0.1 signed by its own CA (`FAIRDECK_TABLE_PG_CA`);
 //! `FAIRDECK_TABLE_PG_OTHER_CA` signed nothing. Whether the store's own
 //! connection is encrypted is read from the server (`pg_stat_ssl`), found
-//! by the connection's `application_name`.
+//! by the connection's `application_name`. The role `fairdeck_scram` (its
+//! password in `FAIRDECK_TABLE_PG_SCRAM_PASSWORD`) must give its password,
+//! by SCRAM-SHA-256, and only over TLS (scripts/test-table's pg_hba.conf).
 
 use std::time::{Duration, Instant};
 
@@ -165,4 +167,97 @@ fn set_ssl(value: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A store connected to the database `fairdeck_scram` as that role.
+fn scram(rest: &str) -> Result<PostgresStore, Error> {
+    let port = env("FAIRDECK_TABLE_PG_PORT");
+    let mut store = PostgresStore::connect(&format!(
+        "host=127.0.0.1 port={port} user=fairdeck_scram dbname=fairdeck_scram {rest}"
+    ))?;
+    store.tables()?; // the connection is in use
+    Ok(store)
+}
+
+/// `rest` is refused with one line holding `expected` and no password.
+fn scram_refused(rest: &str, expected: &str) {
+    let password = env("FAIRDECK_TABLE_PG_SCRAM_PASSWORD");
+    match scram(rest) {
+        Err(e) => {
+            let why = e.to_string();
+            assert!(
+                why.contains(expected) && !why.contains('\n'),
+                "{rest}: {why}"
+            );
+            assert!(!why.contains(&password), "{why} shows the password");
+        }
+        Ok(_) => panic!("{rest}: connected"),
+    }
+}
+
+/// The verified TLS settings of these tests.
+fn verified() -> String {
+    format!(
+        "sslmode=verify-full sslrootcert={}",
+        env("FAIRDECK_TABLE_PG_CA")
+    )
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn scram_over_verified_tls_with_channel_binding() {
+    let password = env("FAIRDECK_TABLE_PG_SCRAM_PASSWORD");
+    let tls = verified();
+    // channel_binding=require: the driver refuses unless the SCRAM exchange
+    // is bound to this TLS connection (SCRAM-SHA-256-PLUS).
+    scram(&format!(
+        "{tls} channel_binding=require password={password}"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    // The negative controls: the server does check the password...
+    scram_refused(
+        &format!("{tls} password=not-{password}"),
+        "password authentication failed",
+    );
+    scram_refused(&tls, "password missing");
+    // ...and refuses this role in clear, even with the right one.
+    scram_refused(
+        &format!("sslmode=disable password={password}"),
+        "rejects connection",
+    );
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn the_password_comes_from_a_private_file_instead_of_the_command_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let password = env("FAIRDECK_TABLE_PG_SCRAM_PASSWORD");
+    let port = env("FAIRDECK_TABLE_PG_PORT");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pgpass");
+    let write = |line: &str, mode: u32| {
+        std::fs::write(&file, format!("# fairdeck's database\n{line}\n")).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    let tls = format!("{} passfile={}", verified(), file.display());
+    write(
+        &format!("127.0.0.1:{port}:fairdeck_scram:fairdeck_scram:{password}"),
+        0o600,
+    );
+    scram(&tls).unwrap_or_else(|e| panic!("{e}"));
+    // The same file readable by others is refused before any connection.
+    write(
+        &format!("127.0.0.1:{port}:fairdeck_scram:fairdeck_scram:{password}"),
+        0o644,
+    );
+    scram_refused(&tls, "chmod 0600");
+    // A line for another port does not match: no password is sent.
+    write(
+        &format!("127.0.0.1:1:fairdeck_scram:fairdeck_scram:{password}"),
+        0o600,
+    );
+    scram_refused(&tls, "password missing");
+    // A wrong password in the file is the server's refusal, as in the string.
+    write(&format!("*:*:*:*:not-{password}"), 0o600);
+    scram_refused(&tls, "password authentication failed");
 }

@@ -41,7 +41,9 @@ pub struct ServeArgs {
     /// schemes are refused. PostgreSQL takes sslmode=disable|prefer|
     /// require|verify-ca|verify-full and sslrootcert=FILE (PEM); require
     /// without sslrootcert encrypts but does not check the server. A host
-    /// on another machine needs an sslmode (verify-full to be safe).
+    /// on another machine needs an sslmode (verify-full to be safe). Keep
+    /// the password out of the string (others can read a command line):
+    /// PGPASSWORD, passfile=FILE, PGPASSFILE or ~/.pgpass, as libpq.
     #[arg(long, value_name = "FILE|URL|K=V…", default_value = "tables.sqlite")]
     pub db: String,
 

@@ -6,6 +6,7 @@
 //! flushed it (`synchronous_commit`, on by default).
 
 mod hidden;
+mod password;
 mod target;
 mod tls;
 
@@ -76,11 +77,16 @@ impl PostgresStore {
     /// `sslrootcert`, does not check who answers; `verify-full` checks the
     /// certificate's CA and that it names the host. Without `sslmode`, a
     /// host on this machine gets `prefer` and any other host is refused.
+    /// A string without a password takes it from `PGPASSWORD`, else from
+    /// the password file (`passfile=FILE`, `PGPASSFILE` or `~/.pgpass`,
+    /// libpq's `host:port:database:user:password` lines).
     ///
     /// # Errors
     ///
     /// [`Error::Invalid`] (`db`) for a string that does not read, an
-    /// unsupported or missing sslmode, or a root file that does not read;
+    /// unsupported or missing sslmode, a root file that does not read, or a
+    /// password file that others may read, is not a plain file, or is named
+    /// and missing;
     /// [`Error::Unavailable`] if the server cannot be reached, refuses, or
     /// fails the TLS check; [`Error::Storage`] if a migration fails.
     pub fn connect(params: &str) -> Result<PostgresStore, Error> {

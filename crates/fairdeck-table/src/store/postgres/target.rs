@@ -1,8 +1,9 @@
 //! A PostgreSQL connection string as this service reads it: libpq's
 //! key=value form or a `postgres://` URL. The TLS keys (`sslmode`,
 //! `sslrootcert`) are taken out and applied by [`tls`](super::tls), since
-//! the driver knows neither `verify-ca`/`verify-full` nor root files; the
-//! rest goes to the driver unchanged.
+//! the driver knows neither `verify-ca`/`verify-full` nor root files, and
+//! `passfile` by [`password`](super::password), which also reads
+//! `PGPASSWORD`; the rest goes to the driver unchanged.
 //!
 //! Without `sslmode`, a host on this machine (a Unix socket directory,
 //! `localhost`, 127.0.0.0/8, `::1`) gets libpq's default `prefer`, and any
@@ -19,6 +20,7 @@ use postgres::Client;
 use postgres::config::Host;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::password::{self, Environment};
 use super::tls::{self, SslMode};
 use crate::Error;
 use crate::error::one_line;
@@ -26,12 +28,13 @@ use crate::error::one_line;
 /// How long a connection attempt may take when `connect_timeout` is not given.
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A checked connection string: the driver's settings, the sslmode and the
-/// root file it names.
+/// A checked connection string: the driver's settings, the sslmode, and
+/// the root file and password file it names.
 pub(crate) struct Settings {
     config: postgres::Config,
     mode: SslMode,
     root: Option<String>,
+    passfile: Option<String>,
 }
 
 /// Where a host is, for the sslmode default.
@@ -45,18 +48,20 @@ enum Reach {
     Remote(String),
 }
 
-/// The TLS keys found in a connection string.
+/// The keys of a connection string that this module applies, not the driver.
 #[derive(Default)]
-struct TlsKeys {
+struct OwnKeys {
     mode: Option<String>,
     root: Option<String>,
+    passfile: Option<String>,
 }
 
-impl TlsKeys {
+impl OwnKeys {
     fn take(&mut self, key: &str, value: String) -> Result<bool, Error> {
         let slot = match key {
             "sslmode" => &mut self.mode,
             "sslrootcert" => &mut self.root,
+            "passfile" => &mut self.passfile,
             _ => return Ok(false),
         };
         if slot.replace(value).is_some() {
@@ -69,11 +74,11 @@ impl TlsKeys {
 impl Settings {
     /// Reads and checks `params` without touching any file or socket. O(len).
     pub(crate) fn read(params: &str) -> Result<Settings, Error> {
-        let mut keys = TlsKeys::default();
+        let mut keys = OwnKeys::default();
         let rest = if is_url(params) {
-            url_without_tls(params, &mut keys)?
+            url_without_own_keys(params, &mut keys)?
         } else {
-            pairs_without_tls(params, &mut keys)?
+            pairs_without_own_keys(params, &mut keys)?
         };
         let mut config: postgres::Config = rest
             .parse()
@@ -95,6 +100,7 @@ impl Settings {
             config,
             mode,
             root: keys.root,
+            passfile: keys.passfile,
         })
     }
 }
@@ -107,9 +113,16 @@ pub(crate) struct Target {
 }
 
 impl Target {
-    /// Reads `params` ([`Settings::read`]) and the root file it names.
+    /// Reads `params` ([`Settings::read`]), the root file it names, and the
+    /// password from the environment or a password file if it gives none
+    /// ([`password`]).
     pub(crate) fn open(params: &str) -> Result<Target, Error> {
-        let settings = Settings::read(params)?;
+        let mut settings = Settings::read(params)?;
+        password::fill(
+            &mut settings.config,
+            settings.passfile.as_deref(),
+            &Environment::of_process(),
+        )?;
         let tls = tls::connector(settings.mode, settings.root.as_deref())?;
         Ok(Target {
             config: settings.config,
@@ -212,8 +225,8 @@ fn is_url(params: &str) -> bool {
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
 }
 
-/// The URL without its `sslmode`/`sslrootcert` query parameters (put in `keys`).
-fn url_without_tls(url: &str, keys: &mut TlsKeys) -> Result<String, Error> {
+/// The URL without its `sslmode`/`sslrootcert`/`passfile` query parameters (put in `keys`).
+fn url_without_own_keys(url: &str, keys: &mut OwnKeys) -> Result<String, Error> {
     // The driver knows the scheme in lower case only.
     let (scheme, after) = url.split_once("://").unwrap_or(("", url));
     let url = format!("{}://{after}", scheme.to_ascii_lowercase());
@@ -252,10 +265,10 @@ fn percent_decode(text: &str) -> Result<String, Error> {
     String::from_utf8(out).map_err(|_| bad())
 }
 
-/// The key=value string without its TLS keys (put in `keys`), every value
+/// The key=value string without the keys of [`OwnKeys`] (put in `keys`), every value
 /// written again quoted. libpq's rules: spaces around `=` allowed, a value
 /// in single quotes may hold spaces, a backslash escapes the next character.
-fn pairs_without_tls(params: &str, keys: &mut TlsKeys) -> Result<String, Error> {
+fn pairs_without_own_keys(params: &str, keys: &mut OwnKeys) -> Result<String, Error> {
     let mut kept = Vec::new();
     let mut chars = params.chars().peekable();
     loop {

@@ -119,3 +119,31 @@ fn a_connection_attempt_is_bounded_unless_the_string_says() {
         Some(&Duration::from_secs(3))
     );
 }
+
+#[test]
+fn the_connection_strings_passfile_key_reaches_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pgpass");
+    std::fs::write(&path, "*:*:*:*:through-the-string\n").unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let key_value = format!("host=127.0.0.1 user=u passfile='{}'", path.display());
+    let url = format!(
+        "postgres://u@127.0.0.1/t?passfile={}",
+        path.display().to_string().replace('/', "%2F")
+    );
+    for params in [key_value, url] {
+        let mut settings = Settings::read(&params).unwrap();
+        assert_eq!(settings.config.get_password(), None);
+        password::fill(
+            &mut settings.config,
+            settings.passfile.as_deref(),
+            &password::Environment::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            settings.config.get_password(),
+            Some(&b"through-the-string"[..]),
+            "{params}"
+        );
+    }
+}
