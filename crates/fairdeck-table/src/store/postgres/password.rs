@@ -8,8 +8,9 @@
 //!    `~/.pgpass`.
 //!
 //! A line of the file is `host:port:database:user:password`. A field that is
-//! `*` matches anything; `\:` and `\\` stand for a colon and a backslash; a
-//! line starting with `#` is a comment. The host is matched as written in
+//! `*` matches anything; a backslash makes the next character plain (`\:` a
+//! colon, `\\` a backslash, `\*` a star); a line starting with `#` is a
+//! comment. The host is matched as written in
 //! the string (a name, an IP address, or a Unix socket directory, which also
 //! matches `localhost`); a string without a port is port 5432, one without
 //! a database names the user's. With several hosts, the first host that has
@@ -166,7 +167,7 @@ fn wanted(config: &postgres::Config) -> Vec<Wanted> {
 
 /// The password of the first line matching the first host that has one.
 fn find(text: &str, wanted: &[Wanted]) -> Option<Vec<u8>> {
-    let lines: Vec<Vec<String>> = text
+    let lines: Vec<Vec<Field>> = text
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .filter_map(fields)
@@ -181,26 +182,39 @@ fn find(text: &str, wanted: &[Wanted]) -> Option<Vec<u8>> {
                     && matches(&f[2], |d| d == w.database)
                     && matches(&f[3], |u| u == w.user)
             })
-            .map(|f| f[4].clone().into_bytes())
+            .map(|f| f[4].text.clone().into_bytes())
     })
 }
 
-/// `*` matches anything, any other field as `is`.
-fn matches(field: &str, is: impl Fn(&str) -> bool) -> bool {
-    field == "*" || is(field)
+/// A field of a line, unescaped.
+#[derive(Default)]
+struct Field {
+    text: String,
+    /// Whether a backslash escaped anything in it: `\*` is a star, not a wildcard.
+    escaped: bool,
+}
+
+/// An unescaped `*` matches anything, any other field as `is` says.
+fn matches(field: &Field, is: impl Fn(&str) -> bool) -> bool {
+    (field.text == "*" && !field.escaped) || is(&field.text)
 }
 
 /// A line's five fields, unescaped; `None` for a line with fewer (libpq
 /// skips such a line). The password ends at its first unescaped colon.
-fn fields(line: &str) -> Option<Vec<String>> {
-    let mut fields = vec![String::new()];
+fn fields(line: &str) -> Option<Vec<Field>> {
+    let mut fields = vec![Field::default()];
     let mut chars = line.chars();
     while let Some(c) = chars.next() {
+        let count = fields.len();
+        let field = fields.last_mut()?;
         match c {
-            '\\' => fields.last_mut()?.extend(chars.next()),
-            ':' if fields.len() == 5 => break,
-            ':' => fields.push(String::new()),
-            c => fields.last_mut()?.push(c),
+            '\\' => {
+                field.text.extend(chars.next());
+                field.escaped = true;
+            }
+            ':' if count == 5 => break,
+            ':' => fields.push(Field::default()),
+            c => field.text.push(c),
         }
     }
     (fields.len() == 5).then_some(fields)

@@ -148,6 +148,7 @@ fn the_first_matching_line_wins_and_each_field_must_match() {
 fn escapes_sockets_hostaddr_and_several_hosts() {
     let (_dir, path) = passfile(
         "short:line\n\
+         \\*:5432:*:fd:escaped-star\n\
          /run/postgresql:5432:*:fd:socket\n\
          localhost:5433:*:fd:socket-as-localhost\n\
          192.0.2.7:5432:*:fd:by-address\n\
@@ -168,7 +169,15 @@ fn escapes_sockets_hostaddr_and_several_hosts() {
             "{params}"
         );
     }
-    assert_eq!(filled("host=a.example user=fd", &path), None);
+    assert_eq!(
+        filled("host=a.example user=fd", &path),
+        None,
+        "\\* is a star"
+    );
+    assert_eq!(
+        filled("host=* user=fd", &path).as_deref(),
+        Some(&b"escaped-star"[..])
+    );
     assert_eq!(
         filled("host=localhost user=fd", &path),
         None,
