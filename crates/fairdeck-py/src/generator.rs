@@ -267,7 +267,10 @@ impl Generator {
     /// ``out`` (a writeable ``numpy.ndarray`` of ``x``'s shape) the result
     /// is written there and returned; as in numpy, ``x``'s dtype must cast
     /// to ``out``'s under the ``safe`` rule (``TypeError`` otherwise: int64
-    /// into an int32 ``out`` would truncate), checked before any draw.
+    /// into an int32 ``out`` would truncate), checked before any draw. An
+    /// ``out`` of ``x``'s dtype that is C-contiguous (with ``axis=None`` or
+    /// the last axis) gets ``x``'s items and is shuffled in place: no array
+    /// of ``x``'s size in between, the same result.
     ///
     /// Sequentially (``threads=None``) the lanes are shuffled one after the
     /// other on the generator's stream, each exactly as ``shuffle`` would;

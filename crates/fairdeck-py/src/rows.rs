@@ -155,22 +155,28 @@ pub fn permuted<'py>(
             type_name(x)
         )));
     }
+    let axis = axis
+        .map(|axis| normalize_axis(py, axis, shape.len()))
+        .transpose()?;
+    // Lanes of `m` items along the last axis, or `None`: all items as one.
+    let runs = axis.map(|axis| shape[axis]);
     if let Some(out) = out {
         check_out(np, &arr, out, &shape)?;
+        if shuffles_in_out(&arr, out, axis, shape.len())? {
+            np.call_method1("copyto", (out, &arr))?;
+            shuffle_c_array(out.cast::<PyUntypedArray>()?, runs, stream, threads)?;
+            return Ok(out.clone());
+        }
     }
     let result = match axis {
         None => {
             let flat = c_copy(np, &arr.call_method1("reshape", (-1,))?)?;
-            shuffle_array(&flat, stream, threads)?;
+            shuffle_c_array(&flat, None, stream, threads)?;
             flat.call_method1("reshape", (arr.getattr("shape")?,))?
         }
         Some(axis) => {
-            let axis = normalize_axis(py, axis, shape.len())?;
             let lanes = c_copy(np, &np.call_method1("moveaxis", (&arr, axis, -1))?)?;
-            let m = shape[axis];
-            if m > 1 && !lanes.is_empty() && !shuffle_rows_in_place(&lanes, m, stream, threads)? {
-                permute_lanes_by_index(&lanes, m, stream, threads)?;
-            }
+            shuffle_c_array(&lanes, runs, stream, threads)?;
             np.call_method1("moveaxis", (&lanes, -1, axis))?
         }
     };
@@ -183,6 +189,44 @@ pub fn permuted<'py>(
             Ok(out.clone())
         }
     }
+}
+
+/// Shuffles the C-contiguous array `y` in place: all its items as one run
+/// (`runs` is `None`), or each run of `m` items along its last axis.
+fn shuffle_c_array(
+    y: &Bound<'_, PyUntypedArray>,
+    runs: Option<usize>,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<()> {
+    match runs {
+        None => shuffle_array(&y.reshape_flat()?, stream, threads),
+        Some(m) if m > 1 && !y.is_empty() => {
+            if !shuffle_rows_in_place(y, m, stream, threads)? {
+                permute_lanes_by_index(y, m, stream, threads)?;
+            }
+            Ok(())
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// Whether `permuted(arr, axis, out)` may copy `arr` into `out` and shuffle
+/// there, with no array in between: `out` has `arr`'s dtype (the same items
+/// moved by the same draws: the result is the one a copy would give) and is
+/// C-contiguous, and the lanes, if any, run along its last axis.
+fn shuffles_in_out(
+    arr: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    axis: Option<usize>,
+    ndim: usize,
+) -> PyResult<bool> {
+    Ok(axis.is_none_or(|axis| axis + 1 == ndim)
+        && out
+            .getattr("flags")?
+            .getattr("c_contiguous")?
+            .extract::<bool>()?
+        && arr.getattr("dtype")?.eq(out.getattr("dtype")?)?)
 }
 
 /// numpy's checks of `permuted(x, out=out)`, before any randomness is used:

@@ -57,6 +57,55 @@ def test_out():
         fairdeck.Generator("out").permuted(x, axis=1, out=np.empty((2, 10)))
 
 
+OUT_CASES = [
+    (np.arange(100 * 52).reshape(100, 52), 1),
+    (np.arange(100 * 52, dtype=np.int8).reshape(100, 52), -1),
+    (np.arange(4 * 5 * 6).reshape(4, 5, 6), 2),
+    (np.arange(4 * 5 * 6).reshape(4, 5, 6), None),
+    (np.arange(4 * 5 * 6).reshape(4, 5, 6), 0),  # lanes not along the last axis
+    (np.asfortranarray(np.arange(30 * 7).reshape(30, 7)), 1),  # x in another order
+    (np.array([[f"s{i}" for i in range(7)]] * 30), 1),  # 12-byte items: through indexes
+    (np.arange(30 * 7).reshape(30, 7).astype(object), 1),
+    (np.arange(1000), 0),
+]
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+@pytest.mark.parametrize("x,axis", OUT_CASES)
+def test_out_gives_what_a_fresh_array_gives_in_every_layout(x, axis, threads):
+    expected = fairdeck.Generator("into").permuted(x, axis=axis, threads=threads)
+    outs = {
+        "C order": np.empty(x.shape, x.dtype),  # shuffled in out itself
+        "F order": np.empty(x.shape, x.dtype, order="F"),  # through a copy
+        "x itself": x.copy(),
+    }
+    for name, out in outs.items():
+        source = out if name == "x itself" else x
+        got = fairdeck.Generator("into").permuted(source, axis=axis, out=out, threads=threads)
+        assert got is out, name
+        assert (out == expected).all(), name
+
+
+def test_out_of_the_same_dtype_needs_no_array_besides_it():
+    # numpy reports its arrays' memory to tracemalloc: a copy of x would show.
+    import tracemalloc
+
+    x = np.tile(np.arange(52, dtype=np.int64), (20_000, 1))  # 8.3 MB
+    for out, bound in [(np.empty_like(x), x.nbytes // 8), (np.empty(x.shape, np.float64), None)]:
+        tracemalloc.start()
+        try:
+            fairdeck.Generator("mem").permuted(x, axis=1, out=out)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        if bound is None:
+            # The negative control: another dtype goes through a copy of x.
+            assert peak >= x.nbytes, peak
+        else:
+            assert peak < bound, peak
+    assert (np.sort(out, axis=1) == np.arange(52)).all()
+
+
 def test_bad_axis_and_empty():
     g = fairdeck.Generator("bad")
     with pytest.raises(ValueError, match="out of bounds"):
