@@ -51,6 +51,20 @@ impl RawItems {
     /// `TypeError` for a 0-d array (as numpy: it has no length),
     /// `ValueError` for a read-only one.
     pub fn of(arr: &Bound<'_, PyUntypedArray>) -> PyResult<Self> {
+        Self::describe(arr, true)
+    }
+
+    /// Describes `arr` to be read only (the source of a copy): a read-only
+    /// array is taken.
+    ///
+    /// # Errors
+    ///
+    /// `TypeError` for a 0-d array.
+    pub fn of_source(arr: &Bound<'_, PyUntypedArray>) -> PyResult<Self> {
+        Self::describe(arr, false)
+    }
+
+    fn describe(arr: &Bound<'_, PyUntypedArray>, writing: bool) -> PyResult<Self> {
         let (shape, strides) = (arr.shape(), arr.strides());
         if shape.is_empty() {
             return Err(pyo3::exceptions::PyTypeError::new_err(
@@ -59,7 +73,7 @@ impl RawItems {
         }
         // SAFETY: `arr` is a live numpy array; its fields are read under the GIL.
         let fields = unsafe { &*npyffi::_PyArray_GET_ITEM_DATA(arr.as_array_ptr()) };
-        if fields.flags & NPY_ARRAY_WRITEABLE == 0 {
+        if writing && fields.flags & NPY_ARRAY_WRITEABLE == 0 {
             return Err(PyValueError::new_err(
                 "the array is read-only: shuffle a copy (x.copy()) or use permutation(x)",
             ));
@@ -92,13 +106,30 @@ impl RawItems {
     /// the slice is used (the caller holds a reference to it), and no other
     /// Rust code may hold a reference into its memory meanwhile.
     pub unsafe fn slice<'a, T>(&self) -> Option<&'a mut [T]> {
-        let fits = self.contiguous
-            && self.item == size_of::<T>()
-            && (self.data as usize).is_multiple_of(align_of::<T>());
         // SAFETY: `len` items of `size_of::<T>()` bytes lie contiguously at
         // `data`, aligned for `T`; every bit pattern is a valid unsigned
         // integer; the caller guarantees the memory outlives the slice.
-        fits.then(|| unsafe { std::slice::from_raw_parts_mut(self.data.cast::<T>(), self.len) })
+        self.fits::<T>()
+            .then(|| unsafe { std::slice::from_raw_parts_mut(self.data.cast::<T>(), self.len) })
+    }
+
+    /// [`RawItems::slice`] to read only (an array from [`RawItems::of_source`]).
+    ///
+    /// # Safety
+    ///
+    /// As for [`RawItems::slice`]; Rust code may read the memory meanwhile.
+    pub unsafe fn slice_ref<'a, T>(&self) -> Option<&'a [T]> {
+        // SAFETY: as in `slice`.
+        self.fits::<T>().then(|| unsafe {
+            std::slice::from_raw_parts(self.data.cast::<T>().cast_const(), self.len)
+        })
+    }
+
+    /// Whether the items are `T`s: one `T` wide each, contiguous, aligned.
+    fn fits<T>(&self) -> bool {
+        self.contiguous
+            && self.item == size_of::<T>()
+            && (self.data as usize).is_multiple_of(align_of::<T>())
     }
 }
 

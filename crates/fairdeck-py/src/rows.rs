@@ -5,6 +5,10 @@
 //! shuffled with `fairdeck::shuffle::shuffle`, in order, on the generator's
 //! stream (sequential) or, with `threads=`, in blocks of rows each keyed
 //! from 32 bytes of the stream (the same result for every thread count).
+//! Rows along the last axis of a C-contiguous array, on one thread, are
+//! copied and shuffled a block at a time, while the block is in cache (the
+//! same draws). An `out` of `x`'s dtype that is C-contiguous is written
+//! directly, with no array in between.
 
 use fairdeck::shuffle::{shuffle, shuffle_until};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
@@ -91,6 +95,86 @@ fn shuffle_runs<T: Send>(
     }
 }
 
+/// `permuted`'s copy and shuffle in one pass, on one thread: each block of
+/// rows (about 2^16 items) is copied from `source` into `data` and shuffled
+/// there while it is still in cache, with the draws of copying everything
+/// first and then [`shuffle_runs`] (which reads the copy back from memory).
+/// Stopped by Ctrl-C, it still copies the blocks it had not reached, so
+/// `data` holds every row of `source`, some of them shuffled.
+fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
+    py: Python<'_>,
+    source: &[T],
+    data: &mut [T],
+    m: usize,
+    stream: &Stream,
+    detach: bool,
+) -> PyResult<()> {
+    reserve_scratch::<T>(m, "permuted")?;
+    let watch = if detach {
+        Watch::new(py)?
+    } else {
+        Watch::none()
+    };
+    let block = (BLOCK_ITEMS / m).max(1) * m;
+    let run = |data: &mut [T]| -> PyResult<()> {
+        crate::with_dice!(stream, |dice| {
+            let mut stopped = false;
+            for (rows, from) in data.chunks_mut(block).zip(source.chunks(block)) {
+                rows.copy_from_slice(from);
+                stopped = stopped || watch.stop();
+                if !stopped {
+                    rows.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
+                }
+            }
+            watch.outcome(if stopped { Err(()) } else { Ok(()) })
+        })
+    };
+    if detach {
+        py.detach(|| run(data))
+    } else {
+        run(data)
+    }
+}
+
+/// `permuted` along the last axis of the C-contiguous `arr` into `out`, a
+/// C-contiguous array of its dtype and shape that shares no memory with it,
+/// by [`copy_and_shuffle_runs`]; `false`, with nothing written, where that
+/// does not apply (threads, runs of one item or of a block or more, items
+/// that are Python objects or of another width).
+fn copy_and_shuffle_rows(
+    arr: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyUntypedArray>,
+    m: usize,
+    stream: &Stream,
+    threads: Threads,
+) -> PyResult<bool> {
+    if !matches!(threads, Threads::Sequential) || !(2..BLOCK_ITEMS).contains(&m) {
+        return Ok(false);
+    }
+    let py = arr.py();
+    let source = arr
+        .call_method1("reshape", (-1,))?
+        .cast_into::<PyUntypedArray>()?;
+    let flat = out.reshape_flat()?;
+    let (from, to) = (RawItems::of_source(&source)?, RawItems::of(&flat)?);
+    if from.objects || from.len != to.len || from.len == 0 {
+        return Ok(false);
+    }
+    let detach = from.len >= DETACH_LEN;
+    macro_rules! widths {
+        ($($t:ty),*) => {$(
+            // SAFETY: `arr` and `out` (and the views `source` and `flat`)
+            // stay referenced for the whole call, and share no memory.
+            if let (Some(s), Some(d)) = unsafe { (from.slice_ref::<$t>(), to.slice::<$t>()) } {
+                copy_and_shuffle_runs(py, s, d, m, stream, detach)?;
+                return Ok(true);
+            }
+        )*};
+    }
+    widths!(u8, u16, u32, u64, u128);
+    Ok(false)
+}
+
 /// Shuffles the last-axis runs of the C-contiguous array `y` in place;
 /// `false` when its items are not a direct width (then the caller permutes
 /// through indexes).
@@ -160,12 +244,37 @@ pub fn permuted<'py>(
         .transpose()?;
     // Lanes of `m` items along the last axis, or `None`: all items as one.
     let runs = axis.map(|axis| shape[axis]);
+    // Rows along the last axis of a C-contiguous x: copied and shuffled in
+    // one pass where that applies (see `copy_and_shuffle_rows`).
+    let last_runs = match (axis, runs) {
+        (Some(axis), Some(m)) if axis + 1 == shape.len() && c_contiguous(&arr)? => Some(m),
+        _ => None,
+    };
     if let Some(out) = out {
         check_out(np, &arr, out, &shape)?;
         if shuffles_in_out(&arr, out, axis, shape.len())? {
+            let out_items = out.cast::<PyUntypedArray>()?;
+            let apart = !np
+                .call_method1("may_share_memory", (&arr, out))?
+                .extract::<bool>()?;
+            if let Some(m) = last_runs.filter(|_| apart)
+                && copy_and_shuffle_rows(&arr, out_items, m, stream, threads)?
+            {
+                return Ok(out.clone());
+            }
             np.call_method1("copyto", (out, &arr))?;
-            shuffle_c_array(out.cast::<PyUntypedArray>()?, runs, stream, threads)?;
+            shuffle_c_array(out_items, runs, stream, threads)?;
             return Ok(out.clone());
+        }
+    }
+    if let Some(m) = last_runs {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("dtype", arr.getattr("dtype")?)?;
+        let fresh = np
+            .call_method("empty", (arr.getattr("shape")?,), Some(&kwargs))?
+            .cast_into::<PyUntypedArray>()?;
+        if copy_and_shuffle_rows(&arr, &fresh, m, stream, threads)? {
+            return finish(np, fresh.into_any(), out);
         }
     }
     let result = match axis {
@@ -180,15 +289,29 @@ pub fn permuted<'py>(
             np.call_method1("moveaxis", (&lanes, -1, axis))?
         }
     };
+    finish(np, result, out)
+}
+
+/// `result`, or `out` once `result` is copied there (numpy's `safe` casting).
+fn finish<'py>(
+    np: &Bound<'py, PyModule>,
+    result: Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     match out {
         None => Ok(result),
         Some(out) => {
-            let kwargs = PyDict::new(py);
+            let kwargs = PyDict::new(np.py());
             kwargs.set_item("casting", "safe")?;
             np.call_method("copyto", (out, &result), Some(&kwargs))?;
             Ok(out.clone())
         }
     }
+}
+
+/// Whether the array `a` is C-contiguous.
+fn c_contiguous(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    a.getattr("flags")?.getattr("c_contiguous")?.extract()
 }
 
 /// Shuffles the C-contiguous array `y` in place: all its items as one run
@@ -222,10 +345,7 @@ fn shuffles_in_out(
     ndim: usize,
 ) -> PyResult<bool> {
     Ok(axis.is_none_or(|axis| axis + 1 == ndim)
-        && out
-            .getattr("flags")?
-            .getattr("c_contiguous")?
-            .extract::<bool>()?
+        && c_contiguous(out)?
         && arr.getattr("dtype")?.eq(out.getattr("dtype")?)?)
 }
 

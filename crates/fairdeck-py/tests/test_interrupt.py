@@ -199,6 +199,21 @@ def test_other_long_calls_stop(call):
     stopped_early(interrupt(call))
 
 
+def test_an_interrupted_permuted_into_out_leaves_every_row_of_x_there():
+    # Into `out` the rows are copied and shuffled a block at a time; a call
+    # stopped midway still copies the blocks it had not reached, so `out`
+    # holds every row of x (some shuffled) and x is untouched.
+    setup = f"x = np.tile(np.arange(250, dtype=np.uint8), ({N // 1000}, 4)); out = np.zeros_like(x)"
+    after = """
+    row = np.tile(np.arange(250, dtype=np.uint8), 4)
+    whole = (np.sort(out, axis=1) == np.sort(row)).all() and (x == row).all()
+    print("rows" if whole else "damaged", flush=True)
+    sys.exit(0)
+    """
+    lines = interrupt("g.permuted(x, axis=1, out=out)", setup=setup, after=after, wait=0.1)
+    assert lines == ["interrupted", "rows"], lines
+
+
 def test_a_signal_pending_when_the_first_array_is_made_is_a_keyboard_interrupt():
     # A threaded permutation used to run to its end with the signal pending,
     # and its result was then the process's first numpy array made by

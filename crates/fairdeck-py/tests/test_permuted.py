@@ -22,6 +22,25 @@ def test_rows_follow_the_shuffle_of_each_row_in_turn():
     assert y.tolist() == expected
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.complex128])
+def test_rows_over_several_blocks_follow_each_rows_shuffle(dtype):
+    # 3000 rows of 52 are three blocks of about 2**16 items: copied and
+    # shuffled block by block, they must draw as row-by-row shuffles do,
+    # into a fresh array, into out, and from x in another order.
+    x = np.tile(np.arange(52).astype(dtype), (3000, 1))
+    g = fairdeck.Generator("blocks")
+    expected = np.array([g.permutation(52) for _ in range(3000)]).astype(dtype)
+    assert (fairdeck.Generator("blocks").permuted(x, axis=1) == expected).all()
+    out = np.empty_like(x)
+    fairdeck.Generator("blocks").permuted(x, axis=1, out=out)
+    assert (out == expected).all()
+    fortran = np.asfortranarray(x)
+    assert (fairdeck.Generator("blocks").permuted(fortran, axis=1) == expected).all()
+    read_only = x.copy()
+    read_only.flags.writeable = False
+    assert (fairdeck.Generator("blocks").permuted(read_only, axis=1) == expected).all()
+
+
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, None])
 def test_any_axis(axis):
     x = np.arange(4 * 5 * 6).reshape(4, 5, 6)
