@@ -95,10 +95,11 @@ fn shuffle_runs<T: Send>(
     }
 }
 
-/// `permuted`'s copy and shuffle in one pass, on one thread: each block of
-/// rows (about 2^16 items) is copied from `source` into `data` and shuffled
-/// there while it is still in cache, with the draws of copying everything
-/// first and then [`shuffle_runs`] (which reads the copy back from memory).
+/// `permuted`'s copy and shuffle in one pass, on one thread: each row is
+/// copied from `source` into `data` and shuffled there while it is still in
+/// cache, with the draws of copying everything first and then
+/// [`shuffle_runs`] (which reads the copy back from memory); Ctrl-C is
+/// looked for once per block of rows (about 2^16 items).
 /// Stopped by Ctrl-C, it still copies the blocks it had not reached, so
 /// `data` holds every row of `source`, some of them shuffled.
 fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
@@ -120,10 +121,17 @@ fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
         crate::with_dice!(stream, |dice| {
             let mut stopped = false;
             for (rows, from) in data.chunks_mut(block).zip(source.chunks(block)) {
-                rows.copy_from_slice(from);
                 stopped = stopped || watch.stop();
-                if !stopped {
-                    rows.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
+                if stopped {
+                    rows.copy_from_slice(from);
+                    continue;
+                }
+                // Row by row: each row is shuffled while it is in the L1
+                // cache (copying 2^10 to 2^16 items at a time measured 3-18 %
+                // slower on 10^6 rows of 52).
+                for (row, from) in rows.chunks_exact_mut(m).zip(from.chunks_exact(m)) {
+                    row.copy_from_slice(from);
+                    shuffle(row, dice);
                 }
             }
             watch.outcome(if stopped { Err(()) } else { Ok(()) })
