@@ -27,6 +27,32 @@ use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
 /// that the blocks (and their keys) do not depend on the thread count.
 const BLOCK_ITEMS: usize = 1 << 16;
 
+/// Checks that the scratch of a run of `m` items can be had, and makes the
+/// Ctrl-C watch of a `permuted` pass (`detach`: the pass runs without the
+/// GIL and looks for signals; otherwise it is short and is not watched).
+fn prepare<T>(py: Python<'_>, m: usize, detach: bool) -> PyResult<Watch> {
+    reserve_scratch::<T>(m, "permuted")?;
+    if detach {
+        Watch::new(py)
+    } else {
+        Ok(Watch::none())
+    }
+}
+
+/// `run(data)`, without the GIL when `detach` is set.
+fn released<T: Send>(
+    py: Python<'_>,
+    detach: bool,
+    data: &mut [T],
+    run: impl FnOnce(&mut [T]) -> PyResult<()> + Send,
+) -> PyResult<()> {
+    if detach {
+        py.detach(|| run(data))
+    } else {
+        run(data)
+    }
+}
+
 /// Shuffles each run of `m` consecutive items of `data` independently.
 fn shuffle_runs<T: Send>(
     py: Python<'_>,
@@ -36,12 +62,7 @@ fn shuffle_runs<T: Send>(
     threads: Threads,
     detach: bool,
 ) -> PyResult<()> {
-    reserve_scratch::<T>(m, "permuted")?;
-    let watch = if detach {
-        Watch::new(py)?
-    } else {
-        Watch::none()
-    };
+    let watch = prepare::<T>(py, m, detach)?;
     let run = |data: &mut [T]| -> PyResult<()> {
         match threads {
             // Rows shorter than a block are shuffled a block of rows at a
@@ -88,11 +109,7 @@ fn shuffle_runs<T: Send>(
             }
         }
     };
-    if detach {
-        py.detach(|| run(data))
-    } else {
-        run(data)
-    }
+    released(py, detach, data, run)
 }
 
 /// `permuted`'s copy and shuffle in one pass, on one thread: each row is
@@ -110,12 +127,7 @@ fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
     stream: &Stream,
     detach: bool,
 ) -> PyResult<()> {
-    reserve_scratch::<T>(m, "permuted")?;
-    let watch = if detach {
-        Watch::new(py)?
-    } else {
-        Watch::none()
-    };
+    let watch = prepare::<T>(py, m, detach)?;
     let block = (BLOCK_ITEMS / m).max(1) * m;
     let run = |data: &mut [T]| -> PyResult<()> {
         crate::with_dice!(stream, |dice| {
@@ -137,11 +149,7 @@ fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
             watch.outcome(if stopped { Err(()) } else { Ok(()) })
         })
     };
-    if detach {
-        py.detach(|| run(data))
-    } else {
-        run(data)
-    }
+    released(py, detach, data, run)
 }
 
 /// `permuted` along the last axis of the C-contiguous `arr` into `out`, a

@@ -96,6 +96,18 @@ fn the_strings_passfile_then_pgpassfile_then_home() {
     assert_eq!(with(None, &missing), None);
 }
 
+/// Each string of `cases` ends with the password given (`None`: no line
+/// of the file at `path` matched it).
+fn check(path: &Path, cases: &[(&str, Option<&str>)]) {
+    for (params, expected) in cases {
+        assert_eq!(
+            filled(params, path).as_deref(),
+            expected.map(str::as_bytes),
+            "{params}"
+        );
+    }
+}
+
 #[test]
 fn the_first_matching_line_wins_and_each_field_must_match() {
     let (_dir, path) = passfile(
@@ -108,39 +120,36 @@ fn the_first_matching_line_wins_and_each_field_must_match() {
          127.0.0.1:5432:tables:*:any-user\n\
          *:*:*:*:last\n",
     );
-    for (params, expected) in [
-        ("host=db.example user=fd dbname=tables", "remote"),
-        (
-            "host=127.0.0.1 port=6000 user=fd dbname=tables",
-            "port-6000",
-        ),
-        ("host=127.0.0.1 port=7000 user=fd dbname=tables", "any-port"),
-        ("host=127.0.0.1 user=fd dbname=other", "any-db"),
-        ("host=127.0.0.1 user=someone dbname=tables", "any-user"),
-        ("host=localhost user=fd dbname=tables", "last"),
-        // No port is 5432; no dbname is the user's.
-        ("host=127.0.0.1 user=tables", "any-user"),
-    ] {
-        assert_eq!(
-            filled(params, &path).as_deref(),
-            Some(expected.as_bytes()),
-            "{params}"
-        );
-    }
+    check(
+        &path,
+        &[
+            ("host=db.example user=fd dbname=tables", Some("remote")),
+            (
+                "host=127.0.0.1 port=6000 user=fd dbname=tables",
+                Some("port-6000"),
+            ),
+            (
+                "host=127.0.0.1 port=7000 user=fd dbname=tables",
+                Some("any-port"),
+            ),
+            ("host=127.0.0.1 user=fd dbname=other", Some("any-db")),
+            (
+                "host=127.0.0.1 user=someone dbname=tables",
+                Some("any-user"),
+            ),
+            ("host=localhost user=fd dbname=tables", Some("last")),
+            // No port is 5432; no dbname is the user's.
+            ("host=127.0.0.1 user=tables", Some("any-user")),
+        ],
+    );
     let (_d, strict) = passfile("127.0.0.1:5432:tables:fd:exact\n");
-    assert_eq!(
-        filled("host=127.0.0.1 user=fd", &strict),
-        None,
-        "db defaults to the user"
-    );
-    assert_eq!(
-        filled("host=127.0.0.1 user=tables", &strict),
-        None,
-        "the user field is checked"
-    );
-    assert_eq!(
-        filled("host=127.0.0.1 user=fd dbname=tables", &strict).as_deref(),
-        Some(&b"exact"[..])
+    check(
+        &strict,
+        &[
+            ("host=127.0.0.1 user=fd", None),     // the database is then "fd"
+            ("host=127.0.0.1 user=tables", None), // the user field is checked
+            ("host=127.0.0.1 user=fd dbname=tables", Some("exact")),
+        ],
     );
 }
 
@@ -155,33 +164,19 @@ fn escapes_sockets_hostaddr_and_several_hosts() {
          b.example:5432:*:fd:second-host\n\
          c\\:d:5432:*:fd:pass\\:with\\\\colon:ignored\n",
     );
-    for (params, expected) in [
-        ("host=/run/postgresql user=fd", "socket"),
-        ("host=/tmp user=fd port=5433", "socket-as-localhost"),
-        ("hostaddr=192.0.2.7 user=fd", "by-address"),
-        // host is matched as written, not its hostaddr.
-        ("host=a.example,b.example user=fd", "second-host"),
-        (r"host=c:d user=fd", r"pass:with\colon"),
-    ] {
-        assert_eq!(
-            filled(params, &path).as_deref(),
-            Some(expected.as_bytes()),
-            "{params}"
-        );
-    }
-    assert_eq!(
-        filled("host=a.example user=fd", &path),
-        None,
-        "\\* is a star"
-    );
-    assert_eq!(
-        filled("host=* user=fd", &path).as_deref(),
-        Some(&b"escaped-star"[..])
-    );
-    assert_eq!(
-        filled("host=localhost user=fd", &path),
-        None,
-        "5432, not 5433"
+    check(
+        &path,
+        &[
+            ("host=/run/postgresql user=fd", Some("socket")),
+            ("host=/tmp user=fd port=5433", Some("socket-as-localhost")),
+            ("hostaddr=192.0.2.7 user=fd", Some("by-address")),
+            // host is matched as written, not its hostaddr.
+            ("host=a.example,b.example user=fd", Some("second-host")),
+            (r"host=c:d user=fd", Some(r"pass:with\colon")),
+            ("host=a.example user=fd", None), // \* is a star, not a wildcard
+            ("host=* user=fd", Some("escaped-star")),
+            ("host=localhost user=fd", None), // 5432, not 5433
+        ],
     );
 }
 
