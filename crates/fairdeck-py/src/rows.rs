@@ -6,8 +6,8 @@
 //! stream (sequential) or, with `threads=`, in blocks of rows each keyed
 //! from 32 bytes of the stream (the same result for every thread count).
 //! Rows along the last axis of a C-contiguous array, on one thread, are
-//! copied and shuffled a block at a time, while the block is in cache (the
-//! same draws). An `out` of `x`'s dtype that is C-contiguous is written
+//! copied and shuffled one at a time, each while it is in cache (the same
+//! draws). An `out` of `x`'s dtype that is C-contiguous is written
 //! directly, with no array in between.
 
 use fairdeck::shuffle::{shuffle, shuffle_until};
@@ -268,30 +268,42 @@ pub fn permuted<'py>(
     };
     if let Some(out) = out {
         check_out(np, &arr, out, &shape)?;
-        if shuffles_in_out(&arr, out, axis, shape.len())? {
-            let out_items = out.cast::<PyUntypedArray>()?;
-            let apart = !np
-                .call_method1("may_share_memory", (&arr, out))?
-                .extract::<bool>()?;
-            if let Some(m) = last_runs.filter(|_| apart)
-                && copy_and_shuffle_rows(&arr, out_items, m, stream, threads)?
-            {
-                return Ok(out.clone());
-            }
-            np.call_method1("copyto", (out, &arr))?;
-            shuffle_c_array(out_items, runs, stream, threads)?;
-            return Ok(out.clone());
-        }
     }
-    if let Some(m) = last_runs {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("dtype", arr.getattr("dtype")?)?;
-        let fresh = np
-            .call_method("empty", (arr.getattr("shape")?,), Some(&kwargs))?
-            .cast_into::<PyUntypedArray>()?;
-        if copy_and_shuffle_rows(&arr, &fresh, m, stream, threads)? {
-            return finish(np, fresh.into_any(), out);
+    // Where the items can be shuffled without a copy in between: `out`
+    // itself, else a fresh C-contiguous array for rows along the last axis.
+    let into_out = match out {
+        Some(out) if shuffles_in_out(&arr, out, axis, shape.len())? => Some(out),
+        _ => None,
+    };
+    let target = match (into_out, last_runs) {
+        (Some(out), _) => Some(out.clone()),
+        (None, Some(_)) => {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("dtype", arr.getattr("dtype")?)?;
+            Some(np.call_method("empty", (arr.getattr("shape")?,), Some(&kwargs))?)
         }
+        (None, None) => None,
+    };
+    if let Some(target) = target {
+        let items = target.cast::<PyUntypedArray>()?;
+        let fused = match last_runs {
+            Some(m)
+                if !np
+                    .call_method1("may_share_memory", (&arr, &target))?
+                    .extract::<bool>()? =>
+            {
+                copy_and_shuffle_rows(&arr, items, m, stream, threads)?
+            }
+            _ => false,
+        };
+        if !fused {
+            np.call_method1("copyto", (&target, &arr))?;
+            shuffle_c_array(items, runs, stream, threads)?;
+        }
+        return match into_out {
+            Some(out) => Ok(out.clone()),
+            None => finish(np, target, out),
+        };
     }
     let result = match axis {
         None => {
