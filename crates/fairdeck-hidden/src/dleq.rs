@@ -38,6 +38,9 @@ pub struct ShareMessage {
     pub share: Hex32,
     /// The Chaum–Pedersen proof.
     pub proof: Proof,
+    /// Version 3.1: the seat's signature on the message's digest (§17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Proof>,
 }
 
 /// Where a share belongs and what it claims.
@@ -118,6 +121,7 @@ pub fn share_message<R: CryptoRng + ?Sized>(
             c: encode_scalar(&c),
             s: encode_scalar(&s),
         },
+        signature: None,
     })
 }
 

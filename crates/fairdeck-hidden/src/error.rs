@@ -80,6 +80,18 @@ pub enum Error {
     Void(String),
     /// A secret key that is not the named seat's.
     WrongKey(u64),
+    /// Version 3.1: the message in seat `0`'s place is not signed by seat `0`
+    /// (the text says which message).
+    Signature(u64, String),
+    /// Version 3.1: the messages and the room's log disagree (the text says how).
+    Log(String),
+    /// Version 3.1: a head, receipt or room key not signed by the table's room.
+    RoomSignature(String),
+    /// Version 3.1: the room's own signed heads or receipts contradict what it
+    /// published (it rewrote, dropped or reordered messages, or equivocated).
+    Room(String),
+    /// Version 3.1: a seat's attestation does not hold (the text says why).
+    Attestation(u64, String),
 }
 
 impl Error {
@@ -109,6 +121,11 @@ impl Error {
             Error::HandOrder(_) => "hand-order",
             Error::Void(_) => "void",
             Error::WrongKey(_) => "wrong-key",
+            Error::Signature(..) => "signature",
+            Error::Log(_) => "log",
+            Error::RoomSignature(_) => "room-signature",
+            Error::Room(_) => "room",
+            Error::Attestation(..) => "attestation",
         }
     }
 }
@@ -157,6 +174,13 @@ impl fmt::Display for Error {
             }
             Error::Void(why) => write!(f, "void: {why}"),
             Error::WrongKey(j) => write!(f, "wrong-key: the secret key is not seat {j}'s"),
+            Error::Signature(j, what) => {
+                write!(f, "signature: {what} is not signed by seat {j}")
+            }
+            Error::Log(why) => write!(f, "log: {why}"),
+            Error::RoomSignature(why) => write!(f, "room-signature: {why}"),
+            Error::Room(why) => write!(f, "room: {why}"),
+            Error::Attestation(j, why) => write!(f, "attestation: seat {j}'s {why}"),
         }
     }
 }

@@ -60,6 +60,9 @@ pub struct KeyMessage {
     pub public_key: Hex32,
     /// The Schnorr proof.
     pub proof: Proof,
+    /// Version 3.1: the seat's signature on the message's digest (§17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Proof>,
 }
 
 impl SecretKey {
@@ -133,6 +136,7 @@ pub fn key_message<R: CryptoRng + ?Sized>(
             c: encode_scalar(&c),
             s: encode_scalar(&s),
         },
+        signature: None,
     })
 }
 

@@ -70,11 +70,13 @@ mod error;
 pub mod group;
 pub mod keys;
 pub mod layout;
+pub mod ledger;
 pub mod play;
 pub mod record;
 pub mod seat;
 pub mod shuffle;
 pub mod shuffle_proof;
+pub mod signature;
 mod table;
 #[cfg(test)]
 mod testing;
@@ -84,4 +86,4 @@ pub mod verify;
 pub mod wire;
 
 pub use error::{Error, ShuffleCheck};
-pub use table::{Table, VERSION};
+pub use table::{REVISION, Table, VERSION};

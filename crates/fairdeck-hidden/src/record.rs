@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::dleq::ShareMessage;
 use crate::keys::KeyMessage;
+use crate::ledger::{Attestation, SignedHead};
+use crate::wire::Hex32;
 use crate::shuffle::ShuffleMessage;
 use crate::{Error, VERSION};
 
@@ -22,8 +24,16 @@ pub const MAX_BYTES: usize = 64 << 20;
 pub struct Record {
     /// Always 3.
     pub version: u64,
+    /// 1 for version 3.1 (messages signed, the room's log), 0 (left out)
+    /// for plain version 3.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revision: u64,
     /// The table's manifest (version 3).
     pub manifest: Manifest,
+    /// Version 3.1: the room's public signing key (none: a table without a
+    /// room, played offline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<Hex32>,
     /// One key message per seat, in seat order.
     pub keys: Vec<KeyMessage>,
     /// The void record of a table whose keys never all arrived.
@@ -31,6 +41,20 @@ pub struct Record {
     pub void: Option<Void>,
     /// The hands played, hand numbers increasing.
     pub hands: Vec<HandRecord>,
+    /// Version 3.1: the digests of every message and void record, in the
+    /// order the room accepted them (§18).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<Hex32>,
+    /// Version 3.1: the room's signed head of the whole log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<SignedHead>,
+    /// Version 3.1: the seats' signatures on the log they verified.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attestations: Vec<Attestation>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One hand's messages.
@@ -139,15 +163,37 @@ impl core::fmt::Display for Missing {
 }
 
 impl Record {
-    /// An empty transcript for `manifest`: no keys, no hands.
+    /// An empty version-3 transcript for `manifest`: no keys, no hands,
+    /// messages not signed (see [`Record::signed`]).
     pub fn new(manifest: Manifest) -> Record {
         Record {
             version: VERSION,
+            revision: 0,
             manifest,
+            room: None,
             keys: Vec::new(),
             void: None,
             hands: Vec::new(),
+            log: Vec::new(),
+            head: None,
+            attestations: Vec::new(),
         }
+    }
+
+    /// An empty version-3.1 transcript (§17–§19): every message signed by
+    /// its seat and logged; `room` is the room's public signing key, or
+    /// `None` for a table without a room.
+    pub fn signed(manifest: Manifest, room: Option<Hex32>) -> Record {
+        Record {
+            revision: crate::REVISION,
+            room,
+            ..Record::new(manifest)
+        }
+    }
+
+    /// Whether messages are signed and logged (version 3.1).
+    pub fn is_signed(&self) -> bool {
+        self.revision >= crate::REVISION
     }
 
     /// Reads a transcript strictly: duplicate keys, unknown or missing

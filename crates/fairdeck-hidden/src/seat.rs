@@ -37,8 +37,13 @@ use rand_core::CryptoRng;
 
 use crate::dleq::ShareMessage;
 use crate::group::encode_point;
-use crate::keys::{KeyMessage, SecretKey, key_message};
+use crate::keys::{KeyMessage, Proof, SecretKey, key_message};
 use crate::layout::Stage;
+use crate::ledger::{
+    Evidence, Receipt, check_evidence, digests, heads, key_digest, share_digest, shuffle_digest,
+};
+use crate::signature::{Context, sign_seat};
+use crate::wire::Hex32;
 use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
 use crate::shuffle::ShuffleMessage;
@@ -78,6 +83,9 @@ pub enum Refused {
     },
     /// The protocol refuses the step (not the seat's turn, hand over, …).
     Step(Error),
+    /// Version 3.1: the room changed what this seat verified or sent
+    /// before (§19): the seat stops and keeps its evidence.
+    Room(String),
 }
 
 impl core::fmt::Display for Refused {
@@ -94,6 +102,7 @@ impl core::fmt::Display for Refused {
                 write!(f, "{asked:?}: this game's stages are {}", stages.join(", "))
             }
             Refused::Step(e) => e.fmt(f),
+            Refused::Room(why) => write!(f, "the room changed the table's history: {why}"),
         }
     }
 }
@@ -122,9 +131,24 @@ pub fn publish_key<R: CryptoRng + ?Sized>(
 ) -> Result<KeyMessage, Refused> {
     table.check_seat(seat)?;
     key_turn(record, seat)?;
-    let msg = key_message(table, seat, key, rng)?;
+    let mut msg = key_message(table, seat, key, rng)?;
+    if record.is_signed() {
+        let ctx = Context::new(table, record.room.as_ref());
+        let d = key_digest(&ctx, &msg);
+        msg.signature = Some(sign(&ctx, (seat, key), &d, rng));
+        record.log.push(d);
+    }
     record.keys.push(msg.clone());
     Ok(msg)
+}
+
+fn sign<R: CryptoRng + ?Sized>(
+    ctx: &Context,
+    (seat, key): (u64, &SecretKey),
+    d: &Hex32,
+    rng: &mut R,
+) -> Proof {
+    sign_seat(ctx, seat, key, d, rng)
 }
 
 /// Whether it is seat `seat`'s turn to publish its key: keys are published
@@ -165,10 +189,18 @@ pub fn hand_of(record: &Record, hand: Option<u64>) -> u64 {
         .unwrap_or(record.manifest.first)
 }
 
-/// One seat following a table: a [`Verifier`] kept from step to step.
+/// One seat following a table: a [`Verifier`] kept from step to step and,
+/// in version 3.1, the seat's history (§19): the log it verified last, its
+/// own messages, and its evidence (the receipts and heads the room gave it).
 #[derive(Debug, Default)]
 pub struct Follower {
     verifier: Verifier,
+    /// The room's key and the log as last verified.
+    seen: Option<(Option<Hex32>, Vec<Hex32>)>,
+    /// The seat's own messages seen in a verified record: (hand, digest).
+    own: Vec<(Option<u64>, Hex32)>,
+    /// Receipts and signed heads, each checked against the room's key.
+    evidence: Vec<Evidence>,
 }
 
 /// A transcript that verified for a seat: ready for the seat's step.
@@ -205,6 +237,91 @@ impl Follower {
         self.verifier.verify(record, opts)
     }
 
+    /// The receipts and signed heads this follower kept (§19), for
+    /// `fair verify --evidence`.
+    pub fn evidence(&self) -> &[Evidence] {
+        &self.evidence
+    }
+
+    /// Keeps the room's receipt for a message this seat sent. It is checked
+    /// against every record verified from now on: a record that lacks the
+    /// message at its index, or whose log does not extend the receipted
+    /// head, is refused as [`Refused::Room`].
+    pub fn receipt(&mut self, r: Receipt) {
+        self.evidence.push(Evidence::Receipt(r));
+    }
+
+    /// §19: the room's key unchanged, the log a continuation of the one
+    /// verified before, the seat's own messages all there, every receipt
+    /// and head kept consistent with the log.
+    fn history(&self, table: &Table, record: &Record, seat: u64) -> Result<(), Refused> {
+        if let Some((room, log)) = &self.seen {
+            if *room != record.room {
+                return Err(Refused::Room("the room's signing key changed".into()));
+            }
+            if let Some(i) = (0..log.len()).find(|&i| record.log.get(i) != Some(&log[i])) {
+                return Err(Refused::Room(format!(
+                    "log entry {i}, which this seat verified before, was changed or removed"
+                )));
+            }
+        }
+        if let Some(room) = &record.room {
+            let ctx = Context::new(table, Some(room));
+            let hs = heads(&ctx, &record.log);
+            for item in &self.evidence {
+                if let Err(e) = check_evidence(&ctx, room, (&record.log, &hs), item) {
+                    return Err(Refused::Room(e.to_string()));
+                }
+            }
+        }
+        let present: Vec<Hex32> = digests(table, record).into_iter().map(|(d, _)| d).collect();
+        let hands: Vec<u64> = record.hands.iter().map(|h| h.hand).collect();
+        for (hand, d) in &self.own {
+            let expected = hand.is_none_or(|n| hands.contains(&n));
+            if expected && !present.contains(d) {
+                return Err(Refused::Room(format!(
+                    "seat {seat}'s own message {d} is missing from the transcript"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// After a record verified: remember its log, the seat's own messages
+    /// in it, and its signed head.
+    fn remember(&mut self, table: &Table, record: &Record, seat: u64) {
+        self.seen = Some((record.room, record.log.clone()));
+        let ctx = Context::new(table, record.room.as_ref());
+        let mine = |d: Hex32, hand: Option<u64>, own: &mut Vec<(Option<u64>, Hex32)>| {
+            if !own.iter().any(|(_, o)| *o == d) {
+                own.push((hand, d));
+            }
+        };
+        for k in record.keys.iter().filter(|k| k.seat == seat) {
+            mine(key_digest(&ctx, k), None, &mut self.own);
+        }
+        for h in &record.hands {
+            for m in h.shuffles.iter().filter(|m| m.seat == seat) {
+                mine(shuffle_digest(&ctx, m), Some(h.hand), &mut self.own);
+            }
+            let streets = h.streets.iter().map(|s| (s.street.as_str(), &s.shares));
+            let stages = [("deal", &h.deal)]
+                .into_iter()
+                .chain(streets)
+                .chain([("showdown", &h.showdown)]);
+            for (stage, shares) in stages {
+                for m in shares.iter().filter(|m| m.seat == seat) {
+                    mine(share_digest(&ctx, stage, m), Some(h.hand), &mut self.own);
+                }
+            }
+        }
+        if let Some(h) = record.head {
+            if !self.evidence.contains(&Evidence::Head(h)) {
+                self.evidence.push(Evidence::Head(h));
+            }
+        }
+    }
+
     /// Verifies `record` as a table in progress, read by seat `seat` with
     /// its key (its own private cards are opened in the verdict). Only the
     /// proofs this follower has not checked before are checked (see
@@ -223,7 +340,12 @@ impl Follower {
         let opts = Options {
             reader: Some((seat, key)),
             in_progress: true,
+            evidence: &[],
         };
+        let table = record.is_signed().then(|| Table::new(record.manifest.clone()));
+        if let Some(Ok(table)) = &table {
+            self.history(table, &record, seat)?;
+        }
         let outcome = self.verifier.verify(&record, &opts);
         if let Some(d) = outcome.verdict.differences.first() {
             return Err(Refused::Invalid {
@@ -231,6 +353,9 @@ impl Follower {
                 first: d.message.clone(),
                 error: d.error.clone(),
             });
+        }
+        if let Some(Ok(table)) = &table {
+            self.remember(table, &record, seat);
         }
         let state = outcome.state.ok_or(Refused::KeysMissing)?;
         Ok(Turn {
@@ -244,6 +369,42 @@ impl Follower {
 }
 
 impl Turn<'_> {
+    /// The signing context, for a version-3.1 record.
+    fn signing(&self) -> Option<Context> {
+        let record = &self.record;
+        record
+            .is_signed()
+            .then(|| Context::new(&self.state.table, record.room.as_ref()))
+    }
+
+    /// Signs shares of stage `stage` and logs them (version 3.1).
+    fn sign_shares<R: CryptoRng + ?Sized>(
+        &mut self,
+        stage: &str,
+        shares: &mut [ShareMessage],
+        rng: &mut R,
+    ) {
+        let Some(ctx) = self.signing() else {
+            return;
+        };
+        for m in shares {
+            let d = share_digest(&ctx, stage, m);
+            m.signature = Some(sign(&ctx, (self.seat, self.key), &d, rng));
+            self.record.log.push(d);
+        }
+    }
+
+    /// Seat's attestation of the whole log it verified (§18 check 4), for a
+    /// version-3.1 record; `None` for version 3. O(log length).
+    pub fn attest<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Option<crate::ledger::Attestation> {
+        let ctx = self.signing()?;
+        let log = &self.record.log;
+        Some(crate::ledger::attest(&ctx, self.seat, self.key, log, rng))
+    }
+
     /// The seat's shuffle of `hand` (by default: the last hand if not every
     /// seat shuffled it, else the next one), added to the record; returns
     /// the hand and the message. O(N) group operations.
@@ -262,7 +423,12 @@ impl Turn<'_> {
             (None, Some(h)) => h.hand + 1,
             (None, None) => self.record.manifest.first,
         };
-        let msg = next_shuffle(&self.state, n, self.seat, rng)?;
+        let mut msg = next_shuffle(&self.state, n, self.seat, rng)?;
+        if let Some(ctx) = self.signing() {
+            let d = shuffle_digest(&ctx, &msg);
+            msg.signature = Some(sign(&ctx, (self.seat, self.key), &d, rng));
+            self.record.log.push(d);
+        }
         self.record.hand_mut(n)?.shuffles.push(msg.clone());
         Ok((n, msg))
     }
@@ -298,7 +464,9 @@ impl Turn<'_> {
     ) -> Result<(u64, Vec<ShareMessage>), Error> {
         let n = hand_of(&self.record, hand);
         let me = (self.seat, self.key);
-        let shares = owed_shares(&self.state, &self.record, (n, stage), me, rng)?;
+        let mut shares = owed_shares(&self.state, &self.record, (n, stage), me, rng)?;
+        let name = self.state.table.layout().stage_name(stage).to_string();
+        self.sign_shares(&name, &mut shares, rng);
         let at = (n, Some(stage));
         record_shares(&self.state.table, &mut self.record, at, shares.clone())?;
         Ok((n, shares))
@@ -317,7 +485,8 @@ impl Turn<'_> {
     ) -> Result<(u64, Vec<ShareMessage>), Error> {
         let n = hand_of(&self.record, hand);
         let me = (self.seat, self.key);
-        let shares = showdown_shares(&self.state, &self.record, n, me, rng)?;
+        let mut shares = showdown_shares(&self.state, &self.record, n, me, rng)?;
+        self.sign_shares("showdown", &mut shares, rng);
         record_shares(
             &self.state.table,
             &mut self.record,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::elgamal::{CiphertextWire, Deck, KeyTable, PublishedDeck};
 use crate::group::random_scalar;
-use crate::keys::PublicKey;
+use crate::keys::{Proof, PublicKey};
 use crate::shuffle_proof::{self, ShuffleProof, Statement, Witness};
 use crate::{Error, Table};
 
@@ -28,6 +28,9 @@ pub struct ShuffleMessage {
     pub deck: Vec<CiphertextWire>,
     /// The proof that `deck` is a shuffle of the input.
     pub proof: ShuffleProof,
+    /// Version 3.1: the seat's signature on the message's digest (§17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Proof>,
 }
 
 /// Draws `π` by Fisher–Yates: the list `0 … N−1` shuffled, `π(i)` its entry `i`.
@@ -87,6 +90,7 @@ pub fn shuffle<R: CryptoRng + ?Sized>(
         seat,
         deck: output.wire.clone(),
         proof,
+        signature: None,
     };
     Ok((msg, output))
 }

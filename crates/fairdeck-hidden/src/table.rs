@@ -15,6 +15,9 @@ use crate::layout::Layout;
 /// The protocol version a version-3 manifest carries.
 pub const VERSION: u64 = 3;
 
+/// The revision of version 3 whose messages are signed and logged: 3.1 (§17).
+pub const REVISION: u64 = 1;
+
 /// A checked version-3 table. Building it costs O(N) hashes to group; every
 /// proof of the table reuses it.
 #[derive(Debug, Clone)]

@@ -67,6 +67,15 @@ impl Transcript {
         Scalar::from_bytes_mod_order_wide(&self.hash.clone().finalize().into())
     }
 
+    /// The 32-byte digest `first32(SHA-512(T))` (version 3.1's message
+    /// digests and chain heads); the transcript is left as it was.
+    pub fn digest(&self) -> Hex32 {
+        let full: [u8; 64] = self.hash.clone().finalize().into();
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&full[..32]);
+        Hex32(out)
+    }
+
     /// The indexed challenge `wide(SHA-512(T ‖ u64_be(k)))`.
     pub fn challenge_at(&self, k: u64) -> Scalar {
         let mut h = self.hash.clone();

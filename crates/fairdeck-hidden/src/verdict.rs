@@ -14,6 +14,12 @@ pub struct Verdict {
     pub version: u64,
     /// `valid` (no difference) or `invalid`.
     pub verdict: &'static str,
+    /// Whether the messages are signed by their authors (version 3.1).
+    /// A valid version-3 transcript shows that every proof holds, not who
+    /// sent each message.
+    pub signed: bool,
+    /// Version 3.1: the seats that attested the whole log (§18 check 4).
+    pub attested_by: Vec<u64>,
     /// The table id, when the manifest could be read.
     pub table: Option<String>,
     /// What was checked, one line each.
@@ -33,6 +39,12 @@ pub struct Difference {
     pub hand: Option<u64>,
     /// One line saying what differs.
     pub message: String,
+    /// Who is at fault, where the transcript shows it: `the room`, or
+    /// `seat j` for a failed proof under the seat's own valid signature
+    /// (version 3.1). None where the evidence names nobody (an unsigned
+    /// message, a missing message without a receipt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_fault: Option<String>,
     /// The failure as a value.
     #[serde(skip)]
     pub error: Error,
@@ -107,6 +119,7 @@ impl Difference {
             kind: error.kind(),
             hand,
             message,
+            at_fault: None,
             error,
         }
     }
@@ -131,8 +144,11 @@ impl Verdict {
 
     /// The one-line summary: `valid: …` or `invalid: N difference(s): kinds`.
     pub fn summary(&self) -> String {
+        if self.is_valid() && self.signed {
+            return "valid: every message is in its place, signed by its seat, and every proof listed holds".into();
+        }
         if self.is_valid() {
-            return "valid: every message is in its place and every proof listed holds".into();
+            return "valid: every message is in its place and every proof listed holds (version 3: messages are not signed, so this does not show who sent each)".into();
         }
         format!(
             "invalid: {} difference(s): {}",

@@ -16,6 +16,7 @@
 //! assert_eq!(done.verdict.kinds(), ["missing-message"]);
 //! ```
 
+mod authorship;
 mod hand;
 mod incremental;
 mod stages;
@@ -27,6 +28,8 @@ use curve25519_dalek::traits::Identity;
 
 use crate::elgamal::PublishedDeck;
 use crate::keys::{PublicKey, SecretKey, verify_key};
+use crate::ledger::{Evidence, key_digest};
+use crate::signature::Context as Signing;
 use crate::layout::Stage;
 use crate::record::{Missing, Record};
 use crate::verdict::{Difference, Owed, Verdict};
@@ -40,6 +43,9 @@ pub struct Options<'a> {
     /// Check a hand in progress: the first incomplete stage may be partial
     /// (what is owed is reported), instead of a finished transcript.
     pub in_progress: bool,
+    /// Version 3.1: receipts and signed heads a seat holds, weighed against
+    /// the published log (§18, "Evidence").
+    pub evidence: &'a [Evidence],
 }
 
 /// The verdict, and for parties that play on, what the checks established.
@@ -93,6 +99,7 @@ pub fn verify_json(text: &str, opts: &Options<'_>) -> Outcome {
                 vec!["nothing: the document is unreadable".into()],
                 Vec::new(),
                 vec![Difference::new(None, e)],
+                false,
             ),
             state: None,
         },
@@ -104,6 +111,7 @@ fn verdict(
     checked: Vec<String>,
     hands: Vec<crate::verdict::HandReport>,
     differences: Vec<Difference>,
+    signed: bool,
 ) -> Verdict {
     Verdict {
         version: crate::VERSION,
@@ -112,6 +120,8 @@ fn verdict(
         } else {
             "invalid"
         },
+        signed,
+        attested_by: Vec::new(),
         table,
         checked,
         hands,
@@ -138,11 +148,14 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
             diffs.push(Difference::new(None, e));
             checked.push("the manifest (refused: nothing else checked)".into());
             return Outcome {
-                verdict: verdict(None, checked, Vec::new(), diffs),
+                verdict: verdict(None, checked, Vec::new(), diffs, false),
                 state: None,
             };
         }
     };
+    let signing = record
+        .is_signed()
+        .then(|| Signing::new(&table, record.room.as_ref()));
     let m = table.manifest();
     let id = Some(m.table.clone());
     checked.push(format!(
@@ -154,10 +167,13 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         m.first,
         m.last
     ));
-    let Some((keys, joint)) = keys(&table, record, opts, &mut diffs, memo) else {
+    let found = keys(&table, record, (opts, signing.as_ref()), &mut diffs, memo);
+    let Some((keys, joint)) = found else {
         checked.push("the keys (incomplete or refused: no hand checked)".into());
+        let mut v = verdict(id, checked, Vec::new(), diffs, signing.is_some());
+        authorship::finish(&table, record, None, opts, &mut v);
         return Outcome {
-            verdict: verdict(id, checked, Vec::new(), diffs),
+            verdict: v,
             state: None,
         };
     };
@@ -190,6 +206,7 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
             joint: &joint,
             reader,
             in_progress: opts.in_progress,
+            signing: signing.as_ref(),
         };
         let (report, state, found) = hand::check(&ctx, h, memo.hand(h.hand));
         diffs.extend(found);
@@ -200,8 +217,10 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         "{} hand(s): every shuffle proof and share proof present, every message's place",
         reports.len()
     ));
+    let mut v = verdict(id, checked, reports, diffs, signing.is_some());
+    authorship::finish(&table, record, Some(&keys), opts, &mut v);
     Outcome {
-        verdict: verdict(id, checked, reports, diffs),
+        verdict: v,
         state: Some(State {
             table,
             keys,
@@ -218,6 +237,7 @@ fn table(record: &Record) -> Result<Table, Error> {
             record.version
         )));
     }
+    authorship::shape(record)?;
     Table::new(record.manifest.clone())
 }
 
@@ -226,7 +246,7 @@ fn table(record: &Record) -> Result<Table, Error> {
 fn keys(
     table: &Table,
     record: &Record,
-    opts: &Options<'_>,
+    (opts, signing): (&Options<'_>, Option<&Signing>),
     diffs: &mut Vec<Difference>,
     memo: &mut incremental::Memo,
 ) -> Option<(Vec<PublicKey>, PublicKey)> {
@@ -243,7 +263,7 @@ fn keys(
                     m.seat
                 )),
             )),
-            Some(m) => match memo.key(k as usize, m, || verify_key(table, m)) {
+            Some(m) => match memo.key(k as usize, m, || signed_key(table, signing, m)) {
                 Ok(pk) => keys.push(pk),
                 Err(e) => diffs.push(Difference::new(None, e)),
             },
@@ -267,6 +287,21 @@ fn keys(
         return None;
     }
     Some((keys, PublicKey(joint)))
+}
+
+/// A key proof, and in version 3.1 the key message's signature under the
+/// key it carries.
+fn signed_key(
+    table: &Table,
+    signing: Option<&Signing>,
+    m: &crate::keys::KeyMessage,
+) -> Result<PublicKey, Error> {
+    let pk = verify_key(table, m)?;
+    if let Some(ctx) = signing {
+        let what = format!("the key message in seat {}'s place", m.seat);
+        authorship::check(ctx, (m.seat, &pk), &key_digest(ctx, m), &m.signature, what)?;
+    }
+    Ok(pk)
 }
 
 /// The table-level void (stage `keys`), or the missing keys without one.

@@ -34,6 +34,7 @@ fn cheat_with(h: &Hand, w: Witness, edit: impl FnOnce(&mut Deck)) -> Result<Publ
         seat: 1,
         deck: output.wire.clone(),
         proof,
+        signature: None,
     };
     verify_shuffle(&h.table, (1, 1), &h.joint, input, &msg)
 }
@@ -111,6 +112,7 @@ fn a_shuffle_under_a_wrong_key_is_refused() {
         seat: 1,
         deck: output.wire.clone(),
         proof,
+        signature: None,
     };
     let err = verify_shuffle(&h.table, (1, 1), &h.joint, input, &msg).unwrap_err();
     assert_eq!(err, Error::ShuffleProof(1, ShuffleCheck::Reencryption));

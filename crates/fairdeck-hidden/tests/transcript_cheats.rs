@@ -58,6 +58,7 @@ fn cheat(
         seat: 1,
         deck: output.wire.clone(),
         proof,
+        signature: None,
     };
 }
 

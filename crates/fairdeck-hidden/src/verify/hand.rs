@@ -6,11 +6,14 @@ use std::collections::{HashMap, HashSet};
 use curve25519_dalek::ristretto::RistrettoPoint;
 
 use super::HandState;
+use super::authorship;
 use super::incremental::HandMemo;
 use crate::dleq::{ShareMessage, verify_share};
 use crate::elgamal::PublishedDeck;
 use crate::keys::{PublicKey, SecretKey};
 use crate::layout::{Place, Stage};
+use crate::ledger::{share_digest, shuffle_digest};
+use crate::signature::Context as Signing;
 use crate::record::{HandRecord, Missing};
 use crate::shuffle::verify_shuffle;
 use crate::verdict::{CardAt, Difference, HandReport, Hidden};
@@ -23,6 +26,8 @@ pub(super) struct Context<'a> {
     pub joint: &'a PublicKey,
     pub reader: Option<(u64, &'a SecretKey)>,
     pub in_progress: bool,
+    /// Version 3.1: the signing context (every message signed by its seat).
+    pub signing: Option<&'a Signing>,
 }
 
 pub(super) struct Check<'a> {
@@ -123,7 +128,15 @@ impl Check<'_> {
                 self.fail(Error::Replay(why));
                 return (deck, j, true);
             }
-            let check = || verify_shuffle(table, (self.n, j as u64), self.ctx.joint, &deck, m);
+            let (ctx, n) = (self.ctx, self.n);
+            let check = || {
+                if let Some(sig) = ctx.signing {
+                    let what = format!("the shuffle in seat {j}'s place of hand {n}");
+                    let pk = (j as u64, &ctx.keys[j]);
+                    authorship::check(sig, pk, &shuffle_digest(sig, m), &m.signature, what)?;
+                }
+                verify_shuffle(table, (n, j as u64), ctx.joint, &deck, m)
+            };
             match self.memo.shuffle(j, m, check) {
                 Ok(next) => deck = next,
                 Err(e) => {
@@ -162,7 +175,7 @@ impl Check<'_> {
                 self.fail(Error::UnexpectedMessage(why));
                 continue;
             }
-            self.share(m, deck);
+            self.share(m, deck, layout.stage_name(stage));
         }
         (0..self.ctx.table.seats() as u64)
             .map(|j| {
@@ -174,17 +187,27 @@ impl Check<'_> {
             .collect()
     }
 
-    /// One share in its place: not a duplicate, and its proof holds.
-    fn share(&mut self, m: &ShareMessage, deck: &PublishedDeck) {
+    /// One share in its place (stage `stage`): not a duplicate, signed by
+    /// its seat (version 3.1), and its proof holds.
+    fn share(&mut self, m: &ShareMessage, deck: &PublishedDeck, stage: &str) {
         if !self.seen.insert((m.position, m.seat)) {
             return self.fail(Error::DuplicateShare(m.seat));
         }
         let e = &deck.deck.0[m.position as usize];
         let key = &self.ctx.keys[m.seat as usize];
-        match self
-            .memo
-            .share(m, || verify_share(self.ctx.table, key, e, m))
-        {
+        let ctx = self.ctx;
+        let check = || {
+            if let Some(sig) = ctx.signing {
+                let what = format!(
+                    "the {stage} share of position {} in seat {}'s place",
+                    m.position, m.seat
+                );
+                let d = share_digest(sig, stage, m);
+                authorship::check(sig, (m.seat, key), &d, &m.signature, what)?;
+            }
+            verify_share(ctx.table, key, e, m)
+        };
+        match self.memo.share(m, check) {
             Ok(d) => {
                 self.valid.insert((m.position, m.seat), d);
                 self.report.shares_verified += 1;
@@ -244,7 +267,7 @@ impl Check<'_> {
                 self.fail(Error::UnexpectedMessage(why));
                 continue;
             }
-            self.share(m, deck);
+            self.share(m, deck, "showdown");
             if let Some(card) = self.open(m.position, None, deck) {
                 self.report.opened.push(CardAt {
                     position: m.position,

@@ -32,6 +32,7 @@ use crate::elgamal::PublishedDeck;
 use crate::keys::{KeyMessage, PublicKey};
 use crate::record::Record;
 use crate::shuffle::ShuffleMessage;
+use crate::wire::Hex32;
 
 use super::{Options, Outcome};
 
@@ -86,7 +87,7 @@ impl Verifier {
     /// group operations, plus O(length of the record) for the rest; memory
     /// O(the proofs of the hands in the last record verified).
     pub fn verify(&mut self, record: &Record, opts: &Options<'_>) -> Outcome {
-        self.memo.table(record.version, &record.manifest);
+        self.memo.table(record);
         let outcome = super::run(record, opts, &mut self.memo);
         let memo = &mut self.memo;
         memo.checked += memo
@@ -106,8 +107,9 @@ impl Verifier {
 /// The remembered proof results (see the module docs for when each holds).
 #[derive(Default)]
 pub(super) struct Memo {
-    /// The version and manifest every result below was checked under.
-    table: Option<(u64, Manifest)>,
+    /// The version, revision, room and manifest every result below was
+    /// checked under (signatures depend on all four).
+    table: Option<(u64, u64, Option<Hex32>, Manifest)>,
     /// Key proof results by seat place.
     keys: HashMap<usize, (KeyMessage, Result<PublicKey, Error>)>,
     /// The seats' keys the hands below were checked under.
@@ -135,15 +137,16 @@ impl Memo {
         Memo::default()
     }
 
-    /// Keeps the results only if they were checked under this manifest.
-    fn table(&mut self, version: u64, manifest: &Manifest) {
-        let same = self
-            .table
-            .as_ref()
-            .is_some_and(|(v, m)| *v == version && m == manifest);
+    /// Keeps the results only if they were checked under this record's
+    /// version, revision, room and manifest.
+    fn table(&mut self, record: &Record) {
+        let (version, revision, room) = (record.version, record.revision, record.room);
+        let same = self.table.as_ref().is_some_and(|(v, r, o, m)| {
+            (*v, *r, *o) == (version, revision, room) && *m == record.manifest
+        });
         if !same {
             *self = Memo {
-                table: Some((version, manifest.clone())),
+                table: Some((version, revision, room, record.manifest.clone())),
                 checked: self.checked,
                 ..Memo::default()
             };

@@ -1,0 +1,466 @@
+//! Version 3.1's log (`docs/hidden-dealing.md` §17–§18): message digests,
+//! the hash chain of the room's log, signed heads, receipts, attestations,
+//! and the check of a seat's evidence against a published transcript.
+//!
+//! The log is the list of digests of every message and void record, in the
+//! order the room accepted them. Its head at length `L` is
+//! `h_0 = first32(SHA-512(lp(D_chain) ‖ C))`,
+//! `h_{i+1} = first32(SHA-512(lp(D_chain) ‖ h_i ‖ d_i))`: a head commits to
+//! the whole log before it, so a log that was rewritten, reordered or cut
+//! does not reach a head the room signed earlier.
+//!
+//! ```
+//! use fairdeck_hidden::ledger::heads;
+//! use fairdeck_hidden::signature::Context;
+//! use fairdeck_hidden::wire::Hex32;
+//! # use fairdeck::fair::Manifest;
+//! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
+//! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
+//! let table = fairdeck_hidden::Table::new(manifest)?;
+//! let ctx = Context::new(&table, None);
+//! let log = [Hex32([1; 32]), Hex32([2; 32])];
+//! let h = heads(&ctx, &log);
+//! assert_eq!(h.len(), 3); // h_0, h_1, h_2
+//! assert_ne!(heads(&ctx, &[log[1], log[0]])[2], h[2]); // the order counts
+//! # Ok::<(), fairdeck_hidden::Error>(())
+//! ```
+
+use rand_core::CryptoRng;
+use serde::{Deserialize, Serialize};
+
+use crate::dleq::ShareMessage;
+use crate::keys::{KeyMessage, Proof, PublicKey, SecretKey};
+use crate::record::{Missing, Record, Void};
+use crate::shuffle::ShuffleMessage;
+use crate::signature::{Context, sign_head, sign_seat, verify_head, verify_seat};
+use crate::transcript::Transcript;
+use crate::wire::Hex32;
+use crate::{Error, Table};
+
+/// Domain of message digests.
+pub const MESSAGE_DOMAIN: &str = "fairdeck-hidden-v3.1/message";
+/// Domain of the log's hash chain.
+pub const CHAIN_DOMAIN: &str = "fairdeck-hidden-v3.1/chain";
+/// Domain of attestations.
+pub const ATTESTATION_DOMAIN: &str = "fairdeck-hidden-v3.1/attestation";
+
+/// The room's signature on the head of its log at one length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedHead {
+    /// `L`, the number of log entries the head covers.
+    pub length: u64,
+    /// `h_L`.
+    pub head: Hex32,
+    /// The room's signature on `u64_be(L) ‖ h_L`.
+    pub signature: Proof,
+}
+
+/// The room's receipt for one accepted message: the signed head right after
+/// it, with the message's index and digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Receipt {
+    /// The message's index `i` in the log.
+    pub index: u64,
+    /// The message's digest `d_i`.
+    pub digest: Hex32,
+    /// `i + 1`.
+    pub length: u64,
+    /// `h_{i+1}`.
+    pub head: Hex32,
+    /// The room's signature on `u64_be(i + 1) ‖ h_{i+1}`.
+    pub signature: Proof,
+}
+
+/// A seat's signature on the head of the log it verified (§18 check 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attestation {
+    /// The attesting seat.
+    pub seat: u64,
+    /// The length of the log it verified.
+    pub length: u64,
+    /// The head of that log.
+    pub head: Hex32,
+    /// The seat's signature on the attestation digest.
+    pub signature: Proof,
+}
+
+/// What a seat holds against the room: a receipt or a signed head, as
+/// `fair verify --evidence` reads them (a JSON list of both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Evidence {
+    /// A receipt (it has `index` and `digest`).
+    Receipt(Receipt),
+    /// A signed head.
+    Head(SignedHead),
+}
+
+impl Evidence {
+    /// The signed head the item carries.
+    pub fn head(&self) -> SignedHead {
+        match self {
+            Evidence::Receipt(r) => SignedHead {
+                length: r.length,
+                head: r.head,
+                signature: r.signature,
+            },
+            Evidence::Head(h) => *h,
+        }
+    }
+}
+
+fn message(ctx: &Context, kind: &str) -> Transcript {
+    let mut t = Transcript::new(MESSAGE_DOMAIN);
+    t.element(&ctx.bytes).bytes(kind.as_bytes());
+    t
+}
+
+fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
+    t.u64(items.len() as u64);
+    t.elements(items);
+}
+
+/// The digest of a key message: `body = u64_be(j) ‖ enc(PK_j) ‖ c ‖ s`. O(1).
+pub fn key_digest(ctx: &Context, m: &KeyMessage) -> Hex32 {
+    let mut t = message(ctx, "key");
+    t.u64(m.seat)
+        .element(&m.public_key)
+        .element(&m.proof.c)
+        .element(&m.proof.s);
+    t.digest()
+}
+
+/// The digest of a shuffle message: the hand, the seat, the output deck
+/// and every field of the proof, each list with its count (§17). O(N).
+pub fn shuffle_digest(ctx: &Context, m: &ShuffleMessage) -> Hex32 {
+    let mut t = message(ctx, "shuffle");
+    t.u64(m.hand).u64(m.seat).u64(m.deck.len() as u64);
+    for e in &m.deck {
+        t.element(&e.a).element(&e.b);
+    }
+    let p = &m.proof;
+    list(&mut t, p.commitments.iter());
+    list(&mut t, p.chain.iter());
+    t.elements([&p.t1, &p.t2, &p.t3, &p.t4a, &p.t4b]);
+    list(&mut t, p.t_hat.iter());
+    t.elements([&p.s1, &p.s2, &p.s3, &p.s4]);
+    list(&mut t, p.s_hat.iter());
+    list(&mut t, p.s_prime.iter());
+    t.digest()
+}
+
+/// The digest of a share message in stage `stage` (`deal`, a street's
+/// name, `showdown`): `body = lp(stage) ‖ u64_be(n) ‖ u64_be(j) ‖ u64_be(p)
+/// ‖ share ‖ c ‖ s`. O(1).
+pub fn share_digest(ctx: &Context, stage: &str, m: &ShareMessage) -> Hex32 {
+    let mut t = message(ctx, "share");
+    t.bytes(stage.as_bytes())
+        .u64(m.hand)
+        .u64(m.seat)
+        .u64(m.position)
+        .element(&m.share)
+        .element(&m.proof.c)
+        .element(&m.proof.s);
+    t.digest()
+}
+
+/// The digest of a void record of hand `hand` (`None`: the table's keys).
+/// O(missing).
+pub fn void_digest(ctx: &Context, hand: Option<u64>, v: &Void) -> Hex32 {
+    let mut t = message(ctx, "void");
+    t.bytes(if hand.is_some() { b"hand" } else { b"table" })
+        .u64(hand.unwrap_or(0))
+        .bytes(v.stage.as_bytes())
+        .u64(v.seat)
+        .u64(v.missing.len() as u64);
+    for m in &v.missing {
+        let (what, position) = match m {
+            Missing::Key => ("key", 0),
+            Missing::Shuffle => ("shuffle", 0),
+            Missing::Share { position } => ("share", *position),
+        };
+        t.bytes(what.as_bytes()).u64(position);
+    }
+    t.digest()
+}
+
+/// The heads `h_0 … h_L` of a log of length `L`. O(L).
+pub fn heads(ctx: &Context, log: &[Hex32]) -> Vec<Hex32> {
+    let mut t = Transcript::new(CHAIN_DOMAIN);
+    t.element(&ctx.bytes);
+    let mut out = Vec::with_capacity(log.len() + 1);
+    out.push(t.digest());
+    for d in log {
+        let mut t = Transcript::new(CHAIN_DOMAIN);
+        t.element(out.last().expect("h_0 is in")).element(d);
+        out.push(t.digest());
+    }
+    out
+}
+
+/// The room's signed head of the whole `log`. O(L).
+pub fn sign_log<R: CryptoRng + ?Sized>(
+    ctx: &Context,
+    room: &SecretKey,
+    log: &[Hex32],
+    rng: &mut R,
+) -> SignedHead {
+    let head = *heads(ctx, log).last().expect("h_0 is in");
+    let length = log.len() as u64;
+    SignedHead {
+        length,
+        head,
+        signature: sign_head(ctx, room, length, &head, rng),
+    }
+}
+
+/// The room's receipt for the last entry of `log`. O(L).
+///
+/// # Panics
+///
+/// If `log` is empty (there is nothing to receipt).
+pub fn receipt<R: CryptoRng + ?Sized>(
+    ctx: &Context,
+    room: &SecretKey,
+    log: &[Hex32],
+    rng: &mut R,
+) -> Receipt {
+    let h = sign_log(ctx, room, log, rng);
+    Receipt {
+        index: h.length - 1,
+        digest: log[log.len() - 1],
+        length: h.length,
+        head: h.head,
+        signature: h.signature,
+    }
+}
+
+/// Whether `h` carries the room's signature (key `room`). O(1).
+pub fn head_signed(ctx: &Context, room: &Hex32, h: &SignedHead) -> bool {
+    verify_head(ctx, room, h.length, &h.head, &h.signature)
+}
+
+fn attestation_digest(length: u64, head: &Hex32) -> Hex32 {
+    let mut t = Transcript::new(ATTESTATION_DOMAIN);
+    t.u64(length).element(head);
+    t.digest()
+}
+
+/// Seat `seat`'s attestation of `log` (the whole log it verified). O(L).
+pub fn attest<R: CryptoRng + ?Sized>(
+    ctx: &Context,
+    seat: u64,
+    sk: &SecretKey,
+    log: &[Hex32],
+    rng: &mut R,
+) -> Attestation {
+    let head = *heads(ctx, log).last().expect("h_0 is in");
+    let length = log.len() as u64;
+    let d = attestation_digest(length, &head);
+    Attestation {
+        seat,
+        length,
+        head,
+        signature: sign_seat(ctx, seat, sk, &d, rng),
+    }
+}
+
+/// Checks an attestation against the seats' keys and the log's heads
+/// (`heads` = `h_0 … h_L`). O(1).
+///
+/// # Errors
+///
+/// [`Error::Attestation`] saying what fails.
+pub fn check_attestation(
+    ctx: &Context,
+    keys: &[PublicKey],
+    heads: &[Hex32],
+    a: &Attestation,
+) -> Result<(), Error> {
+    let Some(pk) = keys.get(a.seat as usize) else {
+        return Err(Error::Attestation(a.seat, "seat is not a seat of the table".into()));
+    };
+    let d = attestation_digest(a.length, &a.head);
+    if !verify_seat(ctx, a.seat, pk, &d, &a.signature) {
+        return Err(Error::Attestation(a.seat, "attestation is not signed by it".into()));
+    }
+    match heads.get(a.length as usize) {
+        Some(h) if *h == a.head => Ok(()),
+        Some(_) => Err(Error::Attestation(
+            a.seat,
+            format!("attested log of {} entries is not this one", a.length),
+        )),
+        None => Err(Error::Attestation(
+            a.seat,
+            format!("attested log of {} entries is longer than this one", a.length),
+        )),
+    }
+}
+
+/// Checks one item of a seat's evidence against the published log's heads
+/// (`h_0 … h_L`) and log. O(1).
+///
+/// # Errors
+///
+/// [`Error::RoomSignature`] if the item is not signed by the room (it
+/// proves nothing); [`Error::Room`] if the room signed what the published
+/// log contradicts.
+pub fn check_evidence(
+    ctx: &Context,
+    room: &Hex32,
+    (log, heads): (&[Hex32], &[Hex32]),
+    item: &Evidence,
+) -> Result<(), Error> {
+    let h = item.head();
+    if !head_signed(ctx, room, &h) {
+        return Err(Error::RoomSignature(format!(
+            "a head of {} entries given as evidence is not signed by the table's room",
+            h.length
+        )));
+    }
+    match heads.get(h.length as usize) {
+        None => {
+            return Err(Error::Room(format!(
+                "the room signed a log of {} entries; it published {}: it dropped messages it had accepted",
+                h.length,
+                log.len()
+            )));
+        }
+        Some(at) if *at != h.head => {
+            return Err(Error::Room(format!(
+                "the room signed a log of {} entries that the published log does not extend: it rewrote, reordered or dropped messages, or showed two histories",
+                h.length
+            )));
+        }
+        Some(_) => {}
+    }
+    if let Evidence::Receipt(r) = item {
+        let logged = log.get(r.index as usize);
+        if r.length != r.index + 1 || logged != Some(&r.digest) {
+            return Err(Error::Room(format!(
+                "the room receipted message {} at index {}, which the published log does not hold there: it dropped or replaced a message it accepted",
+                r.digest, r.index
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every message and void record of `record` with its digest and a few
+/// words saying where it is, in the record's order (keys, the table's
+/// void, then each hand's shuffles, deal, streets, showdown and void).
+/// O(size of the record).
+pub fn digests(table: &Table, record: &Record) -> Vec<(Hex32, String)> {
+    let ctx = Context::new(table, record.room.as_ref());
+    let mut out = Vec::new();
+    for k in &record.keys {
+        out.push((key_digest(&ctx, k), format!("seat {}'s key", k.seat)));
+    }
+    if let Some(v) = &record.void {
+        out.push((void_digest(&ctx, None, v), "the table's void record".into()));
+    }
+    for h in &record.hands {
+        let n = h.hand;
+        for m in &h.shuffles {
+            let what = format!("seat {}'s shuffle of hand {n}", m.seat);
+            out.push((shuffle_digest(&ctx, m), what));
+        }
+        let street = h.streets.iter().map(|s| (s.street.as_str(), &s.shares));
+        let stages = [("deal", &h.deal)]
+            .into_iter()
+            .chain(street)
+            .chain([("showdown", &h.showdown)]);
+        for (stage, shares) in stages {
+            for m in shares {
+                let what = format!(
+                    "seat {}'s {stage} share of position {} in hand {n}",
+                    m.seat, m.position
+                );
+                out.push((share_digest(&ctx, stage, m), what));
+            }
+        }
+        if let Some(v) = &h.void {
+            out.push((void_digest(&ctx, Some(n), v), format!("hand {n}'s void record")));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::manifest;
+    use chacha20::ChaCha20Rng;
+    use rand_core::SeedableRng;
+
+    fn setup() -> (Table, Context, SecretKey, Hex32, ChaCha20Rng) {
+        let table = Table::new(manifest("holdem", "standard", 2)).unwrap();
+        let mut rng = ChaCha20Rng::from_seed([3; 32]);
+        let room = SecretKey::generate(&mut rng);
+        let pk = crate::group::encode_point(&room.public_key().0);
+        let ctx = Context::new(&table, Some(&pk));
+        (table, ctx, room, pk, rng)
+    }
+
+    #[test]
+    fn a_receipt_checks_against_its_log_and_catches_a_drop_or_rewrite() {
+        let (_, ctx, room, pk, mut rng) = setup();
+        let log = vec![Hex32([1; 32]), Hex32([2; 32]), Hex32([3; 32])];
+        let r = Evidence::Receipt(receipt(&ctx, &room, &log[..2], &mut rng));
+        let hs = heads(&ctx, &log);
+        assert_eq!(check_evidence(&ctx, &pk, (&log, &hs), &r), Ok(()));
+        // The published log lost entry 1: the receipt proves the room dropped it.
+        let cut = vec![log[0], log[2]];
+        let err = check_evidence(&ctx, &pk, (&cut, &heads(&ctx, &cut)), &r).unwrap_err();
+        assert_eq!(err.kind(), "room");
+        // Entry 0 rewritten: the head at 2 no longer matches.
+        let rewritten = vec![Hex32([9; 32]), log[1], log[2]];
+        let err =
+            check_evidence(&ctx, &pk, (&rewritten, &heads(&ctx, &rewritten)), &r).unwrap_err();
+        assert_eq!(err.kind(), "room");
+        // A published log shorter than a signed head.
+        let short = vec![log[0]];
+        let head = Evidence::Head(sign_log(&ctx, &room, &log, &mut rng));
+        let err = check_evidence(&ctx, &pk, (&short, &heads(&ctx, &short)), &head).unwrap_err();
+        assert!(err.to_string().contains("dropped"), "{err}");
+        // Something not signed by the room proves nothing.
+        let seat = SecretKey::generate(&mut rng);
+        let forged = Evidence::Head(sign_log(&ctx, &seat, &log, &mut rng));
+        let err = check_evidence(&ctx, &pk, (&log, &hs), &forged).unwrap_err();
+        assert_eq!(err.kind(), "room-signature");
+    }
+
+    #[test]
+    fn an_attestation_holds_only_for_its_seat_and_log() {
+        let (_, ctx, _, _, mut rng) = setup();
+        let seats = [SecretKey::generate(&mut rng), SecretKey::generate(&mut rng)];
+        let keys: Vec<PublicKey> = seats.iter().map(SecretKey::public_key).collect();
+        let log = vec![Hex32([1; 32]), Hex32([2; 32])];
+        let hs = heads(&ctx, &log);
+        let a = attest(&ctx, 1, &seats[1], &log, &mut rng);
+        assert_eq!(check_attestation(&ctx, &keys, &hs, &a), Ok(()));
+        let moved = Attestation { seat: 0, ..a };
+        assert!(check_attestation(&ctx, &keys, &hs, &moved).is_err());
+        let other = vec![Hex32([1; 32]), Hex32([5; 32])];
+        assert!(check_attestation(&ctx, &keys, &heads(&ctx, &other), &a).is_err());
+        assert!(check_attestation(&ctx, &keys, &hs[..2], &a).is_err());
+    }
+
+    #[test]
+    fn evidence_reads_receipts_and_heads_from_one_list() {
+        let (_, ctx, room, _, mut rng) = setup();
+        let log = vec![Hex32([1; 32])];
+        let items = vec![
+            Evidence::Receipt(receipt(&ctx, &room, &log, &mut rng)),
+            Evidence::Head(sign_log(&ctx, &room, &log, &mut rng)),
+        ];
+        let json = serde_json::to_string(&items).unwrap();
+        let back: Vec<Evidence> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, items);
+        assert!(matches!(back[0], Evidence::Receipt(_)));
+        assert!(matches!(back[1], Evidence::Head(_)));
+    }
+}
