@@ -222,6 +222,7 @@ pub(crate) fn verdict(transcript: &str, in_progress: bool) -> Result<String, Str
     let opts = Options {
         reader: None,
         in_progress,
+        evidence: &[],
     };
     let verdict = verify_json(transcript, &opts).verdict;
     answer(&Report {

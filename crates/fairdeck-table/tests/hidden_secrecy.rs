@@ -25,6 +25,7 @@ fn hole_cards(record: &fairdeck_hidden::record::Record, seats: &[Seat]) -> Vec<(
         let opts = Options {
             reader: Some((s.seat, &s.key)),
             in_progress: true,
+            evidence: &[],
         };
         let v = verify(record, &opts).verdict;
         assert!(v.is_valid(), "{:?}", v.differences);

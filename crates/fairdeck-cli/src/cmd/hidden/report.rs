@@ -36,6 +36,7 @@ pub fn verify_text(text: &str, key: Option<&Path>, out: &mut Output) -> anyhow::
     let opts = Options {
         reader: reader.as_ref().map(|(seat, sk, _)| (*seat, sk)),
         in_progress: false,
+        evidence: &[],
     };
     let verdict = verify_json(text, &opts).verdict;
     match out.format() {

@@ -306,6 +306,7 @@ fn finish(
     let opts = Options {
         reader: Some((wire.link.seat, key)),
         in_progress: false,
+        evidence: &[],
     };
     let verdict = follower.verify(&record, &opts).verdict;
     match out.format() {

@@ -189,6 +189,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
         &Options {
             reader: None,
             in_progress: true,
+            evidence: &[],
         },
     );
     if let Some(d) = outcome.verdict.differences.first() {
