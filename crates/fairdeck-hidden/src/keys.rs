@@ -76,6 +76,14 @@ impl SecretKey {
         }
     }
 
+    /// A key from 64 uniformly random bytes, reduced by `wide` (§2), for a
+    /// caller whose generator can fail (the table service's room key).
+    /// `None` in the impossible case 0.
+    pub fn from_uniform_bytes(bytes: &[u8; 64]) -> Option<SecretKey> {
+        let s = Scalar::from_bytes_mod_order_wide(bytes);
+        (s != Scalar::ZERO).then_some(SecretKey(s))
+    }
+
     /// The secret's 32 canonical bytes, for the seat to store; wiped when
     /// the returned value is dropped. Never publish them.
     pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {

@@ -187,6 +187,26 @@ pub fn void_digest(ctx: &Context, hand: Option<u64>, v: &Void) -> Hex32 {
     t.digest()
 }
 
+/// Seat `seat`'s signature (key `pk`) on `digest`; `what` names the
+/// message's place for the error. O(1).
+///
+/// # Errors
+///
+/// [`Error::Signature`] if it is absent or does not hold.
+pub fn check_signature(
+    ctx: &Context,
+    (seat, pk): (u64, &PublicKey),
+    digest: &Hex32,
+    sig: &Option<Proof>,
+    what: String,
+) -> Result<(), Error> {
+    match sig {
+        Some(sig) if verify_seat(ctx, seat, pk, digest, sig) => Ok(()),
+        Some(_) => Err(Error::Signature(seat, what)),
+        None => Err(Error::Signature(seat, format!("{what} (it has no signature)"))),
+    }
+}
+
 /// The heads `h_0 … h_L` of a log of length `L`. O(L).
 pub fn heads(ctx: &Context, log: &[Hex32]) -> Vec<Hex32> {
     let mut t = Transcript::new(CHAIN_DOMAIN);

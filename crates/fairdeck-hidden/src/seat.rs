@@ -131,14 +131,35 @@ pub fn publish_key<R: CryptoRng + ?Sized>(
 ) -> Result<KeyMessage, Refused> {
     table.check_seat(seat)?;
     key_turn(record, seat)?;
+    let msg = signed_key_message(table, record, seat, key, rng)?;
+    if record.is_signed() {
+        let ctx = Context::new(table, record.room.as_ref());
+        record.log.push(key_digest(&ctx, &msg));
+    }
+    record.keys.push(msg.clone());
+    Ok(msg)
+}
+
+/// Seat `seat`'s key message for `record`'s table, signed by the seat when
+/// the record is version 3.1 (§17); nothing is added to the record (a seat
+/// that posts its key to a room). O(1) group operations.
+///
+/// # Errors
+///
+/// [`Error::Seat`] if the seat is out of range.
+pub fn signed_key_message<R: CryptoRng + ?Sized>(
+    table: &Table,
+    record: &Record,
+    seat: u64,
+    key: &SecretKey,
+    rng: &mut R,
+) -> Result<KeyMessage, Error> {
     let mut msg = key_message(table, seat, key, rng)?;
     if record.is_signed() {
         let ctx = Context::new(table, record.room.as_ref());
         let d = key_digest(&ctx, &msg);
         msg.signature = Some(sign(&ctx, (seat, key), &d, rng));
-        record.log.push(d);
     }
-    record.keys.push(msg.clone());
     Ok(msg)
 }
 

@@ -3,34 +3,17 @@
 //! room's signed head, the seats' attestations, a seat's evidence against
 //! the published log; and who is at fault for each difference.
 
-use crate::keys::{Proof, PublicKey};
+use crate::keys::PublicKey;
 use crate::ledger::{check_attestation, check_evidence, digests, head_signed, heads};
 use crate::record::Record;
-use crate::signature::{Context, verify_seat};
+use crate::signature::Context;
 use crate::verdict::{Difference, Verdict};
 use crate::wire::Hex32;
 use crate::{Error, REVISION, Table};
 
 use super::Options;
 
-/// Seat `seat`'s signature (key `pk`) on `digest`; `what` names the place.
-///
-/// # Errors
-///
-/// [`Error::Signature`] if it is absent or does not hold.
-pub(super) fn check(
-    ctx: &Context,
-    (seat, pk): (u64, &PublicKey),
-    digest: &Hex32,
-    sig: &Option<Proof>,
-    what: String,
-) -> Result<(), Error> {
-    match sig {
-        Some(sig) if verify_seat(ctx, seat, pk, digest, sig) => Ok(()),
-        Some(_) => Err(Error::Signature(seat, what)),
-        None => Err(Error::Signature(seat, format!("{what} (it has no signature)"))),
-    }
-}
+pub(super) use crate::ledger::check_signature as check;
 
 /// The revision's fields: version 3.1's only in a revision-1 document, and
 /// every message signed there, none in a plain version-3 one.

@@ -7,7 +7,9 @@
 use fairdeck_hidden::Error as Protocol;
 use fairdeck_hidden::dleq::{ShareMessage, verify_share};
 use fairdeck_hidden::elgamal::PublishedDeck;
-use fairdeck_hidden::keys::{KeyMessage, verify_key};
+use fairdeck_hidden::keys::{KeyMessage, Proof, PublicKey, verify_key};
+use fairdeck_hidden::ledger::{check_signature, key_digest, share_digest, shuffle_digest};
+use fairdeck_hidden::wire::Hex32;
 use fairdeck_hidden::layout::{Place, Stage};
 use fairdeck_hidden::shuffle::{ShuffleMessage, verify_shuffle};
 
@@ -42,6 +44,25 @@ fn envelope(board: &Board, seat: u64, (hand, from): (Option<u64>, u64)) -> Resul
     Ok(())
 }
 
+/// Version 3.1: the message is signed by the seat that sent it (§17); a
+/// version-3 table takes no signature.
+fn signed(
+    board: &Board,
+    (seat, pk): (u64, &PublicKey),
+    digest: impl FnOnce(&fairdeck_hidden::signature::Context) -> Hex32,
+    (sig, what): (&Option<Proof>, String),
+    hand: Option<u64>,
+) -> Result<(), Refused> {
+    let fail = |e| Refused::message(e, seat, hand);
+    match &board.room {
+        Some((_, ctx)) => check_signature(ctx, (seat, pk), &digest(ctx), sig, what).map_err(fail),
+        None if sig.is_some() => Err(fail(Protocol::UnexpectedMessage(
+            "a signature on a message of a version-3 table".into(),
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Seat `seat`'s key message: keys come in seat order (§15 step 2).
 pub fn key(board: &Board, seat: u64, msg: KeyMessage, at: u64) -> Result<Entry, Refused> {
     playing(board)?;
@@ -60,7 +81,9 @@ pub fn key(board: &Board, seat: u64, msg: KeyMessage, at: u64) -> Result<Entry, 
             "keys come in seat order: seat {next}'s is next"
         )));
     }
-    verify_key(&board.table, &msg).map_err(|e| Refused::message(e, seat, None))?;
+    let pk = verify_key(&board.table, &msg).map_err(|e| Refused::message(e, seat, None))?;
+    let what = format!("seat {seat}'s key message");
+    signed(board, (seat, &pk), |c| key_digest(c, &msg), (&msg.signature, what), None)?;
     let mut all = board.record.keys.clone();
     all.push(msg.clone());
     if all.len() == board.table.seats() {
@@ -99,6 +122,11 @@ pub fn shuffle(board: &Board, seat: u64, msg: ShuffleMessage, at: u64) -> Result
         return Err(not_now(format!("it is seat {turn}'s turn to shuffle")));
     }
     let input = input_deck(board)?;
+    let (keys, _) = board.keys.as_ref().ok_or_else(|| not_now("keys missing"))?;
+    let what = format!("seat {seat}'s shuffle");
+    let pk = (seat, &keys[seat as usize]);
+    let sig = (&msg.signature, what);
+    signed(board, pk, |c| shuffle_digest(c, &msg), sig, Some(msg.hand))?;
     verify_shuffle(&board.table, (board.hand, seat), joint, &input, &msg)
         .map_err(|e| Refused::message(e, seat, Some(msg.hand)))?;
     Ok(Entry::Shuffle {
@@ -193,6 +221,9 @@ pub fn shares(
             return Err(Refused::message(Protocol::DuplicateShare(seat), seat, hand));
         }
         let e = &deck.deck.0[m.position as usize];
+        let what = format!("seat {seat}'s share of position {}", m.position);
+        let pk = (seat, &keys[seat as usize]);
+        signed(board, pk, |c| share_digest(c, &stage, m), (&m.signature, what), hand)?;
         verify_share(&board.table, &keys[seat as usize], e, m)
             .map_err(|err| Refused::message(err, seat, hand))?;
     }

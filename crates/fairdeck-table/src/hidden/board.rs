@@ -6,7 +6,15 @@
 use fairdeck_hidden::Table;
 use fairdeck_hidden::keys::PublicKey;
 use fairdeck_hidden::layout::Stage;
+use fairdeck_hidden::group::encode_point;
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::ledger::{
+    Receipt, key_digest, receipt, share_digest, shuffle_digest, sign_log, void_digest,
+};
 use fairdeck_hidden::record::{HandRecord, Missing, Record, StreetRecord};
+use fairdeck_hidden::signature::Context;
+use fairdeck_hidden::wire::Hex32;
+use rand_core::CryptoRng;
 
 use super::entry::Entry;
 use crate::Error;
@@ -39,6 +47,9 @@ pub struct Board {
     pub keys: Option<(Vec<PublicKey>, PublicKey)>,
     /// How many entries the log has.
     pub entries: u64,
+    /// Version 3.1: the room's signing key and the signing context (a
+    /// table opened before 3.1 has none and is served unsigned).
+    pub room: Option<(SecretKey, Context)>,
 }
 
 /// What the table waits for: the stage and each seat's missing messages
@@ -70,15 +81,29 @@ impl Board {
             operator,
             seats,
             step_seconds,
+            room,
             at,
         }) = entries.first()
         else {
             return Err(corrupt("a hidden table's log starts with `opened`"));
         };
         let table = Table::new(manifest.clone()).map_err(|e| corrupt(e.to_string()))?;
+        let room = match room {
+            Some(bytes) => {
+                let key = SecretKey::from_bytes(&bytes.0).map_err(|e| corrupt(e.to_string()))?;
+                let pk = encode_point(&key.public_key().0);
+                Some((key, Context::new(&table, Some(&pk))))
+            }
+            None => None,
+        };
+        let record = match &room {
+            Some((_, ctx)) => Record::signed(manifest.clone(), ctx.room),
+            None => Record::new(manifest.clone()),
+        };
         let mut board = Board {
             hand: manifest.first,
-            record: Record::new(manifest.clone()),
+            record,
+            room,
             table,
             operator: *operator,
             seats: seats.clone(),
@@ -104,6 +129,7 @@ impl Board {
         match entry {
             Entry::Opened { .. } => return Err(corrupt("a second `opened` entry")),
             Entry::Key { message, .. } => {
+                self.log(|ctx| key_digest(ctx, message));
                 self.record.keys.push(message.clone());
                 if self.record.keys.len() == self.table.seats() {
                     let keys = fairdeck_hidden::keys::joint_key(&self.table, &self.record.keys);
@@ -111,15 +137,22 @@ impl Board {
                 }
             }
             Entry::Shuffle { message, .. } => {
+                self.log(|ctx| shuffle_digest(ctx, message));
                 self.hand_record()?.shuffles.push((**message).clone())
             }
-            Entry::Shares { stage, shares, .. } => self.place(stage, shares)?,
+            Entry::Shares { stage, shares, .. } => {
+                for m in shares {
+                    self.log(|ctx| share_digest(ctx, stage, m));
+                }
+                self.place(stage, shares)?
+            }
             Entry::Advance { to, .. } => match to.as_str() {
                 "showdown" => self.showdown = true,
                 "end" => self.next_hand(),
                 _ => self.streets_open += 1,
             },
             Entry::Void { hand, void, .. } => {
+                self.log(|ctx| void_digest(ctx, *hand, void));
                 match hand {
                     None => self.record.void = Some(void.clone()),
                     Some(_) => self.hand_record()?.void = Some(void.clone()),
@@ -131,6 +164,36 @@ impl Board {
         self.since = entry.at();
         self.entries += 1;
         Ok(())
+    }
+
+    /// Appends a message's digest to the log of a version-3.1 table.
+    fn log(&mut self, digest: impl FnOnce(&Context) -> Hex32) {
+        if let Some((_, ctx)) = &self.room {
+            let d = digest(ctx);
+            self.record.log.push(d);
+        }
+    }
+
+    /// The record as served: with the room's signed head of the whole log
+    /// (version 3.1). O(log length).
+    pub fn served<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Record {
+        let mut record = self.record.clone();
+        if let Some((key, ctx)) = &self.room {
+            record.head = Some(sign_log(ctx, key, &record.log, rng));
+        }
+        record
+    }
+
+    /// The room's receipts for the last `n` entries of the log (version 3.1;
+    /// none for a version-3 table). O(n · log length).
+    pub fn receipts<R: CryptoRng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<Receipt> {
+        let Some((key, ctx)) = &self.room else {
+            return Vec::new();
+        };
+        let log = &self.record.log;
+        (log.len().saturating_sub(n)..log.len())
+            .map(|i| receipt(ctx, key, &log[..=i], rng))
+            .collect()
     }
 
     fn next_hand(&mut self) {

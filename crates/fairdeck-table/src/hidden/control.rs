@@ -4,6 +4,8 @@
 
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::Table;
+use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::wire::Hex32;
 use fairdeck_hidden::record::Void;
 use rand_core::TryCryptoRng;
 use serde::{Deserialize, Serialize};
@@ -94,11 +96,13 @@ impl NewHiddenTable {
                 )
             })
             .collect();
+        let room = room_key(rng)?;
         let entry = Entry::Opened {
             manifest: self.manifest.clone(),
             operator: operator.hash(),
             seats: seats.iter().map(Token::hash).collect(),
             step_seconds: self.step_seconds,
+            room: Some(Hex32(*room.to_bytes())),
             at,
         };
         let invitation = HiddenInvitation {
@@ -109,6 +113,14 @@ impl NewHiddenTable {
         };
         Ok((entry, invitation))
     }
+}
+
+/// The table's room signing key (§17), from 64 bytes of `rng`.
+fn room_key<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<SecretKey, Error> {
+    let mut bytes = zeroize::Zeroizing::new([0u8; 64]);
+    rng.try_fill_bytes(&mut bytes[..])
+        .map_err(|e| Error::Entropy(e.to_string()))?;
+    SecretKey::from_uniform_bytes(&bytes).ok_or_else(|| Error::Entropy("a zero key".into()))
 }
 
 /// `POST /api/hidden/{id}/advance`: the operator moves hand `hand` on.

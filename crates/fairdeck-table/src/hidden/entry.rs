@@ -7,6 +7,7 @@ use fairdeck_hidden::dleq::ShareMessage;
 use fairdeck_hidden::keys::KeyMessage;
 use fairdeck_hidden::record::Void;
 use fairdeck_hidden::shuffle::ShuffleMessage;
+use fairdeck_hidden::wire::Hex32;
 use serde::{Deserialize, Serialize};
 
 use crate::token::TokenHash;
@@ -26,6 +27,11 @@ pub enum Entry {
         seats: Vec<TokenHash>,
         /// Seconds a seat may take for a message the table waits for.
         step_seconds: u64,
+        /// Version 3.1: the room's secret signing key for this table (it
+        /// signs receipts and heads; it opens no card). Absent: a version-3
+        /// table opened before 3.1, served unsigned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<Hex32>,
         /// When.
         at: u64,
     },

@@ -10,10 +10,10 @@
 //! only the proofs the follower has not checked before, so a seat checks
 //! each proof of a hand once, not once per step.
 
-use fairdeck_hidden::keys::{SecretKey, key_message};
+use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::layout::Stage;
 use fairdeck_hidden::record::{Missing, Record};
-use fairdeck_hidden::seat::{Follower, Refused, Turn};
+use fairdeck_hidden::seat::{Follower, Refused, Turn, signed_key_message};
 use fairdeck_hidden::{Error, Table};
 use rand_core::CryptoRng;
 
@@ -38,6 +38,7 @@ pub fn check<'k>(
         Err(Refused::KeysMissing) => Ok(None),
         Err(Refused::Invalid { error, .. }) => Err(error),
         Err(Refused::Step(e)) => Err(e),
+        Err(Refused::Room(why)) => Err(Error::Room(why)),
         Err(other) => Err(Error::UnexpectedMessage(other.to_string())),
     }
 }
@@ -59,7 +60,8 @@ pub fn key_post<R: CryptoRng + ?Sized>(
         return Ok(None);
     }
     let table = Table::new(record.manifest.clone())?;
-    Ok(Some(Post::Key(key_message(&table, seat, key, rng)?)))
+    let msg = signed_key_message(&table, record, seat, key, rng)?;
+    Ok(Some(Post::Key(msg)))
 }
 
 /// The seat's next message, if it owes one: its key, its shuffle, its

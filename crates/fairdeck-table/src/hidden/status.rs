@@ -5,6 +5,7 @@
 
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::record::Missing;
+use fairdeck_hidden::ledger::Receipt;
 use serde::{Deserialize, Serialize};
 
 use super::board::Board;
@@ -39,6 +40,10 @@ pub struct Status {
     pub next: Vec<String>,
     /// The number of accepted changes (a new one changes the status).
     pub entries: u64,
+    /// Version 3.1, in the answer to a seat's message: the room's receipt
+    /// for each message it accepted (§18). The seat keeps them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub receipts: Vec<Receipt>,
 }
 
 /// One seat's missing messages.
@@ -78,6 +83,7 @@ impl Status {
             showdown: board.showdown,
             next: next_steps(board, due.is_some()),
             entries: board.entries,
+            receipts: Vec::new(),
         }
     }
 

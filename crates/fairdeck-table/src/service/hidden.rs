@@ -28,6 +28,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use fairdeck_web::error::ApiError;
 use getrandom::SysRng;
+use rand_core::UnwrapErr;
 use serde::Serialize;
 
 use super::{MAX_BODY_BYTES, Service, bearer, now, private, refused};
@@ -163,7 +164,7 @@ async fn transcript<S: Store + Send + 'static>(
 ) -> Answer {
     let Query(one) = query.map_err(|e| api(ApiError::bad(e.body_text(), Some("hand"))))?;
     let board = run(&svc, move |s| desk::board(s, &id, now())).await?;
-    let mut record = board.record;
+    let mut record = board.served(&mut UnwrapErr(SysRng));
     if let Some(n) = one.hand {
         record.hands.retain(|h| h.hand == n);
     }
@@ -243,11 +244,17 @@ async fn seat_post<S: Store + Send + 'static>(
         )),
         Kind::Shares => Post::Shares(fairdeck_web::body::json(body, limit).await.map_err(api)?),
     };
+    let sent = match &post {
+        Post::Shares(m) => m.len(),
+        _ => 1,
+    };
     let board = run(&svc, move |s| {
         desk::post(s, &id, (seat, token.as_deref()), post, now())
     })
     .await?;
-    Ok(private(StatusCode::OK, Status::of(&board)))
+    let mut status = Status::of(&board);
+    status.receipts = board.receipts(sent, &mut UnwrapErr(SysRng));
+    Ok(private(StatusCode::OK, status))
 }
 
 async fn advance<S: Store + Send + 'static>(

@@ -145,6 +145,13 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "KEYFILE", requires = "transcript")]
     pub key: Option<PathBuf>,
 
+    /// Version 3.1 (hidden hands): the receipts and signed heads your seat
+    /// kept (the evidence file `fairdeck hidden seat` writes, a JSON list).
+    /// Each is checked against the published log: one the log contradicts
+    /// proves the room rewrote or dropped messages, and names the room.
+    #[arg(long, value_name = "FILE", requires = "transcript")]
+    pub evidence: Option<PathBuf>,
+
     /// Your seat's name, to check your own seed (with --seed).
     #[arg(long, value_name = "NAME", requires = "seed")]
     pub seat: Option<String>,

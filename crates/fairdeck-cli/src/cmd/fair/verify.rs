@@ -73,7 +73,14 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             ));
         }
         let key = args.key.as_deref();
-        return crate::cmd::hidden::verify_text(&text, key, out); // read again, strictly
+        let evidence = args.evidence.as_deref();
+        return crate::cmd::hidden::verify_text(&text, (key, evidence), out); // read again, strictly
+    }
+    if args.evidence.is_some() {
+        return Err(usage(
+            "--evidence holds a seat's receipts of a version 3.1 (hidden hands) transcript; \
+             this is not one",
+        ));
     }
     if args.key.is_some() {
         return Err(usage(

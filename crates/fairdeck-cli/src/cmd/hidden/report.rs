@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use fairdeck_hidden::ledger::Evidence;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::verdict::{CardAt, HandReport, Verdict};
 use fairdeck_hidden::verify::{Options, verify_json};
@@ -19,7 +20,15 @@ use crate::output::{Format, Output};
 /// seat's own private cards; exit 1 on any difference. The key file must
 /// be the key a seat of this table published in it (a usage error
 /// otherwise); a transcript too broken to read is reported without it.
-pub fn verify_text(text: &str, key: Option<&Path>, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub fn verify_text(
+    text: &str,
+    (key, evidence): (Option<&Path>, Option<&Path>),
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let evidence = match evidence {
+        Some(path) => read_evidence(path)?,
+        None => Vec::new(),
+    };
     let reader = match (key, Record::from_json(text)) {
         (Some(path), Ok(record)) => {
             let (seat, sk) = reader_key(path, &record)?;
@@ -36,7 +45,7 @@ pub fn verify_text(text: &str, key: Option<&Path>, out: &mut Output) -> anyhow::
     let opts = Options {
         reader: reader.as_ref().map(|(seat, sk, _)| (*seat, sk)),
         in_progress: false,
-        evidence: &[],
+        evidence: &evidence,
     };
     let verdict = verify_json(text, &opts).verdict;
     match out.format() {
@@ -54,6 +63,17 @@ pub fn verify_text(text: &str, key: Option<&Path>, out: &mut Output) -> anyhow::
     Ok(match verdict.is_valid() {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
+    })
+}
+
+/// A seat's evidence file: a JSON list of receipts and signed heads.
+fn read_evidence(path: &Path) -> anyhow::Result<Vec<Evidence>> {
+    let text = read_text(path).map_err(|e| usage(format!("--evidence: {e:#}")))?;
+    serde_json::from_str(&text).map_err(|e| {
+        usage(format!(
+            "--evidence {}: not a list of receipts and signed heads: {e}",
+            path.display()
+        ))
     })
 }
 

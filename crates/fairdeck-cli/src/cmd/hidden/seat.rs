@@ -9,13 +9,14 @@
 //! process: a step checks only the proofs that are new since the last.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
+use fairdeck_hidden::ledger::Receipt;
 use fairdeck_hidden::seat::{Follower, Turn};
 use fairdeck_hidden::verify::Options;
 use fairdeck_table::hidden::seat::{check, key_post, step};
@@ -63,6 +64,10 @@ struct Wire {
     link: Link,
     client: Client,
     patience: Duration,
+    /// Version 3.1: the receipts of the last accepted post (§18).
+    receipts: Vec<Receipt>,
+    /// Where the seat keeps its receipts and the heads it was served.
+    evidence: PathBuf,
 }
 
 impl Wire {
@@ -128,7 +133,11 @@ impl Wire {
         };
         let error = answer["error"].as_str().unwrap_or("").to_string();
         match code {
-            200 => Ok(true),
+            200 => {
+                let receipts = answer.get("receipts").cloned().unwrap_or_default();
+                self.receipts = serde_json::from_value(receipts).unwrap_or_default();
+                Ok(true)
+            }
             409 => Ok(false),
             _ => anyhow::bail!(
                 "the service refused seat {}'s {}: {code} {error}",
@@ -139,13 +148,25 @@ impl Wire {
     }
 }
 
-/// The seat's key: read from its file, or made and written there first.
+/// Writes the seat's evidence (its receipts and the heads it was served,
+/// §19) for `fair verify --evidence`; nothing when it holds none.
+fn keep_evidence(path: &Path, follower: &Follower) -> anyhow::Result<()> {
+    if follower.evidence().is_empty() {
+        return Ok(());
+    }
+    let json = serde_json::to_string_pretty(follower.evidence())?;
+    std::fs::write(path, json + "\n")
+        .with_context(|| format!("cannot write the seat's evidence to {}", path.display()))
+}
+
+/// The seat's key, read from its file or made and written there first,
+/// and the file's path.
 fn seat_key(
     args: &SeatArgs,
     link: &Link,
     status: &Status,
     rng: &mut chacha20::ChaCha20Rng,
-) -> anyhow::Result<SecretKey> {
+) -> anyhow::Result<(SecretKey, PathBuf)> {
     let path = args
         .key
         .clone()
@@ -160,7 +181,7 @@ fn seat_key(
                 link.seat
             )));
         }
-        return Ok(key);
+        return Ok((key, path));
     }
     let key = SecretKey::generate(rng);
     write_key(&path, &link.table, link.seat, &key)?;
@@ -169,7 +190,7 @@ fn seat_key(
         link.seat,
         path.display()
     ));
-    Ok(key)
+    Ok((key, path))
 }
 
 /// Runs `fairdeck hidden seat`.
@@ -180,6 +201,8 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
         client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),
         link,
         patience: Duration::from_secs(args.patience),
+        receipts: Vec::new(),
+        evidence: PathBuf::new(),
     };
     let mut rng = generator(args.seed.as_deref())?;
     let status: Status = wire.get("")?;
@@ -190,7 +213,8 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
             wire.link.seat
         )));
     }
-    let key = seat_key(args, &wire.link, &status, &mut rng)?;
+    let (key, key_path) = seat_key(args, &wire.link, &status, &mut rng)?;
+    wire.evidence = key_path.with_extension("evidence.json");
     let mut follower = Follower::new();
     let mut shown = Shown::new();
     let mut seen = None;
@@ -239,8 +263,16 @@ fn act(
         // Before the first hand only keys are owed: nothing to verify yet.
         None if status.hand.is_none() => None,
         None => {
-            let turn = check(follower, record, (seat, key))
-                .map_err(|e| anyhow::anyhow!("the served transcript does not verify: {e}"))?;
+            let turn = match check(follower, record, (seat, key)) {
+                Ok(turn) => turn,
+                Err(e) => {
+                    keep_evidence(&wire.evidence, follower)?;
+                    anyhow::bail!(
+                        "the served transcript does not verify: {e}; this seat sends nothing more (its receipts and the heads it was served are in {})",
+                        wire.evidence.display()
+                    );
+                }
+            };
             match turn {
                 Some(mut turn) => {
                     show_cards(status, &turn, shown, out)?;
@@ -251,7 +283,13 @@ fn act(
         }
     };
     match post {
-        Some(post) => wire.send(&post),
+        Some(post) => {
+            let sent = wire.send(&post)?;
+            for r in wire.receipts.drain(..) {
+                follower.receipt(r);
+            }
+            Ok(sent)
+        }
         None => {
             if showdown {
                 shown.insert((status.hand, true));
@@ -309,6 +347,7 @@ fn finish(
         evidence: &[],
     };
     let verdict = follower.verify(&record, &opts).verdict;
+    keep_evidence(&wire.evidence, follower)?;
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => {
