@@ -203,7 +203,10 @@ pub fn check_signature(
     match sig {
         Some(sig) if verify_seat(ctx, seat, pk, digest, sig) => Ok(()),
         Some(_) => Err(Error::Signature(seat, what)),
-        None => Err(Error::Signature(seat, format!("{what} (it has no signature)"))),
+        None => Err(Error::Signature(
+            seat,
+            format!("{what} (it has no signature)"),
+        )),
     }
 }
 
@@ -301,11 +304,17 @@ pub fn check_attestation(
     a: &Attestation,
 ) -> Result<(), Error> {
     let Some(pk) = keys.get(a.seat as usize) else {
-        return Err(Error::Attestation(a.seat, "seat is not a seat of the table".into()));
+        return Err(Error::Attestation(
+            a.seat,
+            "seat is not a seat of the table".into(),
+        ));
     };
     let d = attestation_digest(a.length, &a.head);
     if !verify_seat(ctx, a.seat, pk, &d, &a.signature) {
-        return Err(Error::Attestation(a.seat, "attestation is not signed by it".into()));
+        return Err(Error::Attestation(
+            a.seat,
+            "attestation is not signed by it".into(),
+        ));
     }
     match heads.get(a.length as usize) {
         Some(h) if *h == a.head => Ok(()),
@@ -315,7 +324,10 @@ pub fn check_attestation(
         )),
         None => Err(Error::Attestation(
             a.seat,
-            format!("attested log of {} entries is longer than this one", a.length),
+            format!(
+                "attested log of {} entries is longer than this one",
+                a.length
+            ),
         )),
     }
 }
@@ -403,7 +415,10 @@ pub fn digests(table: &Table, record: &Record) -> Vec<(Hex32, String)> {
             }
         }
         if let Some(v) = &h.void {
-            out.push((void_digest(&ctx, Some(n), v), format!("hand {n}'s void record")));
+            out.push((
+                void_digest(&ctx, Some(n), v),
+                format!("hand {n}'s void record"),
+            ));
         }
     }
     out

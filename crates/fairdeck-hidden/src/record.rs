@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::dleq::ShareMessage;
 use crate::keys::KeyMessage;
 use crate::ledger::{Attestation, SignedHead};
-use crate::wire::Hex32;
 use crate::shuffle::ShuffleMessage;
+use crate::wire::Hex32;
 use crate::{Error, VERSION};
 
 /// The largest transcript [`Record::from_json`] reads (64 MiB).

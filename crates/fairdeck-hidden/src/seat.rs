@@ -42,13 +42,13 @@ use crate::layout::Stage;
 use crate::ledger::{
     Evidence, Receipt, check_evidence, digests, heads, key_digest, share_digest, shuffle_digest,
 };
-use crate::signature::{Context, sign_seat};
-use crate::wire::Hex32;
 use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
 use crate::shuffle::ShuffleMessage;
+use crate::signature::{Context, sign_seat};
 use crate::verdict::{HandReport, Verdict};
 use crate::verify::{Options, Outcome, State, Verifier};
+use crate::wire::Hex32;
 use crate::{Error, Table};
 
 /// Why a seat does not take a step. Front ends word each case for their
@@ -363,7 +363,9 @@ impl Follower {
             in_progress: true,
             evidence: &[],
         };
-        let table = record.is_signed().then(|| Table::new(record.manifest.clone()));
+        let table = record
+            .is_signed()
+            .then(|| Table::new(record.manifest.clone()));
         if let Some(Ok(table)) = &table {
             self.history(table, &record, seat)?;
         }
@@ -417,10 +419,7 @@ impl Turn<'_> {
 
     /// Seat's attestation of the whole log it verified (§18 check 4), for a
     /// version-3.1 record; `None` for version 3. O(log length).
-    pub fn attest<R: CryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-    ) -> Option<crate::ledger::Attestation> {
+    pub fn attest<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Option<crate::ledger::Attestation> {
         let ctx = self.signing()?;
         let log = &self.record.log;
         Some(crate::ledger::attest(&ctx, self.seat, self.key, log, rng))

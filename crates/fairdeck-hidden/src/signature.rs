@@ -123,7 +123,10 @@ pub fn verify_seat(ctx: &Context, seat: u64, pk: &PublicKey, digest: &Hex32, sig
 
 fn room_prefix(ctx: &Context, room: &Hex32, length: u64, head: &Hex32) -> Transcript {
     let mut t = Transcript::new(ROOM_DOMAIN);
-    t.element(&ctx.bytes).element(room).u64(length).element(head);
+    t.element(&ctx.bytes)
+        .element(room)
+        .u64(length)
+        .element(head);
     t
 }
 
@@ -168,7 +171,13 @@ mod tests {
         let sig = sign_seat(&ctx, 1, &sk, &d, &mut rng);
         assert!(verify_seat(&ctx, 1, &sk.public_key(), &d, &sig));
         assert!(!verify_seat(&ctx, 0, &sk.public_key(), &d, &sig));
-        assert!(!verify_seat(&ctx, 1, &sk.public_key(), &Hex32([5; 32]), &sig));
+        assert!(!verify_seat(
+            &ctx,
+            1,
+            &sk.public_key(),
+            &Hex32([5; 32]),
+            &sig
+        ));
         let other = SecretKey::generate(&mut rng).public_key();
         assert!(!verify_seat(&ctx, 1, &other, &d, &sig));
         let no_room = Context::new(&table, None);

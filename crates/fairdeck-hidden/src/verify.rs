@@ -28,10 +28,10 @@ use curve25519_dalek::traits::Identity;
 
 use crate::elgamal::PublishedDeck;
 use crate::keys::{PublicKey, SecretKey, verify_key};
-use crate::ledger::{Evidence, key_digest};
-use crate::signature::Context as Signing;
 use crate::layout::Stage;
+use crate::ledger::{Evidence, key_digest};
 use crate::record::{Missing, Record};
+use crate::signature::Context as Signing;
 use crate::verdict::{Difference, Owed, Verdict};
 use crate::{Error, Table};
 

@@ -158,11 +158,20 @@ fn honest(seed: u8) -> (Room, Vec<Follower>) {
 fn the_honest_run_is_valid_signed_and_names_nobody() {
     let (mut room, _) = honest(1);
     let record = room.serve();
-    let evidence: Vec<Evidence> = room.receipts.concat().into_iter().map(Evidence::Receipt).collect();
+    let evidence: Vec<Evidence> = room
+        .receipts
+        .concat()
+        .into_iter()
+        .map(Evidence::Receipt)
+        .collect();
     let v = verdict(&record, &evidence);
     assert!(v.is_valid(), "{:?}", v.differences);
     assert!(v.signed);
-    assert!(v.summary().contains("signed by its seat"), "{}", v.summary());
+    assert!(
+        v.summary().contains("signed by its seat"),
+        "{}",
+        v.summary()
+    );
     // 3 keys, 3 shuffles, 3 seats × 2 cards × 2 other seats' shares.
     assert_eq!(record.log.len(), 3 + 3 + 12);
     // Round trip through the wire form: the same verdict.
@@ -182,8 +191,16 @@ fn a_version_3_transcript_says_it_does_not_bind_messages_to_authors() {
     let v = verify(&record, &progress()).verdict;
     assert!(v.is_valid());
     assert!(!v.signed);
-    assert!(v.summary().contains("messages are not signed"), "{}", v.summary());
-    assert!(v.checked.iter().any(|c| c.contains("not who sent each message")));
+    assert!(
+        v.summary().contains("messages are not signed"),
+        "{}",
+        v.summary()
+    );
+    assert!(
+        v.checked
+            .iter()
+            .any(|c| c.contains("not who sent each message"))
+    );
     // A signature in a version-3 document is refused as unreadable.
     let mut signed = record.clone();
     signed.keys[0].signature = Some(signed.keys[0].proof);
@@ -228,9 +245,17 @@ fn the_room_cannot_swap_in_its_own_shuffle_and_choose_the_deal() {
     let v = verdict(&served, &[]);
     assert_eq!(faults(&v)[0], ("signature".into(), "the room".into()));
     assert!(!v.differences.iter().any(|d| d.kind == "shuffle-proof"));
-    let evidence: Vec<Evidence> = room.receipts[1].iter().copied().map(Evidence::Receipt).collect();
+    let evidence: Vec<Evidence> = room.receipts[1]
+        .iter()
+        .copied()
+        .map(Evidence::Receipt)
+        .collect();
     let v = verdict(&served, &evidence);
-    assert!(faults(&v).contains(&("room".into(), "the room".into())), "{:?}", faults(&v));
+    assert!(
+        faults(&v).contains(&("room".into(), "the room".into())),
+        "{:?}",
+        faults(&v)
+    );
 }
 
 #[test]
@@ -238,13 +263,24 @@ fn a_rewritten_earlier_shuffle_is_blamed_on_its_place_not_the_next_seat() {
     let (mut room, mut followers) = honest(4);
     let forged = room.forged_shuffle(0);
     let signature = room.record.hands[0].shuffles[0].signature;
-    room.record.hands[0].shuffles[0] = fairdeck_hidden::shuffle::ShuffleMessage { signature, ..forged };
+    room.record.hands[0].shuffles[0] = fairdeck_hidden::shuffle::ShuffleMessage {
+        signature,
+        ..forged
+    };
     let served = room.serve();
     let v = verdict(&served, &[]);
     let first = &v.differences[0];
     assert_eq!(first.kind, "signature");
-    assert!(first.message.contains("seat 0's place"), "{}", first.message);
-    assert!(!v.differences.iter().any(|d| d.message.contains("seat 1's shuffle proof")));
+    assert!(
+        first.message.contains("seat 0's place"),
+        "{}",
+        first.message
+    );
+    assert!(
+        !v.differences
+            .iter()
+            .any(|d| d.message.contains("seat 1's shuffle proof"))
+    );
     // Every seat that verified the hand before stops with an alarm.
     for (j, f) in followers.iter_mut().enumerate() {
         let key = room.seats[j].clone();
@@ -270,7 +306,11 @@ fn a_key_the_room_swapped_in_is_proved_by_the_seats_receipt() {
     // Without the seat's evidence the transcript looks valid...
     assert!(verdict(&served, &[]).is_valid());
     // ... seat 2's receipt for its real key shows the room replaced it.
-    let evidence: Vec<Evidence> = room.receipts[2].iter().copied().map(Evidence::Receipt).collect();
+    let evidence: Vec<Evidence> = room.receipts[2]
+        .iter()
+        .copied()
+        .map(Evidence::Receipt)
+        .collect();
     let v = verdict(&served, &evidence);
     assert_eq!(faults(&v), [("room".to_string(), "the room".to_string())]);
     // And seat 2 itself refuses the served transcript: not its key.
@@ -292,13 +332,22 @@ fn shares_receipted_then_dropped_make_the_void_false_and_name_the_room() {
     let receipts1 = room.receipts[1].clone();
     room.record = kept; // ... and not stored
     // The room voids the hand against seat 1 and signs that log.
-    let owed: Vec<Missing> = room.table.layout().owed(fairdeck_hidden::layout::Stage::Deal, 1)
+    let owed: Vec<Missing> = room
+        .table
+        .layout()
+        .owed(fairdeck_hidden::layout::Stage::Deal, 1)
         .into_iter()
         .map(|position| Missing::Share { position })
         .collect();
-    let void = Void { stage: "deal".into(), seat: 1, missing: owed };
+    let void = Void {
+        stage: "deal".into(),
+        seat: 1,
+        missing: owed,
+    };
     let ctx = room.ctx();
-    room.record.log.push(fairdeck_hidden::ledger::void_digest(&ctx, Some(1), &void));
+    room.record
+        .log
+        .push(fairdeck_hidden::ledger::void_digest(&ctx, Some(1), &void));
     room.record.hands[0].void = Some(void);
     let served = room.serve();
     // Alone, the void is the room's claim and the hand is void.
@@ -307,14 +356,25 @@ fn shares_receipted_then_dropped_make_the_void_false_and_name_the_room() {
     let evidence: Vec<Evidence> = receipts1.into_iter().map(Evidence::Receipt).collect();
     let v = verdict(&served, &evidence);
     assert!(!v.is_valid());
-    assert!(v.differences.iter().all(|d| d.at_fault.as_deref() == Some("the room")));
-    assert!(v.differences.iter().any(|d| d.message.contains("not proof against that seat")));
+    assert!(
+        v.differences
+            .iter()
+            .all(|d| d.at_fault.as_deref() == Some("the room"))
+    );
+    assert!(
+        v.differences
+            .iter()
+            .any(|d| d.message.contains("not proof against that seat"))
+    );
     // Seat 1, holding its receipts and shown the log without its shares, stops.
     for r in room.receipts[1].clone() {
         followers[1].receipt(r);
     }
     let key1 = room.seats[1].clone();
-    assert!(matches!(followers[1].check(served, (1, &key1)), Err(Refused::Room(_))));
+    assert!(matches!(
+        followers[1].check(served, (1, &key1)),
+        Err(Refused::Room(_))
+    ));
 }
 
 #[test]
@@ -358,7 +418,9 @@ fn attestations_name_the_seats_that_signed_the_whole_log() {
     let served = room.serve();
     for j in [0usize, 2] {
         let key = room.seats[j].clone();
-        let turn = followers[j].check(served.clone(), (j as u64, &key)).unwrap();
+        let turn = followers[j]
+            .check(served.clone(), (j as u64, &key))
+            .unwrap();
         let a = turn.attest(&mut room.rng).unwrap();
         room.record.attestations.push(a);
     }

@@ -9,6 +9,9 @@ use bulletin::*;
 use fairdeck_hidden::elgamal::{Ciphertext, KeyTable, PublishedDeck};
 use fairdeck_hidden::group::{card_point, random_scalar};
 use fairdeck_hidden::keys::PublicKey;
+use fairdeck_hidden::layout::{Place, Stage};
+use fairdeck_hidden::ledger::{key_digest, share_digest, shuffle_digest};
+use fairdeck_hidden::signature::{Context, sign_seat};
 use fairdeck_hidden::verify::{Options, State, verify};
 use fairdeck_table::hidden::{HiddenInvitation, Post};
 use fairdeck_table::load::Client;
@@ -37,9 +40,43 @@ fn state(client: &mut Client, id: &str) -> State {
     verify(&record, &opts).state.unwrap()
 }
 
-/// Posts `post` as `seat`; asserts 422 with `kind`, the seat named, and nothing stored.
+/// `post` signed by `seat` (version 3.1): a cheating seat signs what it
+/// sends, so the service's refusal is about the cheat, not the signature.
+fn signed_by(client: &mut Client, id: &str, seat: &Seat, post: &Post) -> Post {
+    let record = transcript(client, id);
+    let table = fairdeck_hidden::Table::new(record.manifest.clone()).unwrap();
+    let ctx = Context::new(&table, record.room.as_ref());
+    let mut rng = chacha20::ChaCha20Rng::seed_from_u64(seat.seat + 900);
+    let mut sign = |d| Some(sign_seat(&ctx, seat.seat, &seat.key, &d, &mut rng));
+    match post.clone() {
+        Post::Key(mut m) => {
+            m.signature = sign(key_digest(&ctx, &m));
+            Post::Key(m)
+        }
+        Post::Shuffle(mut m) => {
+            m.signature = sign(shuffle_digest(&ctx, &m));
+            Post::Shuffle(m)
+        }
+        Post::Shares(mut list) => {
+            let layout = table.layout();
+            for m in &mut list {
+                let stage = match layout.place(m.position) {
+                    Place::Private(owner) if owner == seat.seat => "showdown".to_string(),
+                    Place::Street(k) => layout.stage_name(Stage::Street(k)).to_string(),
+                    _ => "deal".to_string(),
+                };
+                m.signature = sign(share_digest(&ctx, &stage, m));
+            }
+            Post::Shares(list)
+        }
+    }
+}
+
+/// Posts `post` as `seat`, signed by it; asserts 422 with `kind`, the seat
+/// named, and nothing stored.
 fn refused(client: &mut Client, id: &str, seat: &Seat, post: &Post, kind: &str) {
     let before = status(client, id).entries;
+    let post = &signed_by(client, id, seat, post);
     let (code, answer) = send(client, id, (seat.seat, &seat.token), post);
     assert_eq!(code, 422, "{answer}");
     assert_eq!(answer["kind"], kind, "{answer}");

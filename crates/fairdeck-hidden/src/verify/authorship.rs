@@ -125,7 +125,10 @@ fn head(ctx: &Context, record: &Record, hs: &[Hex32]) -> Option<Difference> {
     let why = match &record.head {
         None => "the transcript has a room but no signed head".to_string(),
         Some(h) if !head_signed(ctx, room, h) => {
-            format!("the head of {} entries is not signed by the table's room", h.length)
+            format!(
+                "the head of {} entries is not signed by the table's room",
+                h.length
+            )
         }
         Some(h) if h.length != record.log.len() as u64 || hs.last() != Some(&h.head) => format!(
             "the room's signed head covers {} entries and is not the head of this log of {}",
@@ -165,7 +168,10 @@ fn attestations(
     };
     v.checked.push(match whole.is_empty() {
         true => "attestations: no seat attested the whole log".into(),
-        false => format!("attestations: seat(s) {} attested the whole log", seats(&whole)),
+        false => format!(
+            "attestations: seat(s) {} attested the whole log",
+            seats(&whole)
+        ),
     });
     if !earlier.is_empty() {
         v.checked.push(format!(
@@ -194,7 +200,10 @@ fn evidence(ctx: &Context, record: &Record, hs: &[Hex32], opts: &Options<'_>) ->
         .map(|e| Difference::new(None, e))
         .collect();
     let proved = out.iter().any(|d| d.kind == "room");
-    let voids = record.void.iter().chain(record.hands.iter().filter_map(|h| h.void.as_ref()));
+    let voids = record
+        .void
+        .iter()
+        .chain(record.hands.iter().filter_map(|h| h.void.as_ref()));
     if proved {
         for v in voids {
             out.push(Difference::new(

@@ -13,9 +13,9 @@ use crate::elgamal::PublishedDeck;
 use crate::keys::{PublicKey, SecretKey};
 use crate::layout::{Place, Stage};
 use crate::ledger::{share_digest, shuffle_digest};
-use crate::signature::Context as Signing;
 use crate::record::{HandRecord, Missing};
 use crate::shuffle::verify_shuffle;
+use crate::signature::Context as Signing;
 use crate::verdict::{CardAt, Difference, HandReport, Hidden};
 use crate::{Error, Table};
 

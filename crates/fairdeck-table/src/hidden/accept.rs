@@ -8,10 +8,10 @@ use fairdeck_hidden::Error as Protocol;
 use fairdeck_hidden::dleq::{ShareMessage, verify_share};
 use fairdeck_hidden::elgamal::PublishedDeck;
 use fairdeck_hidden::keys::{KeyMessage, Proof, PublicKey, verify_key};
-use fairdeck_hidden::ledger::{check_signature, key_digest, share_digest, shuffle_digest};
-use fairdeck_hidden::wire::Hex32;
 use fairdeck_hidden::layout::{Place, Stage};
+use fairdeck_hidden::ledger::{check_signature, key_digest, share_digest, shuffle_digest};
 use fairdeck_hidden::shuffle::{ShuffleMessage, verify_shuffle};
+use fairdeck_hidden::wire::Hex32;
 
 use super::board::Board;
 use super::entry::Entry;
@@ -83,7 +83,13 @@ pub fn key(board: &Board, seat: u64, msg: KeyMessage, at: u64) -> Result<Entry, 
     }
     let pk = verify_key(&board.table, &msg).map_err(|e| Refused::message(e, seat, None))?;
     let what = format!("seat {seat}'s key message");
-    signed(board, (seat, &pk), |c| key_digest(c, &msg), (&msg.signature, what), None)?;
+    signed(
+        board,
+        (seat, &pk),
+        |c| key_digest(c, &msg),
+        (&msg.signature, what),
+        None,
+    )?;
     let mut all = board.record.keys.clone();
     all.push(msg.clone());
     if all.len() == board.table.seats() {
@@ -223,7 +229,13 @@ pub fn shares(
         let e = &deck.deck.0[m.position as usize];
         let what = format!("seat {seat}'s share of position {}", m.position);
         let pk = (seat, &keys[seat as usize]);
-        signed(board, pk, |c| share_digest(c, &stage, m), (&m.signature, what), hand)?;
+        signed(
+            board,
+            pk,
+            |c| share_digest(c, &stage, m),
+            (&m.signature, what),
+            hand,
+        )?;
         verify_share(&board.table, &keys[seat as usize], e, m)
             .map_err(|err| Refused::message(err, seat, hand))?;
     }

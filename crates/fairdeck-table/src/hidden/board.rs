@@ -4,10 +4,10 @@
 //! was accepted. It holds no secret key: nothing here opens a card.
 
 use fairdeck_hidden::Table;
-use fairdeck_hidden::keys::PublicKey;
-use fairdeck_hidden::layout::Stage;
 use fairdeck_hidden::group::encode_point;
+use fairdeck_hidden::keys::PublicKey;
 use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::layout::Stage;
 use fairdeck_hidden::ledger::{
     Receipt, key_digest, receipt, share_digest, shuffle_digest, sign_log, void_digest,
 };
@@ -164,6 +164,34 @@ impl Board {
         self.since = entry.at();
         self.entries += 1;
         Ok(())
+    }
+
+    /// Version 3.1 (§19): a log read from storage anew (the first request
+    /// after a start) is verified whole before it is served: a stored
+    /// message that was rewritten fails its seat's signature, and the table
+    /// is refused instead of served. O(the table's proofs).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Corrupt`] with the first difference.
+    pub fn check_stored(&self) -> Result<(), Error> {
+        if self.room.is_none() {
+            return Ok(());
+        }
+        let opts = fairdeck_hidden::verify::Options {
+            in_progress: true,
+            ..Default::default()
+        };
+        let record = self.served(&mut rand_core::UnwrapErr(getrandom::SysRng));
+        let outcome = fairdeck_hidden::verify::verify(&record, &opts);
+        match outcome.verdict.differences.first() {
+            None => Ok(()),
+            Some(d) => Err(corrupt(format!(
+                "the stored log of table {:?} does not verify: {}",
+                self.table.manifest().table,
+                d.message
+            ))),
+        }
     }
 
     /// Appends a message's digest to the log of a version-3.1 table.

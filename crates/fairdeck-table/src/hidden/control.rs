@@ -5,8 +5,8 @@
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::keys::SecretKey;
-use fairdeck_hidden::wire::Hex32;
 use fairdeck_hidden::record::Void;
+use fairdeck_hidden::wire::Hex32;
 use rand_core::TryCryptoRng;
 use serde::{Deserialize, Serialize};
 

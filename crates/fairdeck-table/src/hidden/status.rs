@@ -4,8 +4,8 @@
 //! so one view serves the seats, the operator and onlookers alike.
 
 use fairdeck::fair::Manifest;
-use fairdeck_hidden::record::Missing;
 use fairdeck_hidden::ledger::Receipt;
+use fairdeck_hidden::record::Missing;
 use serde::{Deserialize, Serialize};
 
 use super::board::Board;

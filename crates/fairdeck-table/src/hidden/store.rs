@@ -149,9 +149,10 @@ impl BoardCache {
 fn brought_up(base: Option<Board>, rows: &[String], awake_since: u64) -> Result<Board, Error> {
     let entries = read_entries(rows)?;
     match base {
-        None => Board::replay(&entries).map(|mut board| {
+        None => Board::replay(&entries).and_then(|mut board| {
             board.since = board.since.max(awake_since);
-            board
+            board.check_stored()?;
+            Ok(board)
         }),
         Some(mut board) => {
             for e in &entries {

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use fairdeck_hidden::keys::SecretKey;
-use fairdeck_hidden::record::{MAX_BYTES, Record};
 use fairdeck_hidden::ledger::Receipt;
+use fairdeck_hidden::record::{MAX_BYTES, Record};
 use fairdeck_hidden::seat::{Follower, Turn};
 use fairdeck_hidden::verify::Options;
 use fairdeck_table::hidden::seat::{check, key_post, step};
