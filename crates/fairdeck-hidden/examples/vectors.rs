@@ -5,7 +5,7 @@
 
 use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
-use fairdeck_hidden::elgamal::{Deck, PublishedDeck};
+use fairdeck_hidden::elgamal::{Deck, KeyTable, PublishedDeck};
 use fairdeck_hidden::group::{chain_generator, encode_point, generator, random_scalar};
 use fairdeck_hidden::keys::{self, SecretKey};
 use fairdeck_hidden::shuffle::{apply, draw_permutation};
@@ -15,6 +15,7 @@ use rand_core::SeedableRng;
 
 fn main() {
     print!("{}", vectors());
+    print!("{}", vectors_31());
 }
 
 /// The vectors as the spec prints them (a fenced block per vector).
@@ -99,6 +100,99 @@ pub fn vectors() -> String {
         "Seat 1's share of position 0 of the shuffled 4 cards",
         pretty(&share),
     );
+    out
+}
+
+/// The version-3.1 vectors of §20: the same table with a room, its
+/// ChaCha20 generator keyed with 32 bytes of `0x31`, drawn in the order
+/// listed (the two seat keys, the room key, then each nonce).
+pub fn vectors_31() -> String {
+    use fairdeck_hidden::ledger::{
+        Attestation, attest, heads, key_digest, receipt, share_digest, sign_log, void_digest,
+    };
+    use fairdeck_hidden::record::{Missing, Void};
+    use fairdeck_hidden::signature::{Context, sign_seat};
+    let mut rng = ChaCha20Rng::from_seed([0x31; 32]);
+    let manifest = Manifest {
+        version: 3,
+        table: "vector-table".into(),
+        game: "holdem".into(),
+        deck: "standard".into(),
+        seats: vec!["ann".into(), "bob".into()],
+        first: 1,
+        last: 1,
+    };
+    let table = Table::new(manifest).expect("the vector manifest is valid");
+    let mut out = String::new();
+    let mut block = |title: &str, body: String| {
+        out.push_str(&format!("### {title}\n\n```\n{body}\n```\n\n"));
+    };
+    let sk = [SecretKey::generate(&mut rng), SecretKey::generate(&mut rng)];
+    let room = SecretKey::generate(&mut rng);
+    let room_pk = encode_point(&room.public_key().0);
+    let ctx = Context::new(&table, Some(&room_pk));
+    block(
+        "Keys: seats, room, context",
+        format!(
+            "sk_0     {}\nsk_1     {}\nsk_room  {}\nPK_room  {room_pk}\nC        {}",
+            hex(&sk[0].to_bytes()[..]),
+            hex(&sk[1].to_bytes()[..]),
+            hex(&room.to_bytes()[..]),
+            ctx.bytes
+        ),
+    );
+    let mut key0 = keys::key_message(&table, 0, &sk[0], &mut rng).unwrap();
+    let d_key0 = key_digest(&ctx, &key0);
+    key0.signature = Some(sign_seat(&ctx, 0, &sk[0], &d_key0, &mut rng));
+    block(
+        "Seat 0's signed key message (key proof nonce, then the signature's)",
+        pretty(&key0),
+    );
+    // Seat 1's share of position 0 as a deal share, of the starting deck's
+    // first card re-encrypted under the joint key by a drawn factor.
+    let joint = sk[0].public_key().0 + sk[1].public_key().0;
+    let rho = random_scalar(&mut rng);
+    let e = table.starting_deck().0[0].reencrypt(&KeyTable::new(&joint), &rho);
+    let share = dleq::share_message(&table, 1, 1, 0, &sk[1], &e, &mut rng).unwrap();
+    let d_share = share_digest(&ctx, "deal", &share);
+    let void = Void {
+        stage: "flop".into(),
+        seat: 0,
+        missing: vec![
+            Missing::Share { position: 5 },
+            Missing::Share { position: 6 },
+        ],
+    };
+    let d_void = void_digest(&ctx, Some(1), &void);
+    block(
+        "Digests: seat 0's key, seat 1's deal share (ρ, then its nonce), a void",
+        format!(
+            "ciphertext  {}\nshare       {}\nd_key0      {d_key0}\nd_share     {d_share}\nd_void      {d_void}",
+            serde_json::to_string(&e.to_wire()).unwrap(),
+            serde_json::to_string(&share).unwrap()
+        ),
+    );
+    let log = [d_key0, d_share, d_void];
+    let hs = heads(&ctx, &log);
+    let lines: Vec<String> = hs
+        .iter()
+        .enumerate()
+        .map(|(i, h)| format!("h_{i}  {h}"))
+        .collect();
+    block(
+        "Heads of the log [d_key0, d_share, d_void]",
+        lines.join("\n"),
+    );
+    block(
+        "The room's receipt for d_share (index 1)",
+        pretty(&receipt(&ctx, &room, &log[..2], &mut rng)),
+    );
+    block(
+        "The room's signed head of the whole log",
+        pretty(&sign_log(&ctx, &room, &log, &mut rng)),
+    );
+    let a: Attestation = attest(&ctx, 1, &sk[1], &log, &mut rng);
+    block("Seat 1's attestation of the whole log", pretty(&a));
     out
 }
 

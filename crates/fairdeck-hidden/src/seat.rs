@@ -336,10 +336,10 @@ impl Follower {
                 }
             }
         }
-        if let Some(h) = record.head {
-            if !self.evidence.contains(&Evidence::Head(h)) {
-                self.evidence.push(Evidence::Head(h));
-            }
+        if let Some(h) = record.head
+            && !self.evidence.contains(&Evidence::Head(h))
+        {
+            self.evidence.push(Evidence::Head(h));
         }
     }
 

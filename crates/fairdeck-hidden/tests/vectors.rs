@@ -19,6 +19,20 @@ fn the_spec_holds_the_vectors_byte_for_byte() {
 }
 
 #[test]
+fn the_spec_holds_the_version_3_1_vectors_byte_for_byte() {
+    let spec = include_str!("../../../docs/hidden-dealing.md");
+    let text = example::vectors_31();
+    assert!(
+        text.contains("PK_room"),
+        "the generator printed nothing useful"
+    );
+    assert!(
+        spec.contains(text.trim_end()),
+        "docs/hidden-dealing.md §20 differs from `cargo run -p fairdeck-hidden --example vectors`"
+    );
+}
+
+#[test]
 fn a_secret_key_round_trips_and_zero_is_refused() {
     use fairdeck_hidden::keys::SecretKey;
     let sk = SecretKey::from_bytes(&[9; 32]).unwrap();
