@@ -252,16 +252,37 @@ fn cli_and_library_seats_play_a_hand_that_fair_verify_accepts() {
     }
     holes.extend((0..2).flat_map(|h| opened(h, 2)));
     assert_eq!(holes.len(), 12);
+    // Version 3.1: each CLI seat attested the whole log when the table was
+    // over, and kept its receipts and the heads it was served.
+    let record = transcript(&mut client, "cli");
+    let opts = fairdeck_hidden::verify::Options::default();
+    let verdict = fairdeck_hidden::verify::verify(&record, &opts).verdict;
+    assert!(
+        verdict.is_valid() && verdict.signed,
+        "{:?}",
+        verdict.differences
+    );
+    assert_eq!(verdict.attested_by, [0, 1]);
     let path = dir.path().join("cli.json");
     std::fs::write(&path, record.to_json()).unwrap();
+    let evidence = dir.path().join("seat0.evidence.json");
     let verified = Command::new(cargo_bin("fairdeck"))
         .args(["fair", "verify"])
         .arg(&path)
+        .arg("--evidence")
+        .arg(&evidence)
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&verified.stdout);
     assert!(verified.status.success(), "{said}");
     assert!(said.contains("\nvalid: every message"), "{said}");
+    assert!(
+        said.contains("seat(s) 0, 1 attested the whole log"),
+        "{said}"
+    );
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&evidence).unwrap()).unwrap();
+    assert!(kept.as_array().is_some_and(|a| a.len() > 5), "{kept}");
     let log = service.stop();
     let mut db = std::fs::read(dir.path().join("t.sqlite")).unwrap();
     db.extend(std::fs::read(dir.path().join("t.sqlite-wal")).unwrap_or_default());

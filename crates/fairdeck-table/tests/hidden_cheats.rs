@@ -69,6 +69,7 @@ fn signed_by(client: &mut Client, id: &str, seat: &Seat, post: &Post) -> Post {
             }
             Post::Shares(list)
         }
+        other => other,
     }
 }
 

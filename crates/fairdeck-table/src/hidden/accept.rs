@@ -9,7 +9,10 @@ use fairdeck_hidden::dleq::{ShareMessage, verify_share};
 use fairdeck_hidden::elgamal::PublishedDeck;
 use fairdeck_hidden::keys::{KeyMessage, Proof, PublicKey, verify_key};
 use fairdeck_hidden::layout::{Place, Stage};
-use fairdeck_hidden::ledger::{check_signature, key_digest, share_digest, shuffle_digest};
+use fairdeck_hidden::ledger::{
+    Attestation, check_attestation, check_signature, heads, key_digest, share_digest,
+    shuffle_digest,
+};
 use fairdeck_hidden::shuffle::{ShuffleMessage, verify_shuffle};
 use fairdeck_hidden::wire::Hex32;
 
@@ -139,6 +142,46 @@ pub fn shuffle(board: &Board, seat: u64, msg: ShuffleMessage, at: u64) -> Result
         message: Box::new(msg),
         at,
     })
+}
+
+/// Seat `seat`'s attestation of the whole log, once the table is over
+/// (§18 check 4): one per seat, signed by it, of the log as it stands.
+pub fn attestation(board: &Board, seat: u64, a: Attestation, at: u64) -> Result<Entry, Refused> {
+    if !board.finished() {
+        return Err(not_now("a seat attests the log once the table is over"));
+    }
+    let Some((_, ctx)) = &board.room else {
+        let why = "a version-3 table takes no attestation";
+        return Err(Refused::Table(crate::Error::invalid("attestation", why)));
+    };
+    envelope(board, seat, (None, a.seat))?;
+    if board.record.attestations.iter().any(|x| x.seat == seat) {
+        let why = format!("seat {seat} has attested the log already");
+        return Err(Refused::message(
+            Protocol::UnexpectedMessage(why),
+            seat,
+            None,
+        ));
+    }
+    let Some((keys, _)) = &board.keys else {
+        return Err(not_now("the table ended before every key was in"));
+    };
+    let log = &board.record.log;
+    if a.length != log.len() as u64 {
+        let why = format!(
+            "attestation covers {} log entries; the whole log has {}",
+            a.length,
+            log.len()
+        );
+        return Err(Refused::message(
+            Protocol::Attestation(seat, why),
+            seat,
+            None,
+        ));
+    }
+    check_attestation(ctx, keys, &heads(ctx, log), &a)
+        .map_err(|e| Refused::message(e, seat, None))?;
+    Ok(Entry::Attestation { attestation: a, at })
 }
 
 /// The stage a share belongs in, from its position and seat.

@@ -151,6 +151,9 @@ impl Board {
                 "end" => self.next_hand(),
                 _ => self.streets_open += 1,
             },
+            Entry::Attestation { attestation, .. } => {
+                self.record.attestations.push(*attestation);
+            }
             Entry::Void { hand, void, .. } => {
                 self.log(|ctx| void_digest(ctx, *hand, void));
                 match hand {

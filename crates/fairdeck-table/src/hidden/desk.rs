@@ -6,6 +6,7 @@
 
 use fairdeck_hidden::dleq::ShareMessage;
 use fairdeck_hidden::keys::KeyMessage;
+use fairdeck_hidden::ledger::Attestation;
 use fairdeck_hidden::shuffle::ShuffleMessage;
 use rand_core::TryCryptoRng;
 
@@ -26,6 +27,8 @@ pub enum Post {
     Shuffle(Box<ShuffleMessage>),
     /// Its shares of one stage, each with its proof.
     Shares(Vec<ShareMessage>),
+    /// Version 3.1: its signature on the whole log, once the table is over.
+    Attestation(Attestation),
 }
 
 impl Post {
@@ -35,6 +38,7 @@ impl Post {
             Post::Key(_) => "key",
             Post::Shuffle(_) => "shuffle",
             Post::Shares(_) => "shares",
+            Post::Attestation(_) => "attestation",
         }
     }
 
@@ -44,6 +48,7 @@ impl Post {
             Post::Key(m) => serde_json::to_value(m),
             Post::Shuffle(m) => serde_json::to_value(m),
             Post::Shares(m) => serde_json::to_value(m),
+            Post::Attestation(a) => serde_json::to_value(a),
         };
         // Plain structs of strings and integers always serialize.
         value.unwrap_or_default()
@@ -166,6 +171,7 @@ pub fn post<S: HiddenStore + ?Sized>(
             Some(Post::Key(m)) => accept::key(b, seat, m, now)?,
             Some(Post::Shuffle(m)) => accept::shuffle(b, seat, *m, now)?,
             Some(Post::Shares(m)) => accept::shares(b, seat, m, now)?,
+            Some(Post::Attestation(a)) => accept::attestation(b, seat, a, now)?,
             None => return Err(Error::Storage("retried".into()).into()),
         };
         Ok(vec![entry])

@@ -5,6 +5,7 @@
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::dleq::ShareMessage;
 use fairdeck_hidden::keys::KeyMessage;
+use fairdeck_hidden::ledger::Attestation;
 use fairdeck_hidden::record::Void;
 use fairdeck_hidden::shuffle::ShuffleMessage;
 use fairdeck_hidden::wire::Hex32;
@@ -67,6 +68,14 @@ pub enum Entry {
         /// When.
         at: u64,
     },
+    /// Version 3.1: a seat signed the whole log it verified, once the table
+    /// was over (§18 check 4).
+    Attestation {
+        /// The attestation as sent.
+        attestation: Attestation,
+        /// When.
+        at: u64,
+    },
     /// A deadline passed with a seat's message missing: the table or hand is void.
     Void {
         /// The hand, or `None` for the keys (the whole table).
@@ -88,6 +97,7 @@ impl Entry {
             Entry::Shares { .. } => "shares",
             Entry::Advance { .. } => "advance",
             Entry::Void { .. } => "void",
+            Entry::Attestation { .. } => "attestation",
         }
     }
 
@@ -99,7 +109,8 @@ impl Entry {
             | Entry::Shuffle { at, .. }
             | Entry::Shares { at, .. }
             | Entry::Advance { at, .. }
-            | Entry::Void { at, .. } => *at,
+            | Entry::Void { at, .. }
+            | Entry::Attestation { at, .. } => *at,
         }
     }
 }

@@ -6,12 +6,13 @@
 //! |---|---|---|
 //! | `POST /api/hidden` | the admin token | open a table from a [`NewHiddenTable`]; answers the [`HiddenInvitation`](crate::hidden::HiddenInvitation) (tokens shown once) |
 //! | `GET /api/hidden/{id}` | anyone | the [`Status`] |
-//! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only) |
+//! | `GET /api/hidden/{id}/transcript[?hand=N]` | anyone | the §14 transcript so far (with `hand`: the keys and that hand only); version 3.1: with the room's signed head of its whole log |
 //! | `GET /api/hidden/{id}/operator` | the operator | the status, as `GET /api/hidden/{id}`: the operator's token is good (the operator page asks before it shows a step) |
 //! | `GET /api/hidden/{id}/seats/{seat}` | that seat | the [`SeatLink`](crate::hidden::SeatLink): the link's token is good (a page asks before it makes a key) |
 //! | `POST /api/hidden/{id}/seats/{seat}/key` | that seat | a key message |
 //! | `POST /api/hidden/{id}/seats/{seat}/shuffle` | that seat | a shuffle message (bounded by the deck's size) |
 //! | `POST /api/hidden/{id}/seats/{seat}/shares` | that seat | a list of share messages of one stage |
+//! | `POST /api/hidden/{id}/seats/{seat}/attestation` | that seat | version 3.1, once the table is over: the seat's signature on the whole log it verified |
 //! | `POST /api/hidden/{id}/advance` | the operator | an [`Advance`] |
 //!
 //! A message that fails its check is answered 422 with its failure `kind`
@@ -214,6 +215,7 @@ enum Kind {
     Key,
     Shuffle,
     Shares,
+    Attestation,
 }
 
 async fn seat_post<S: Store + Send + 'static>(
@@ -226,7 +228,7 @@ async fn seat_post<S: Store + Send + 'static>(
     let seat = seat_of(&seat).map_err(api)?;
     let token = bearer(&headers);
     let limit = match kind {
-        Kind::Key => ENVELOPE_BYTES,
+        Kind::Key | Kind::Attestation => ENVELOPE_BYTES,
         _ => {
             let at = id.clone();
             let n = run(&svc, move |s| deck_size(s, &at)).await?;
@@ -243,9 +245,13 @@ async fn seat_post<S: Store + Send + 'static>(
             fairdeck_web::body::json(body, limit).await.map_err(api)?,
         )),
         Kind::Shares => Post::Shares(fairdeck_web::body::json(body, limit).await.map_err(api)?),
+        Kind::Attestation => {
+            Post::Attestation(fairdeck_web::body::json(body, limit).await.map_err(api)?)
+        }
     };
     let sent = match &post {
         Post::Shares(m) => m.len(),
+        Post::Attestation(_) => 0, // not in the log: no receipt
         _ => 1,
     };
     let board = run(&svc, move |s| {
@@ -297,5 +303,9 @@ pub fn routes<S: Store + Send + 'static>() -> Router<Arc<Service<S>>> {
         .route(
             "/api/hidden/{id}/seats/{seat}/shares",
             post(seat(Kind::Shares)),
+        )
+        .route(
+            "/api/hidden/{id}/seats/{seat}/attestation",
+            post(seat(Kind::Attestation)),
         )
 }

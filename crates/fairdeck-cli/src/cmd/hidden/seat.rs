@@ -148,6 +148,22 @@ impl Wire {
     }
 }
 
+/// Version 3.1: signs the whole log the seat verified and posts it; a
+/// refusal (attested already, a version-3 table) is only noted.
+fn attest(wire: &mut Wire, (record, key): (&Record, &SecretKey), rng: &mut chacha20::ChaCha20Rng) {
+    if !record.is_signed() {
+        return;
+    }
+    let Ok(table) = fairdeck_hidden::Table::new(record.manifest.clone()) else {
+        return;
+    };
+    let ctx = fairdeck_hidden::signature::Context::new(&table, record.room.as_ref());
+    let a = fairdeck_hidden::ledger::attest(&ctx, wire.link.seat, key, &record.log, rng);
+    if let Err(e) = wire.send(&Post::Attestation(a)) {
+        note(format_args!("the attestation was not taken: {e:#}"));
+    }
+}
+
 /// Writes the seat's evidence (its receipts and the heads it was served,
 /// §19) for `fair verify --evidence`; nothing when it holds none.
 fn keep_evidence(path: &Path, follower: &Follower) -> anyhow::Result<()> {
@@ -221,7 +237,7 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
     loop {
         let status: Status = wire.get("")?;
         if status.state == "finished" || status.state == "void" {
-            return finish(&mut wire, (&mut follower, &key), out);
+            return finish(&mut wire, (&mut follower, &key), (&mut rng, out));
         }
         // Act only on a table that changed: a refusal of "not now" waits for
         // the change that allows it (another seat's message, the operator).
@@ -338,7 +354,7 @@ fn show_cards(
 fn finish(
     wire: &mut Wire,
     (follower, key): (&mut Follower, &SecretKey),
-    out: &mut Output,
+    (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<ExitCode> {
     let record = wire.record(None)?;
     let opts = Options {
@@ -348,6 +364,9 @@ fn finish(
     };
     let verdict = follower.verify(&record, &opts).verdict;
     keep_evidence(&wire.evidence, follower)?;
+    if verdict.is_valid() {
+        attest(wire, (&record, key), rng);
+    }
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => {
