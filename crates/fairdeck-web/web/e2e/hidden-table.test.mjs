@@ -148,6 +148,9 @@ test('a bad token stops the page with one line before it makes or keeps anything
   assert.deepEqual(await stored(page), { local: [], indexed: [] });
   assert.equal(await page.isHidden('#download-key'), true);
   assert.equal(await page.textContent('#key-state'), 'no key made yet');
+  // Before any key is made, the page says whose code it runs (spec §11, §16).
+  assert.equal(await page.isVisible('#trust'), true);
+  assert.match(await page.textContent('#trust'), /trusts the room's code[\s\S]*fairdeck hidden seat --link/);
   // The table took nothing from the refused seat.
   assert.deepEqual((await status(id)).owed.find((o) => o.seat === 0).missing, [{ message: 'key' }]);
   // A good link after the bad one: checked, then the key is made and kept.
