@@ -2,8 +2,12 @@
 //!
 //! Every step reads the table's transcript (`docs/hidden-dealing.md` §14),
 //! checks every proof in it ([`fairdeck_hidden::verify`]), adds the seat's
-//! message(s), writes the transcript back (a new file renamed over the old,
-//! so a crash leaves the old one whole) and prints the message(s) on stdout.
+//! message(s), writes the transcript back (a new file renamed over the
+//! old, so a crash leaves the old one whole) and prints the message(s) on
+//! stdout. `hidden new` writes version 3.1 without a room (§17–§18): each
+//! step signs its messages with the seat's key and appends their digests
+//! (and a void record's) to the transcript's log; a version-3 file (no
+//! `revision`) is played on unsigned, as it was.
 //! The protocol, the checks and the verdict are the library's; this module
 //! only maps files and flags to them.
 
@@ -23,7 +27,8 @@ pub use report::verify_text;
 /// The steps of a hidden hand.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Start a table: write its transcript (manifest version 3, no keys yet).
+    /// Start a table: write its transcript (version 3.1 without a room:
+    /// every message signed by its seat and logged; no keys yet).
     New(NewArgs),
     /// Make a seat's key pair: the secret to a new file (mode 0600), the
     /// public key message (with its proof) to the transcript and stdout.

@@ -130,7 +130,8 @@ fn print_hand(w: &mut impl Write, h: &HandReport) -> std::io::Result<()> {
 }
 
 pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
-    writeln!(w, "version 3 transcript; checked:")?;
+    let version = if v.signed { "3.1" } else { "3" };
+    writeln!(w, "version {version} transcript; checked:")?;
     for c in &v.checked {
         writeln!(w, "  {c}")?;
     }

@@ -6,9 +6,11 @@ use anyhow::Context;
 use fairdeck::cards::Game;
 use fairdeck::fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::ledger::void_digest;
 use fairdeck_hidden::play::void_record;
 use fairdeck_hidden::record::{Missing, Record, Void};
 use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key};
+use fairdeck_hidden::signature::Context as Signing;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_hidden::{Table, VERSION};
 use serde::Serialize;
@@ -66,7 +68,9 @@ pub(super) fn new(args: &NewArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
             args.transcript.display()
         )));
     }
-    let record = Record::new(manifest);
+    // Version 3.1 without a room: every seat signs its messages and the
+    // transcript logs their digests (the file is the bulletin board).
+    let record = Record::signed(manifest, None);
     write_record(&args.transcript, &record)?;
     published(
         out,
@@ -182,6 +186,18 @@ pub(super) fn open(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode
     )
 }
 
+/// Version 3.1: the void record's digest appended to the log (§18), as for
+/// every message; `hand` is `None` for the table's void at `keys`. A plain
+/// version-3 transcript has no log.
+fn log_void(record: &mut Record, hand: Option<u64>, v: &Void) -> anyhow::Result<()> {
+    if record.is_signed() {
+        let table = Table::new(record.manifest.clone())?;
+        let ctx = Signing::new(&table, record.room.as_ref());
+        record.log.push(void_digest(&ctx, hand, v));
+    }
+    Ok(())
+}
+
 pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let mut record = read_record(&args.transcript)?;
     let outcome = verify(
@@ -207,6 +223,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
             seat,
             missing: vec![Missing::Key],
         };
+        log_void(&mut record, None, &v)?;
         record.void = Some(v.clone());
         write_record(&args.transcript, &record)?;
         return published(
@@ -226,6 +243,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
         .with_context(|| format!("hand {n} has no record"))?;
     let v = void_record(&state.table, rec, &outcome.verdict.hands[i])
         .ok_or_else(|| anyhow::anyhow!("hand {n} owes no message: nothing to void"))?;
+    log_void(&mut record, Some(n), &v)?;
     record.hand_mut(n)?.void = Some(v.clone());
     write_record(&args.transcript, &record)?;
     let line = format!(
