@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier of docs/hidden-dealing.md: fair dealing version 3, hidden hands.
+"""Independent verifier of docs/hidden-dealing.md: fair dealing version 3, hidden hands (and 3.1).
 
 Written from the specification alone (not from crates/fairdeck-hidden), as issue #33 asks:
 a second implementation that agrees with the reference byte for byte. The group is
@@ -14,12 +14,16 @@ Usage:
   hidden_verify.py --check DOC.md
       recomputes every test vector of section 13 from the ChaCha20 generator keyed with
       0x07 bytes (card points, generators, M, the keys and key messages, the 4-card shuffle,
-      its output deck and proof, which it also verifies, and the share message) and prints
+      its output deck and proof, which it also verifies, and the share message), and of
+      section 20 from the one keyed with 0x31 bytes (the context, the digests, the heads, the
+      seat's and the room's signatures and the attestation, each also verified), and prints
       one line per vector and "N passed, N failed" (scripts/test-hidden-py counts them);
-  hidden_verify.py --transcript FILE [--json]
-      verifies a version-3 transcript (sections 14-15): prints what was checked, the
-      community and opened cards, what stays hidden, and the verdict, `valid` or `invalid`
-      with every difference by kind (one JSON document with --json).
+  hidden_verify.py --transcript FILE [--json] [--evidence EVIDENCE]
+      verifies a version-3 transcript (sections 14-15), and for revision 1 (version 3.1) its
+      signatures, log, signed head and attestations (sections 17-18): prints what was checked,
+      the community and opened cards, what stays hidden, and the verdict, `valid` or `invalid`
+      with every difference by kind (one JSON document with --json). EVIDENCE is a seat's JSON
+      list of signed heads and receipts (section 18), weighed against the published log.
 Exit status 1 when anything does not match or a difference is found.
 """
 import hashlib
@@ -351,22 +355,148 @@ def permutation(n, words):
     return order
 
 
+# ---- Sections 17-18 (version 3.1): context, digests, signatures, the log and its heads ----
+
+def first32(data):
+    """Section 17: the first 32 bytes of SHA-512(data)."""
+    return hashlib.sha512(data).digest()[:32]
+
+
+def context(m_bytes, room):
+    """Section 17: C = first32(SHA-512(lp("…/context") ‖ lp(M) ‖ lp(R_room))), R_room = b"" without a room."""
+    return first32(lp(b"fairdeck-hidden-v3.1/context") + lp(m_bytes) + lp(room or b""))
+
+
+def raw(text):
+    """Section 17: a 32-byte field appended as the 32 bytes its 64 hex digits spell."""
+    return bytes.fromhex(text)
+
+
+def message_digest(ctx, kind, body):
+    """Section 17: first32(SHA-512(lp("…/message") ‖ C ‖ lp(kind) ‖ body))."""
+    return first32(lp(b"fairdeck-hidden-v3.1/message") + ctx + lp(kind.encode()) + body)
+
+
+def key_digest(ctx, message):
+    """Section 17, kind "key": u64_be(j) ‖ enc(PK_j) ‖ c ‖ s."""
+    proof = message["proof"]
+    return message_digest(ctx, "key", u64(message["seat"]) + raw(message["public_key"])
+                          + raw(proof["c"]) + raw(proof["s"]))
+
+
+def shuffle_digest(ctx, message):
+    """Section 17, kind "shuffle": the deck with its count, the proof's lists each with theirs."""
+    proof = message["proof"]
+
+    def listed(key):
+        return u64(len(proof[key])) + b"".join(raw(x) for x in proof[key])
+    body = (u64(message["hand"]) + u64(message["seat"]) + u64(len(message["deck"]))
+            + b"".join(raw(e["a"]) + raw(e["b"]) for e in message["deck"])
+            + listed("commitments") + listed("chain") + b"".join(raw(proof[k]) for k in SHUFFLE_POINTS)
+            + listed("t_hat") + b"".join(raw(proof["s%d" % i]) for i in range(1, 5))
+            + listed("s_hat") + listed("s_prime"))
+    return message_digest(ctx, "shuffle", body)
+
+
+def share_digest(ctx, stage, message):
+    """Section 17, kind "share": lp(stage) ‖ u64_be(n) ‖ u64_be(j) ‖ u64_be(p) ‖ share ‖ c ‖ s."""
+    proof = message["proof"]
+    return message_digest(ctx, "share", lp(stage.encode()) + u64(message["hand"]) + u64(message["seat"])
+                          + u64(message["position"]) + raw(message["share"]) + raw(proof["c"]) + raw(proof["s"]))
+
+
+def void_digest(ctx, scope, hand, void):
+    """Section 17, kind "void": lp(scope) ‖ u64_be(n) ‖ lp(stage) ‖ u64_be(seat) ‖ u64_be(m) ‖ the missing."""
+    body = lp(scope.encode()) + u64(hand) + lp(void["stage"].encode()) + u64(void["seat"]) + u64(len(void["missing"]))
+    for item in void["missing"]:
+        body += lp(item["message"].encode()) + u64(item.get("position", 0))
+    return message_digest(ctx, "void", body)
+
+
+def seat_challenge(ctx, seat, public_key, d, r):
+    """Section 17, seat signature:
+    c = wide(SHA-512(lp("…/seat-signature") ‖ C ‖ u64_be(j) ‖ enc(PK_j) ‖ d ‖ enc(R)))."""
+    return wide(hashlib.sha512(lp(b"fairdeck-hidden-v3.1/seat-signature") + ctx + u64(seat) + public_key
+                               + d + r).digest())
+
+
+def room_challenge(ctx, room_key, length, head, r):
+    """Section 17, room signature:
+    c = wide(SHA-512(lp("…/room-signature") ‖ C ‖ enc(PK_room) ‖ u64_be(L) ‖ h_L ‖ enc(R)))."""
+    return wide(hashlib.sha512(lp(b"fairdeck-hidden-v3.1/room-signature") + ctx + room_key + u64(length)
+                               + head + r).digest())
+
+
+def signature_holds(signature, public_key, challenge):
+    """Section 17, verify: R' = s·G − c·PK; accept iff c' = c. A c or s that is not a canonical
+    scalar makes the signature fail (not `scalar-encoding`). CHALLENGE(R') recomputes c'."""
+    c, s = int.from_bytes(raw(signature["c"]), "little"), int.from_bytes(raw(signature["s"]), "little")
+    if c >= L or s >= L:
+        return False
+    return challenge(sub(mul(s, G), mul(c, public_key))) == c
+
+
+def seat_signature_holds(ctx, seat, public_key, d, signature):
+    return signature_holds(signature, public_key, lambda r: seat_challenge(ctx, seat, public_key, d, r))
+
+
+def room_signature_holds(ctx, room_key, length, head, signature):
+    return signature_holds(signature, room_key, lambda r: room_challenge(ctx, room_key, length, head, r))
+
+
+def schnorr_sign(secret, nonce, challenge):
+    """Section 17, sign: R = k·G, c = challenge(R), s = k + c·sk (only for the vectors and tests)."""
+    c = challenge(mul(nonce, G))
+    return {"c": enc(c).hex(), "s": enc(nonce + c * secret).hex()}
+
+
+def heads(ctx, log):
+    """Section 18, every head of LOG: h_0 = first32(SHA-512(lp("…/chain") ‖ C)),
+    h_{i+1} = first32(SHA-512(lp("…/chain") ‖ h_i ‖ d_i))."""
+    chain = [first32(lp(b"fairdeck-hidden-v3.1/chain") + ctx)]
+    for d in log:
+        chain.append(first32(lp(b"fairdeck-hidden-v3.1/chain") + chain[-1] + d))
+    return chain
+
+
+def attestation_digest(length, head):
+    """Section 18, check 4: first32(SHA-512(lp("…/attestation") ‖ u64_be(L) ‖ h_L))."""
+    return first32(lp(b"fairdeck-hidden-v3.1/attestation") + u64(length) + head)
+
+
 # ---- Section 14: reading a transcript strictly ----
 
 HEX, U64, TEXT = "hex", "u64", "text"
 SCALAR_PROOF = {"c": HEX, "s": HEX}
+SIGNED = {"signature": SCALAR_PROOF}  # section 17: every seat message of revision 1 carries one
 KEY_MESSAGE = {"seat": U64, "public_key": HEX, "proof": SCALAR_PROOF}
 SHUFFLE_MESSAGE = {"hand": U64, "seat": U64, "deck": [{"a": HEX, "b": HEX}],
                    "proof": dict({k: [HEX] for k in SHUFFLE_LISTS}, **{k: HEX for k in SHUFFLE_POINTS},
                                  **{"s%d" % i: HEX for i in range(1, 5)})}
 SHARE_MESSAGE = {"hand": U64, "seat": U64, "position": U64, "share": HEX, "proof": SCALAR_PROOF}
 VOID = {"stage": TEXT, "seat": U64, "missing": ["missing"]}
-HAND = {"hand": U64, "shuffles": [SHUFFLE_MESSAGE], "deal": [SHARE_MESSAGE],
-        "streets": [{"street": TEXT, "shares": [SHARE_MESSAGE]}], "showdown": [SHARE_MESSAGE],
-        "void?": VOID}
 MANIFEST = {"version": U64, "table": TEXT, "game": TEXT, "deck": TEXT, "seats": [TEXT],
             "first": U64, "last": U64}
-TRANSCRIPT = {"version": U64, "manifest": MANIFEST, "keys": [KEY_MESSAGE], "void?": VOID, "hands": [HAND]}
+SIGNED_HEAD = {"length": U64, "head": HEX, "signature": SCALAR_PROOF}  # section 18
+ATTESTATION = {"seat": U64, "length": U64, "head": HEX, "signature": SCALAR_PROOF}
+RECEIPT = dict(SIGNED_HEAD, index=U64, digest=HEX)
+
+
+def transcript_shape(revision):
+    """Section 14's document; for revision 1 (section 18) every seat message signed, and the room,
+    its log, its signed head and the attestations (each may be left out: null or empty)."""
+    signed = (lambda shape: dict(shape, **SIGNED)) if revision == 1 else (lambda shape: shape)
+    share = signed(SHARE_MESSAGE)
+    hand = {"hand": U64, "shuffles": [signed(SHUFFLE_MESSAGE)], "deal": [share],
+            "streets": [{"street": TEXT, "shares": [share]}], "showdown": [share], "void?": VOID}
+    shape = {"version": U64, "revision?": U64, "manifest": MANIFEST, "keys": [signed(KEY_MESSAGE)],
+             "void?": VOID, "hands": [hand]}
+    if revision == 1:
+        shape.update({"room?": HEX, "log?": [HEX], "head?": SIGNED_HEAD, "attestations?": [ATTESTATION]})
+    return shape
+
+
+TRANSCRIPT = transcript_shape(0)
 
 
 def refuse(what):
@@ -433,9 +563,14 @@ def conform_object(value, shape, where):
 def read_transcript(text):
     """Section 14: the document, or Failure("document", …)."""
     document = parse_strictly(text)
-    conform(document, TRANSCRIPT, "the transcript")
+    revision = document.get("revision") if isinstance(document, dict) else None
+    if revision not in (None, 0, 1):
+        refuse("revision %s: neither 0 (version 3) nor 1 (version 3.1)" % json.dumps(revision))
+    conform(document, transcript_shape(revision or 0), "the transcript")
     if document["version"] != 3:
         refuse("version %d: not a version-3 transcript" % document["version"])
+    if revision == 1 and document.get("head") is not None and document.get("room") is None:
+        refuse("a head without a room (section 18)")
     return document
 
 
@@ -466,6 +601,7 @@ class Report:
 
     def __init__(self):
         self.checked, self.hands, self.differences = [], [], []
+        self.revision = 0
 
     def differ(self, kind, detail, hand=None, seat=None):
         self.differences.append({"kind": kind, "hand": hand, "seat": seat, "detail": detail})
@@ -481,6 +617,16 @@ class Table:
         self.seats, self.size = len(manifest["seats"]), len(names)
         self.private, self.streets = layout(manifest["game"], self.seats)
         self.keys, self.joint_key = [], None
+        self.signed, self.ctx, self.room = False, None, None  # revision 1: section 17's context C, the room
+
+    def signature(self, seat, public_key, d, message, report, where, hand=None):
+        """Section 18, check 1: MESSAGE (with digest D) in seat SEAT's place is signed by that seat
+        (`signature`, naming the room); True for a revision-0 transcript, which has no signatures."""
+        if not self.signed or seat_signature_holds(self.ctx, seat, public_key, d, message["signature"]):
+            return True
+        report.differ("signature", "%s is not signed by seat %d: the room put it there" % (where, seat),
+                      hand=hand, seat=seat)
+        return False
 
 
 def check_manifest(document, report):
@@ -520,6 +666,9 @@ def check_key_message(table, place, message, report):
             raise Failure("key-proof", "seat %d's key proof fails" % place)
     except Failure as failure:
         report.differ(failure.kind, failure.detail, seat=place)
+        return None
+    if table.signed and not table.signature(place, public_key, key_digest(table.ctx, message), message, report,
+                                            "the key message at seat %d's place" % place):
         return None
     return public_key
 
@@ -636,6 +785,10 @@ class Hand:
             self.differ("replay", "the shuffle at seat %d's place names hand %d, seat %d"
                         % (j, message["hand"], message["seat"]), j)
             return None
+        if self.table.signed and not self.table.signature(
+                j, self.table.keys[j], shuffle_digest(self.table.ctx, message), message, self.report,
+                "hand %d: the shuffle at seat %d's place" % (self.n, j), hand=self.n):
+            return None
         try:
             deck_out = [(read_point(e["a"], "a"), read_point(e["b"], "b")) for e in message["deck"]]
             wire = message["proof"]
@@ -650,9 +803,14 @@ class Hand:
         self.summary["shuffles_verified"] += 1
         return deck_out
 
-    def share(self, message):
-        """Sections 7.2 and 15: the share D_j if its proof holds against D_p (`share-proof`), else None."""
+    def share(self, message, stage):
+        """Sections 7.2 and 15: the share D_j if its signature (section 17, at STAGE) and its proof
+        against D_p (`share-proof`) hold, else None."""
         j, p = message["seat"], message["position"]
+        if self.table.signed and not self.table.signature(
+                j, self.table.keys[j], share_digest(self.table.ctx, stage, message), message, self.report,
+                "hand %d: seat %d's share of position %d in the %s" % (self.n, j, p, stage), hand=self.n):
+            return None
         try:
             share = read_point(message["share"], "share")
             c = read_scalar(message["proof"]["c"], "share proof c")
@@ -679,7 +837,7 @@ class Hand:
         for message in shares:
             if self.placed(message, "deal", lambda j, p: private.get(p) not in (None, j),
                            "not another seat's private position"):
-                self.deal[(message["seat"], message["position"])] = self.share(message)
+                self.deal[(message["seat"], message["position"])] = self.share(message, "deal")
         for p, owner in sorted(private.items()):
             for j in range(self.table.seats):
                 if j != owner and (j, p) not in self.deal:
@@ -704,7 +862,7 @@ class Hand:
         got, missing = {}, {}
         for message in shares:
             if self.placed(message, name, lambda j, p: p in positions, "not a position of this street"):
-                got[(message["seat"], message["position"])] = self.share(message)
+                got[(message["seat"], message["position"])] = self.share(message, name)
         for p in positions:
             for j in range(self.table.seats):
                 if (j, p) not in got:
@@ -723,7 +881,7 @@ class Hand:
                                "not its own private position"):
                 continue
             j, p = message["seat"], message["position"]
-            own = self.share(message)
+            own = self.share(message, "showdown")
             others = [self.deal.get((k, p)) for k in range(self.table.seats) if k != j]
             if own is not None and None not in others:
                 card = self.decrypt(p, others + [own])
@@ -796,23 +954,167 @@ def describe(items, stage):
     return "its share of position(s) %s (%s)" % (", ".join(str(i["position"]) for i in items), stage)
 
 
-def verify(document):
-    """Section 15: every check in order; the report with every difference."""
+def verify(document, evidence=None):
+    """Section 15: every check in order, then, for revision 1, section 18's (and the EVIDENCE items
+    given, a list of signed heads and receipts); the report with every difference."""
     report = Report()
+    report.revision = document.get("revision") or 0
     table = check_manifest(document, report)
-    if table is None or not check_keys(document, table, report):
+    if table is None:
         return report
-    check_hand_numbers(document, table, report)
-    for record in document["hands"]:
-        if table.manifest["first"] <= record["hand"] <= table.manifest["last"]:
-            report.hands.append(Hand(table, record, report).check())
-    report.checked.append("%d hand(s)" % len(document["hands"]))
+    if document.get("revision") == 1 and not start_signed(document, table, report):
+        return report
+    if check_keys(document, table, report):
+        check_hand_numbers(document, table, report)
+        for record in document["hands"]:
+            if table.manifest["first"] <= record["hand"] <= table.manifest["last"]:
+                report.hands.append(Hand(table, record, report).check())
+        report.checked.append("%d hand(s)" % len(document["hands"]))
+    if table.signed:
+        log = check_log(document, table, report)
+        check_head(document, table, log, report)
+        check_attestations(document, table, log, report)
+        if evidence is not None:
+            check_evidence(evidence, table, log, report)
+        void = document.get("void") is not None or any(r.get("void") is not None for r in document["hands"])
+        if void and any(d["kind"] == "room" for d in report.differences):
+            report.checked.append("the void's blame is not proof: the room is at fault (section 18)")
+    elif evidence is not None:
+        report.differ("room-signature", "evidence given for a revision-0 transcript, which has no room to sign it")
+    else:
+        report.checked.append("revision 0 (plain version 3): its messages are not bound to their authors")
     return report
+
+
+# ---- Section 18: the log, the room's signed head, attestations, evidence ----
+
+def start_signed(document, table, report):
+    """Section 17: the room's key (or none) and the context C every signature of the table hashes."""
+    room = document.get("room")
+    try:
+        table.room = read_point(room, "the room's key") if room is not None else None
+    except Failure as failure:
+        report.differ(failure.kind, failure.detail)
+        return False
+    table.signed, table.ctx = True, context(table.m_bytes, table.room)
+    return True
+
+
+def placed_digests(document, table):
+    """Section 18, check 2: the digest of every message and void record, taken from its place
+    (a share's stage is the record it sits in), with the place in words."""
+    ctx, found = table.ctx, []
+    for i, message in enumerate(document["keys"]):
+        found.append((key_digest(ctx, message), "key message %d" % i))
+    if document.get("void") is not None:
+        found.append((void_digest(ctx, "table", 0, document["void"]), "the table's void record"))
+    for record in document["hands"]:
+        n = record["hand"]
+        for j, message in enumerate(record["shuffles"]):
+            found.append((shuffle_digest(ctx, message), "hand %d: shuffle %d" % (n, j)))
+        for stage, shares in ([("deal", record["deal"])] + [(s["street"], s["shares"]) for s in record["streets"]]
+                              + [("showdown", record["showdown"])]):
+            for message in shares:
+                found.append((share_digest(ctx, stage, message), "hand %d: seat %d's share of position %d in the %s"
+                              % (n, message["seat"], message["position"], stage)))
+        if record.get("void") is not None:
+            found.append((void_digest(ctx, "hand", n, record["void"]), "hand %d: the void record" % n))
+    return found
+
+
+def check_log(document, table, report):
+    """Section 18, check 2: the placed digests are exactly the log's entries, each once (`log`),
+    both ways (a finished transcript). Returns the log as bytes."""
+    log = [raw(d) for d in document.get("log") or []]
+    unmatched = {}
+    for d in log:
+        unmatched[d] = unmatched.get(d, 0) + 1
+    for d, where in placed_digests(document, table):
+        if unmatched.get(d):
+            unmatched[d] -= 1
+        else:
+            report.differ("log", "%s (digest %s) is not in the room's log: put there behind the log's back"
+                          % (where, d.hex()))
+    for i, d in enumerate(log):
+        if unmatched.get(d):
+            unmatched[d] -= 1
+            report.differ("log", "log entry %d (%s) matches no message of the transcript: a message it lost"
+                          % (i, d.hex()))
+    report.checked.append("the log: %d digest(s)" % len(log))
+    return log
+
+
+def check_head(document, table, log, report):
+    """Section 18, check 3: with a room, the signed head of the whole log (`room-signature`)."""
+    head = document.get("head")
+    if table.room is None:
+        return
+    chain = heads(table.ctx, log)
+    if head is None:
+        report.differ("room-signature", "the transcript has a room but no signed head")
+    elif not room_signature_holds(table.ctx, table.room, head["length"], raw(head["head"]), head["signature"]):
+        report.differ("room-signature", "the head at length %d is not signed by the room" % head["length"])
+    elif head["length"] != len(log) or raw(head["head"]) != chain[-1]:
+        report.differ("room-signature", "the signed head (length %d) is not the head of the whole log (length %d)"
+                      % (head["length"], len(log)))
+    else:
+        report.checked.append("the room's signed head of the whole log (length %d)" % len(log))
+
+
+def read_evidence(text):
+    """Section 18, "Evidence": a JSON list of signed heads and receipts, read strictly (`document`)."""
+    items = parse_strictly(text)
+    if not isinstance(items, list):
+        refuse("the evidence is not a JSON list")
+    for i, item in enumerate(items):
+        conform(item, RECEIPT if isinstance(item, dict) and "index" in item else SIGNED_HEAD, "evidence item %d" % i)
+    return items
+
+
+def check_evidence(items, table, log, report):
+    """Section 18, "Evidence": an item the room did not sign proves nothing (`room-signature`); a
+    signed head at L that the log does not extend, or a receipt whose log entry is not its digest,
+    is the room's own signature against what it published (`room`). A receipt is the signed head
+    right after its message, so one whose length is not index + 1 is taken as contradicting the
+    log too (`room`, as fair verify does; section 18 does not say)."""
+    chain = heads(table.ctx, log)
+    for i, item in enumerate(items):
+        what = "evidence item %d (%s at length %d)" % (i, "receipt" if "index" in item else "signed head", item["length"])
+        if table.room is None or not room_signature_holds(table.ctx, table.room, item["length"], raw(item["head"]),
+                                                          item["signature"]):
+            report.differ("room-signature", "%s is not signed by the table's room: it proves nothing" % what)
+        elif item["length"] > len(log) or chain[item["length"]] != raw(item["head"]):
+            report.differ("room", "%s: the room signed a log the published one does not extend" % what)
+        elif "index" in item and (item["length"] != item["index"] + 1 or item["index"] >= len(log)
+                                  or log[item["index"]] != raw(item["digest"])):
+            report.differ("room", "%s: log entry %d is not the receipted digest: the room dropped or replaced it"
+                          % (what, item["index"]))
+    report.checked.append("%d evidence item(s)" % len(items))
+
+
+def check_attestations(document, table, log, report):
+    """Section 18, check 4: each attestation is seat j's signature over the digest of (L, h_L),
+    h_L the log's head at L ≤ len(log) (`attestation`); lists who attested what."""
+    chain, whole, earlier = heads(table.ctx, log), [], []
+    for a in document.get("attestations") or []:
+        j, length = a["seat"], a["length"]
+        key = table.keys[j] if j < len(table.keys) else None
+        if j >= table.seats or key is None or length > len(log) or raw(a["head"]) != chain[length] \
+                or not seat_signature_holds(table.ctx, j, key, attestation_digest(length, raw(a["head"])),
+                                            a["signature"]):
+            report.differ("attestation", "seat %d's attestation of the head at length %d does not hold" % (j, length),
+                          seat=j)
+        else:
+            (whole if length == len(log) else earlier).append(j)
+    if whole or earlier:
+        report.checked.append("attestations: the whole log by seat(s) %s; an earlier head by seat(s) %s" % (
+            ", ".join(map(str, whole)) or "none", ", ".join(map(str, earlier)) or "none"))
 
 
 def print_report(report):
     """Section 15, "Verdict", as text; returns the exit status."""
-    print("version 3 transcript; checked:" if report.checked else "nothing checked:")
+    print(("version 3.1 transcript (revision 1); checked:" if report.revision == 1 else "version 3 transcript; checked:")
+          if report.checked else "nothing checked:")
     for line in report.checked:
         print("  " + line)
     for hand in report.hands:
@@ -837,24 +1139,28 @@ def print_report(report):
         kinds = sorted({d["kind"] for d in report.differences})
         print("invalid: %d difference(s): %s" % (len(report.differences), ", ".join(kinds)))
         return 1
-    print("valid: every message is in its place and every proof checked holds")
+    print("valid: every message is in its place%s and every proof checked holds"
+          % (", signed by its seat and in the room's log," if report.revision == 1 else ""))
     return 0
 
 
-def check_transcript(path, as_json=False):
-    """--transcript: read strictly (section 14), verify (section 15), print the verdict."""
+def check_transcript(path, as_json=False, evidence=None):
+    """--transcript: read strictly (section 14), verify (sections 15 and 18), print the verdict."""
+    texts = []
+    for name in (path, evidence) if evidence else (path,):
+        try:
+            with open(name, encoding="utf-8") as source:
+                texts.append(source.read())
+        except (OSError, UnicodeDecodeError) as error:
+            sys.exit("hidden_verify.py: cannot read %s: %s" % (name, error))
     try:
-        with open(path, encoding="utf-8") as source:
-            text = source.read()
-    except (OSError, UnicodeDecodeError) as error:
-        sys.exit("hidden_verify.py: cannot read %s: %s" % (path, error))
-    try:
-        report = verify(read_transcript(text))
+        report = verify(read_transcript(texts[0]), read_evidence(texts[1]) if evidence else None)
     except Failure as failure:
         report = Report()
         report.differ(failure.kind, failure.detail)
     if as_json:
-        print(json.dumps({"verdict": "invalid" if report.differences else "valid", "checked": report.checked,
+        print(json.dumps({"verdict": "invalid" if report.differences else "valid", "revision": report.revision,
+                          "checked": report.checked,
                           "hands": report.hands, "differences": report.differences}, indent=2))
         return 1 if report.differences else 0
     return print_report(report)
@@ -862,10 +1168,10 @@ def check_transcript(path, as_json=False):
 
 # ---- Section 13: the test vectors, recomputed from the generator ----
 
-def vector_blocks(doc):
-    """Section 13's fenced blocks, each under the heading it follows: {heading: text}."""
+def vector_blocks(doc, number=13):
+    """Section NUMBER's fenced blocks (13 or 20), each under the heading it follows: {heading: text}."""
     text = open(doc, encoding="utf-8").read()
-    section = text.split("\n## 13.", 1)[1].split("\n## 14.", 1)[0]
+    section = text.split("\n## %d." % number, 1)[1].split("\n## %d." % (number + 1), 1)[0]
     blocks = {}
     for part in section.split("\n### ")[1:]:
         heading, rest = part.split("\n", 1)
@@ -1005,6 +1311,107 @@ def share_checks(m_bytes, message, pks, deck):
              share_proof_holds(m_bytes, 1, 1, 1, pks[1], deck[1], share, c, s))]
 
 
+# ---- Section 20: the version-3.1 test vectors, recomputed from the generator ----
+
+def generate31(manifest):
+    """Section 20: every value of the vectors, from ChaCha20 keyed with 32 bytes of 0x31, in the
+    order the section lists (sk_0, sk_1, sk_room, seat 0's key-proof and signature nonces, ρ,
+    seat 1's share-proof nonce, the receipt's, the signed head's and the attestation's nonces)."""
+    words = fair_verify.chacha20_words(b"\x31" * 32)
+
+    def draw():
+        return wide(b"".join(struct.pack("<Q", next(words)) for _ in range(8)))
+    m_bytes = fair_verify.manifest_bytes(manifest)
+    sk = [draw(), draw()]
+    sk_room = draw()
+    pks, room = [mul(s, G) for s in sk], mul(sk_room, G)
+    ctx = context(m_bytes, room)
+    got = {"sk_0": enc(sk[0]).hex(), "sk_1": enc(sk[1]).hex(), "sk_room": enc(sk_room).hex(),
+           "PK_room": room.hex(), "C": ctx.hex()}
+    k = draw()
+    c = key_challenge(m_bytes, 0, pks[0], mul(k, G))
+    key = {"seat": 0, "public_key": pks[0].hex(), "proof": hexed({"c": c, "s": k + c * sk[0]})}
+    d_key = key_digest(ctx, key)
+    key["signature"] = schnorr_sign(sk[0], draw(), lambda r: seat_challenge(ctx, 0, pks[0], d_key, r))
+    got["key"] = key
+    joint = add(*pks)
+    ciphertext = reencrypt((card_point(fair_verify.deck(manifest["deck"])[0]), IDENTITY), draw(), joint)
+    got["ciphertext"] = {"a": ciphertext[0].hex(), "b": ciphertext[1].hex()}
+    share, k = mul(sk[1], ciphertext[1]), draw()
+    c = share_challenge(m_bytes, 1, 1, 0, pks[1], ciphertext, share, mul(k, G), mul(k, ciphertext[1]))
+    got["share"] = {"hand": 1, "seat": 1, "position": 0, "share": share.hex(),
+                    "proof": hexed({"c": c, "s": k + c * sk[1]})}
+    void = {"stage": "flop", "seat": 0, "missing": [{"message": "share", "position": p} for p in (5, 6)]}
+    log = [d_key, share_digest(ctx, "deal", got["share"]), void_digest(ctx, "hand", 1, void)]
+    got.update({"d_key0": log[0].hex(), "d_share": log[1].hex(), "d_void": log[2].hex()})
+    chain = heads(ctx, log)
+    got.update({"h_%d" % i: h.hex() for i, h in enumerate(chain)})
+
+    def room_signed(length, nonce):
+        return schnorr_sign(sk_room, nonce, lambda r: room_challenge(ctx, room, length, chain[length], r))
+    got["receipt"] = {"index": 1, "digest": log[1].hex(), "length": 2, "head": chain[2].hex(),
+                      "signature": room_signed(2, draw())}
+    got["signed head"] = {"length": 3, "head": chain[3].hex(), "signature": room_signed(3, draw())}
+    attested = attestation_digest(3, chain[3])
+    got["attestation"] = {"seat": 1, "length": 3, "head": chain[3].hex(), "signature": schnorr_sign(
+        sk[1], draw(), lambda r: seat_challenge(ctx, 1, pks[1], attested, r))}
+    return got, ctx, pks, room
+
+
+def vector_checks31(blocks, manifest):
+    """Every vector of section 20 as (name, expected, computed) triples: recomputed from the
+    generator, and the signatures as written verified (section 17), with negative controls."""
+    got, ctx, pks, room = generate31(manifest)
+    named = {}
+    for title, text in blocks.items():
+        if not text.lstrip().startswith("{"):
+            named.update(named_lines(text))
+    block = lambda start: parse_strictly(next(v for k, v in blocks.items() if k.startswith(start)))
+    checks = [("3.1: " + name, named[name], got[name]) for name in ("sk_0", "sk_1", "sk_room", "PK_room", "C")]
+    theirs = block("Seat 0's signed key message")
+    checks.append(("3.1: seat 0's signed key message", theirs, got["key"]))
+    for name in ("ciphertext", "share"):
+        checks.append(("3.1: " + name, parse_strictly(named[name]), got[name]))
+    for name in ("d_key0", "d_share", "d_void") + tuple("h_%d" % i for i in range(4)):
+        checks.append(("3.1: " + name, named[name], got[name]))
+    d_key = key_digest(ctx, theirs)
+    checks.append(("3.1: d_key0 from the written key message", named["d_key0"], d_key.hex()))
+    checks.append(("3.1: d_share from the written share (stage deal)", named["d_share"],
+                   share_digest(ctx, "deal", parse_strictly(named["share"])).hex()))
+    checks.append(("3.1: the share's digest at stage flop differs", False,
+                   share_digest(ctx, "flop", parse_strictly(named["share"])).hex() == named["d_share"]))
+    log = [raw(named[k]) for k in ("d_key0", "d_share", "d_void")]
+    checks.append(("3.1: h_0 … h_3 from the written digests", [named["h_%d" % i] for i in range(4)],
+                   [h.hex() for h in heads(raw(named["C"]), log)]))
+    checks.append(("3.1: seat 0's signature verifies (section 17)", True,
+                   seat_signature_holds(ctx, 0, pks[0], d_key, theirs["signature"])))
+    checks.append(("3.1: seat 0's signature refused as seat 1's", False,
+                   seat_signature_holds(ctx, 1, pks[0], d_key, theirs["signature"])))
+    checks.append(("3.1: seat 0's signature refused without the room (C of another room)", False,
+                   seat_signature_holds(context(fair_verify.manifest_bytes(manifest), None), 0, pks[0], d_key,
+                                        theirs["signature"])))
+    room_key = raw(named["PK_room"])
+    for title, name, index in (("The room's receipt", "receipt", 1), ("The room's signed head", "signed head", None)):
+        theirs = block(title)
+        checks.append(("3.1: the room's %s" % name, theirs, got[name]))
+        length, head = theirs["length"], raw(theirs["head"])
+        checks.append(("3.1: the %s's room signature verifies (section 17)" % name, True,
+                       room_signature_holds(ctx, room_key, length, head, theirs["signature"])))
+        checks.append(("3.1: the %s's room signature refused at length %d" % (name, length + 1), False,
+                       room_signature_holds(ctx, room_key, length + 1, head, theirs["signature"])))
+        checks.append(("3.1: the %s's head is h_%d of the log" % (name, length), named["h_%d" % length], theirs["head"]))
+        if index is not None:
+            checks.append(("3.1: the receipt's digest is log[%d]" % index, named["d_share"], theirs["digest"]))
+    theirs = block("Seat 1's attestation")
+    checks.append(("3.1: seat 1's attestation", theirs, got["attestation"]))
+    attested = attestation_digest(theirs["length"], raw(theirs["head"]))
+    checks.append(("3.1: seat 1's attestation verifies (section 18, check 4)", True,
+                   seat_signature_holds(ctx, 1, pks[1], attested, theirs["signature"])))
+    checks.append(("3.1: seat 1's attestation refused at h_2", False, seat_signature_holds(
+        ctx, 1, pks[1], attestation_digest(2, raw(named["h_2"])), theirs["signature"])))
+    return checks
+
+
 def example_transcripts(doc):
     """Every ```json block of DOC that is a whole version-3 transcript (section 14)."""
     text = open(doc, encoding="utf-8").read()
@@ -1027,6 +1434,10 @@ def check_vectors(doc):
         checks = vector_checks(vector_blocks(doc))
     except (Failure, KeyError, IndexError, ValueError, OSError) as error:
         checks = [("section 13 readable", "every block section 13 lists", "unreadable: %r" % error)]
+    try:
+        checks += vector_checks31(vector_blocks(doc, 20), parse_strictly(vector_blocks(doc)["Manifest"]))
+    except (Failure, KeyError, IndexError, ValueError, OSError, StopIteration) as error:
+        checks.append(("section 20 readable", "every block section 20 lists", "unreadable: %r" % error))
     for number, body in enumerate(example_transcripts(doc)):
         try:
             report = verify(read_transcript(body))
@@ -1046,8 +1457,12 @@ def check_vectors(doc):
 def main(args):
     if args[:1] == ["--check"] and len(args) == 2:
         return check_vectors(args[1])
-    if args[:1] == ["--transcript"] and len(args) in (2, 3) and args[2:] in ([], ["--json"]):
-        return check_transcript(args[1], as_json=len(args) == 3)
+    if args[:1] == ["--transcript"] and len(args) >= 2:
+        rest, evidence = args[2:], None
+        if rest[-2:-1] == ["--evidence"]:
+            rest, evidence = rest[:-2], rest[-1]
+        if rest in ([], ["--json"]):
+            return check_transcript(args[1], as_json=rest == ["--json"], evidence=evidence)
     sys.stderr.write(__doc__.split("Usage:", 1)[1].join(["usage:", ""]))
     return 2
 
