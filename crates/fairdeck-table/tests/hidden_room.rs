@@ -9,35 +9,15 @@
 mod bulletin;
 
 use bulletin::*;
-use fairdeck_hidden::elgamal::PublishedDeck;
-use fairdeck_hidden::shuffle::{ShuffleMessage, shuffle};
+use fairdeck_hidden::shuffle::ShuffleMessage;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::hidden::Post;
-use fairdeck_table::load::Client;
-use rand_core::SeedableRng;
 
 fn progress() -> Options<'static> {
     Options {
         in_progress: true,
         ..Options::default()
     }
-}
-
-/// The room's own shuffle for seat `j`'s place of hand 1: a permutation it
-/// chose, with a proof that holds (a shuffle proof needs no secret).
-fn rooms_shuffle(client: &mut Client, id: &str, j: usize) -> ShuffleMessage {
-    let mut record = transcript(client, id);
-    record.hands[0].shuffles.truncate(j);
-    let state = verify(&record, &progress()).state.unwrap();
-    let input = match j {
-        0 => PublishedDeck::from_deck(state.table.starting_deck()),
-        _ => state.hands[0].deck.clone(),
-    };
-    let mut rng = chacha20::ChaCha20Rng::seed_from_u64(666);
-    let hand = (1, j as u64);
-    shuffle(&state.table, hand.0, hand.1, &state.joint, &input, &mut rng)
-        .unwrap()
-        .0
 }
 
 #[test]

@@ -219,3 +219,70 @@ fn a_hidden_hand_survives_a_restart_mid_shuffle() {
     let v = fairdeck_hidden::verify::verify(&record, &opts).verdict;
     assert!(v.is_valid(), "{:?}", v.differences);
 }
+
+/// Version 3.1 (spec §19): the room edits its own PostgreSQL log behind the
+/// append-only trigger — seat 1's stored shuffle replaced by the room's own
+/// valid one, its time and seat 1's signature kept — and restarts the
+/// service: the table is refused, not served. The control table beside it,
+/// not edited, is served and verifies.
+#[test]
+#[ignore = "needs a PostgreSQL server: run by scripts/test-table"]
+fn a_room_that_edits_its_postgres_log_is_refused_after_a_restart() {
+    use bulletin::{Seat, Server, call, open, rooms_shuffle, transcript};
+    let (edited, control) = (id("edited"), id("control"));
+    let forged = {
+        let server = Server::with(store());
+        let mut c = server.client();
+        for t in [&edited, &control] {
+            let inv = open(&mut c, &bulletin::manifest(t, 3, 1), 600);
+            let mut seats: Vec<Seat> = (0..3).map(|i| Seat::new(&inv, i, 90 + i)).collect();
+            for _ in 0..2 {
+                for s in &mut seats {
+                    assert!(s.step(&mut c, t));
+                }
+            }
+        }
+        rooms_shuffle(&mut c, &edited, 1)
+    };
+    let mut db = postgres::Client::connect(&url(), postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT seq, entry FROM hidden_log WHERE table_id = $1 AND kind = 'shuffle' ORDER BY seq OFFSET 1 LIMIT 1",
+            &[&edited],
+        )
+        .unwrap();
+    let (seq, entry): (i64, String) = (row.get(0), row.get(1));
+    let mut value: serde_json::Value = serde_json::from_str(&entry).unwrap();
+    let signature = value["message"]["signature"].clone();
+    value["message"] = serde_json::to_value(&forged).unwrap();
+    value["message"]["signature"] = signature;
+    db.batch_execute("ALTER TABLE hidden_log DISABLE TRIGGER hidden_log_append_only")
+        .unwrap();
+    db.execute(
+        "UPDATE hidden_log SET entry = $1 WHERE table_id = $2 AND seq = $3",
+        &[&value.to_string(), &edited, &seq],
+    )
+    .unwrap();
+    db.batch_execute("ALTER TABLE hidden_log ENABLE TRIGGER hidden_log_append_only")
+        .unwrap();
+    let server = Server::with(store());
+    let mut c = server.client();
+    let path = format!("/api/hidden/{edited}/transcript");
+    let (code, answer) = call(&mut c, "GET", &path, None, None);
+    assert_eq!(code, 500, "{answer}");
+    let error = answer["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("does not verify") && error.contains("signature"),
+        "{error}"
+    );
+    let opts = fairdeck_hidden::verify::Options {
+        in_progress: true,
+        ..Default::default()
+    };
+    let record = transcript(&mut c, &control);
+    assert!(
+        fairdeck_hidden::verify::verify(&record, &opts)
+            .verdict
+            .is_valid()
+    );
+}

@@ -243,3 +243,30 @@ pub fn play(
         assert_eq!(code, 200, "{answer}");
     }
 }
+
+/// The room's own shuffle for seat `j`'s place of hand 1: a permutation it
+/// chose, with a proof that holds (a shuffle proof needs no secret).
+pub fn rooms_shuffle(
+    client: &mut Client,
+    id: &str,
+    j: usize,
+) -> fairdeck_hidden::shuffle::ShuffleMessage {
+    let mut record = transcript(client, id);
+    let progress = fairdeck_hidden::verify::Options {
+        in_progress: true,
+        ..Default::default()
+    };
+    record.hands[0].shuffles.truncate(j);
+    let state = fairdeck_hidden::verify::verify(&record, &progress)
+        .state
+        .unwrap();
+    let input = match j {
+        0 => fairdeck_hidden::elgamal::PublishedDeck::from_deck(state.table.starting_deck()),
+        _ => state.hands[0].deck.clone(),
+    };
+    let mut rng = chacha20::ChaCha20Rng::seed_from_u64(666);
+    let hand = (1, j as u64);
+    fairdeck_hidden::shuffle::shuffle(&state.table, hand.0, hand.1, &state.joint, &input, &mut rng)
+        .unwrap()
+        .0
+}
