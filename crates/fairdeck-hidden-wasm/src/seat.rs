@@ -2,6 +2,7 @@
 
 use chacha20::ChaCha20Rng;
 use fairdeck_hidden::keys::SecretKey;
+use fairdeck_hidden::ledger::Receipt;
 use rand_core::SeedableRng;
 use serde::Deserialize;
 
@@ -76,6 +77,15 @@ enum Request {
         transcript: String,
         #[serde(default)]
         in_progress: bool,
+    },
+    /// Version 3.1: the room's receipt for a message this seat sent.
+    Receipt {
+        key: u32,
+        receipt: Receipt,
+    },
+    /// Version 3.1: the receipts and heads this seat kept (§19).
+    Evidence {
+        key: u32,
     },
 }
 
@@ -162,6 +172,14 @@ impl Seat {
                 transcript,
                 in_progress,
             } => steps::verdict(&transcript, in_progress),
+            Request::Receipt { key, receipt } => {
+                self.slot_mut(key)?.follower.receipt(receipt);
+                Ok("null".into())
+            }
+            Request::Evidence { key } => {
+                let evidence = self.slot(key)?.follower.evidence();
+                serde_json::to_string(evidence).map_err(|e| e.to_string())
+            }
         }
     }
 

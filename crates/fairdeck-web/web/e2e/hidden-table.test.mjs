@@ -114,6 +114,15 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   const verify = spawnSync(BIN, ['fair', 'verify', file], { encoding: 'utf8' });
   assert.equal(verify.status, 0, verify.stdout + verify.stderr);
   assert.match(verify.stdout, /valid/);
+  // Version 3.1: the page kept the room's receipts; they agree with the published log.
+  assert.equal(await pages[0].isVisible('#download-evidence'), true);
+  const blob = await pages[0].getAttribute('#download-evidence', 'href');
+  const evidence = await pages[0].evaluate(async (h) => (await fetch(h)).text(), blob);
+  assert.ok(JSON.parse(evidence).some((e) => 'index' in e), evidence);
+  const evFile = join(dir, 'seat0.evidence.json');
+  writeFileSync(evFile, evidence);
+  const held = spawnSync(BIN, ['fair', 'verify', file, '--evidence', evFile], { encoding: 'utf8' });
+  assert.equal(held.status, 0, held.stdout + held.stderr);
   console.log(`hidden hold'em hand, 3 Chromium seats + 1 CLI seat (debug build), keys to verdict: ${(wall / 1000).toFixed(1)} s wall`);
 });
 

@@ -156,7 +156,9 @@ class SeatPage {
   /** Sends a message with the seat's token; a 409 ("not now") waits for the table to change. */
   async post(route, body) {
     try {
-      await api('POST', `${mine}/${route}`, this.token, body);
+      const answer = await api('POST', `${mine}/${route}`, this.token, body);
+      // Version 3.1: the room's receipts, kept in the seat and checked at every later step.
+      for (const r of answer.receipts ?? []) await this.module.receipt(this.key, r);
       return 'sent';
     } catch (e) {
       if (e.status === 409) return 'wait';
@@ -172,6 +174,18 @@ class SeatPage {
     if (dealt && report.own.length) showCards(document.getElementById('hand'), report.own.map((c) => c.card), '');
     showCards(document.getElementById('community'), report.community.map((c) => c.card), 'nothing shown yet');
     showOpened(s.manifest.seats, report.opened);
+  }
+
+  /** Version 3.1: a link to this seat's receipts and signed heads, for `fair verify --evidence`. */
+  async offerEvidence() {
+    if (this.key === null) return;
+    const evidence = await this.module.evidence(this.key).catch(() => []);
+    const a = document.getElementById('download-evidence');
+    if (!evidence.length) return;
+    const blob = new Blob([JSON.stringify(evidence, null, 2)], { type: 'application/json' });
+    a.href = URL.createObjectURL(blob);
+    a.download = `${table}-seat${seat}.evidence.json`;
+    a.hidden = false;
   }
 
   /** The table is over: the whole transcript verified here, the last hand's cards shown. */
@@ -190,6 +204,7 @@ class SeatPage {
     const a = document.getElementById('download-transcript');
     a.href = `${base}/transcript`;
     a.download = `${table}.json`;
+    await this.offerEvidence();
     section.hidden = false;
     this.done = true;
     line.textContent = s.state === 'void' ? 'the table is void: a seat did not send what it owed in time' : 'the table is finished';

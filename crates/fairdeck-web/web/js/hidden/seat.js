@@ -139,6 +139,16 @@ export class Seat {
     return this.call({ op: 'cards', key, transcript: text(transcript), hand });
   }
 
+  /** Version 3.1: keeps the room's receipt for a message this seat sent (checked at every later step). */
+  async receipt(key, receipt) {
+    this.call({ op: 'receipt', key, receipt });
+  }
+
+  /** Version 3.1: the receipts and signed heads this seat kept, for `fair verify --evidence`. */
+  async evidence(key) {
+    return this.call({ op: 'evidence', key });
+  }
+
   /** `fair verify` of a transcript: `{valid, summary, verdict}`; `inProgress` allows an unfinished hand. */
   async verify(transcript, { inProgress = false } = {}) {
     return this.call({ op: 'verify', transcript: text(transcript), in_progress: inProgress });
