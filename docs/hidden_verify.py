@@ -1072,23 +1072,24 @@ def read_evidence(text):
 
 
 def check_evidence(items, table, log, report):
-    """Section 18, "Evidence": an item the room did not sign proves nothing (`room-signature`); a
-    signed head at L that the log does not extend, or a receipt whose log entry is not its digest,
-    is the room's own signature against what it published (`room`). A receipt is the signed head
-    right after its message, so one whose length is not index + 1 is taken as contradicting the
-    log too (`room`, as fair verify does; section 18 does not say)."""
+    """Section 18, "Evidence": an item the room did not sign proves nothing (`room-signature`);
+    nor does a receipt whose length is not its index + 1, or whose digest is not the log entry
+    its signed head covers (its holder altered the unsigned fields: `room-signature`). A signed
+    head at L that the published log does not reach is the room's own signature against what it
+    published (`room`)."""
     chain = heads(table.ctx, log)
     for i, item in enumerate(items):
         what = "evidence item %d (%s at length %d)" % (i, "receipt" if "index" in item else "signed head", item["length"])
         if table.room is None or not room_signature_holds(table.ctx, table.room, item["length"], raw(item["head"]),
                                                           item["signature"]):
             report.differ("room-signature", "%s is not signed by the table's room: it proves nothing" % what)
+        elif "index" in item and item["length"] != item["index"] + 1:
+            report.differ("room-signature", "%s: its index is not what the room signed: it proves nothing" % what)
         elif item["length"] > len(log) or chain[item["length"]] != raw(item["head"]):
             report.differ("room", "%s: the room signed a log the published one does not extend" % what)
-        elif "index" in item and (item["length"] != item["index"] + 1 or item["index"] >= len(log)
-                                  or log[item["index"]] != raw(item["digest"])):
-            report.differ("room", "%s: log entry %d is not the receipted digest: the room dropped or replaced it"
-                          % (what, item["index"]))
+        elif "index" in item and log[item["index"]] != raw(item["digest"]):
+            report.differ("room-signature", "%s: its digest is not the one its signed head covers: it proves "
+                          "nothing" % what)
     report.checked.append("%d evidence item(s)" % len(items))
 
 

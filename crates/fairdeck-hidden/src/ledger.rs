@@ -337,9 +337,10 @@ pub fn check_attestation(
 ///
 /// # Errors
 ///
-/// [`Error::RoomSignature`] if the item is not signed by the room (it
-/// proves nothing); [`Error::Room`] if the room signed what the published
-/// log contradicts.
+/// [`Error::RoomSignature`] if the item is not signed by the room, or is
+/// a receipt whose index or digest is not what its signed head covers (it
+/// proves nothing, and blames the room for nothing); [`Error::Room`] if the
+/// room signed a head that the published log does not reach.
 pub fn check_evidence(
     ctx: &Context,
     room: &Hex32,
@@ -353,32 +354,39 @@ pub fn check_evidence(
             h.length
         )));
     }
+    let covered = match item {
+        Evidence::Receipt(r) => r.length == r.index + 1,
+        Evidence::Head(_) => true,
+    };
+    if !covered {
+        return Err(Error::RoomSignature(
+            "a receipt whose length is not its index + 1: its index is not what the room signed"
+                .into(),
+        ));
+    }
     match heads.get(h.length as usize) {
-        None => {
-            return Err(Error::Room(format!(
-                "the room signed a log of {} entries; it published {}: it dropped messages it had accepted",
-                h.length,
-                log.len()
-            )));
-        }
-        Some(at) if *at != h.head => {
-            return Err(Error::Room(format!(
-                "the room signed a log of {} entries that the published log does not extend: it rewrote, reordered or dropped messages, or showed two histories",
-                h.length
-            )));
-        }
-        Some(_) => {}
+        None => Err(Error::Room(format!(
+            "the room signed a log of {} entries; it published {}: it dropped messages it had accepted",
+            h.length,
+            log.len()
+        ))),
+        Some(at) if *at != h.head => Err(Error::Room(format!(
+            "the room signed a log of {} entries that the published log does not extend: it rewrote, reordered or dropped messages, or showed two histories",
+            h.length
+        ))),
+        // The published log reaches the signed head, so its entry at the
+        // receipt's index is the one the room signed: a receipt naming
+        // another digest was altered by whoever holds it, and proves nothing.
+        Some(_) => match item {
+            Evidence::Receipt(r) if log.get(r.index as usize) != Some(&r.digest) => {
+                Err(Error::RoomSignature(format!(
+                    "a receipt names digest {} at index {}, which its signed head does not cover: it was altered and proves nothing",
+                    r.digest, r.index
+                )))
+            }
+            _ => Ok(()),
+        },
     }
-    if let Evidence::Receipt(r) = item {
-        let logged = log.get(r.index as usize);
-        if r.length != r.index + 1 || logged != Some(&r.digest) {
-            return Err(Error::Room(format!(
-                "the room receipted message {} at index {}, which the published log does not hold there: it dropped or replaced a message it accepted",
-                r.digest, r.index
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Every message and void record of `record` with its digest and a few
@@ -456,6 +464,17 @@ mod tests {
         let err =
             check_evidence(&ctx, &pk, (&rewritten, &heads(&ctx, &rewritten)), &r).unwrap_err();
         assert_eq!(err.kind(), "room");
+        // A holder who edits its receipt's digest frames nobody: the head
+        // it carries is covered by the published log.
+        let Evidence::Receipt(mut edited) = r else {
+            unreachable!()
+        };
+        edited.digest = Hex32([7; 32]);
+        let err = check_evidence(&ctx, &pk, (&log, &hs), &Evidence::Receipt(edited)).unwrap_err();
+        assert_eq!(err.kind(), "room-signature");
+        edited.index = 0;
+        let err = check_evidence(&ctx, &pk, (&log, &hs), &Evidence::Receipt(edited)).unwrap_err();
+        assert_eq!(err.kind(), "room-signature");
         // A published log shorter than a signed head.
         let short = vec![log[0]];
         let head = Evidence::Head(sign_log(&ctx, &room, &log, &mut rng));

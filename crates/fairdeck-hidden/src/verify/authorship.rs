@@ -3,7 +3,7 @@
 //! room's signed head, the seats' attestations, a seat's evidence against
 //! the published log; and who is at fault for each difference.
 
-use crate::keys::PublicKey;
+use crate::keys::{Proof, PublicKey};
 use crate::ledger::{check_attestation, check_evidence, digests, head_signed, heads};
 use crate::record::Record;
 use crate::signature::Context;
@@ -28,9 +28,15 @@ pub(super) fn shape(record: &Record) -> Result<(), Error> {
             record.revision
         )));
     }
+    let unsigned = signatures(record).any(|s| s.is_none());
     if record.is_signed() {
         if record.room.is_none() && record.head.is_some() {
             return Err(Error::Document("a signed head without a room".into()));
+        }
+        if unsigned {
+            return Err(Error::Document(
+                "a message without its signature in a version-3.1 document".into(),
+            ));
         }
         return Ok(());
     }
@@ -38,17 +44,22 @@ pub(super) fn shape(record: &Record) -> Result<(), Error> {
         || !record.log.is_empty()
         || record.head.is_some()
         || !record.attestations.is_empty();
-    let signed = record.keys.iter().any(|k| k.signature.is_some())
-        || record.hands.iter().any(|h| {
-            h.shuffles.iter().any(|m| m.signature.is_some())
-                || h.all_shares().any(|m| m.signature.is_some())
-        });
-    if v31 || signed {
+    if v31 || signatures(record).any(|s| s.is_some()) {
         return Err(Error::Document(
             "version-3.1 fields (signatures, room, log, head, attestations) in a document without \"revision\": 1".into(),
         ));
     }
     Ok(())
+}
+
+/// Every message's signature field, in the record's order.
+fn signatures(record: &Record) -> impl Iterator<Item = &Option<Proof>> {
+    let keys = record.keys.iter().map(|k| &k.signature);
+    let hands = record.hands.iter().flat_map(|h| {
+        let shuffles = h.shuffles.iter().map(|m| &m.signature);
+        shuffles.chain(h.all_shares().map(|m| &m.signature))
+    });
+    keys.chain(hands)
 }
 
 /// The log, head, attestations and evidence of a signed record, then who
