@@ -2,6 +2,7 @@
 //! keyed like the CLI.
 
 use numpy::PyUntypedArray;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fairdeck_report::random::KeyEntropy;
@@ -25,32 +26,26 @@ use crate::seed::Key;
 use crate::stream::{Stream, Threads};
 use crate::turns::Turns;
 
-/// Exactly uniform shuffles, samples and deals, reproducible from a seed.
+/// The exact core of ``fairdeck.Generator`` (``python/fairdeck/generator.py``):
+/// the key, the stream and fairdeck's own methods. ``fairdeck.Generator``
+/// is a ``numpy.random.Generator`` holding one of these; its bit generator
+/// (``generator_bits.rs``) hands numpy the same stream.
 ///
-/// ``Generator(seed=None, generator="chacha20")``
-///
-/// ``seed`` means what the CLI's ``--seed`` means: 64 hex digits are the
-/// 256-bit key itself, any other text is hashed with SHA-256 into the key,
-/// an int means the text of its digits, and ``None`` draws 32 fresh bytes
-/// from the operating system. ``.seed`` gives the key back as 64 hex
-/// digits: ``Generator(g.seed)`` replays ``g`` from its start.
-///
-/// ``generator`` is ``"chacha20"`` (cryptographic, the default) or
-/// ``"xoshiro256pp"`` (fast, predictable: simulations only).
-///
-/// The first call on a fresh generator gives what the CLI gives for the same
-/// seed (``fairdeck deal``, ``fairdeck sample``); later
-/// calls continue the generator's stream. Every draw is exact: bounded
-/// integers by Lemire's rejection method, never ``%`` or floating point.
-/// A generator may be shared by threads: its calls take turns, one call
-/// at a time from start to end (a call that comes back into the same
-/// generator from a callback raises ``RuntimeError``).
-#[pyclass(module = "fairdeck", frozen, subclass)]
+/// ``GeneratorCore(seed=None, generator="chacha20")``: ``seed`` as the
+/// CLI's ``--seed`` (see ``fairdeck.Generator``). The first call on a fresh
+/// core gives what the CLI gives for the same seed; later calls continue
+/// the stream. Every draw is exact: bounded integers by Lemire's rejection
+/// method, never ``%`` or floating point. Calls take turns, one at a time
+/// from start to end (a call that comes back into the same generator from
+/// a callback raises ``RuntimeError``).
+#[pyclass(name = "GeneratorCore", module = "fairdeck._fairdeck", frozen, subclass)]
 pub struct Generator {
     pub(crate) key: Key,
-    pub(crate) stream: Stream,
-    /// Children spawned so far (the next child's index).
-    spawned: AtomicU64,
+    /// Shared with the bit generator numpy draws from (`generator_bits.rs`).
+    pub(crate) stream: Arc<Stream>,
+    /// Children spawned so far (the next child's index), shared with the
+    /// bit generator's `spawn`.
+    pub(crate) spawned: AtomicU64,
     /// One call at a time.
     turns: Turns,
 }
@@ -60,7 +55,7 @@ impl Generator {
     fn from_parts(key: Key, stream: Stream, spawned: u64) -> Self {
         Generator {
             key,
-            stream,
+            stream: Arc::new(stream),
             spawned: AtomicU64::new(spawned),
             turns: Turns::default(),
         }
@@ -148,12 +143,10 @@ impl Generator {
         Ok((restore, args.into_pyobject(py)?))
     }
 
+    /// Names the generator, never its key: a logged repr must not give
+    /// away the deals (``.seed`` gives the key to whoever asks for it).
     fn __repr__(&self) -> String {
-        format!(
-            "fairdeck.Generator(seed='{}', generator='{}')",
-            self.key.seed.to_hex(),
-            self.stream.kind.name()
-        )
+        format!("GeneratorCore(generator='{}')", self.stream.kind.name())
     }
 
     /// Shuffles ``x`` in place, uniformly over all n! orders, and returns None.
@@ -308,7 +301,10 @@ impl Generator {
     /// to ``size``), and each element gets one exact draw of its own range.
     /// ``dtype=`` (an integer dtype or bool) gives the values in that type,
     /// refused with ``ValueError`` when a bound does not fit it, as numpy.
-    #[pyo3(signature = (low, high=None, size=None, dtype=None, endpoint=Truthy(false)))]
+    #[pyo3(
+        signature = (low, high=None, size=None, dtype=None, endpoint=Truthy(false)),
+        text_signature = "($self, low, high=None, size=None, dtype=None, endpoint=False)"
+    )]
     fn integers<'py>(
         &self,
         py: Python<'py>,
@@ -359,7 +355,10 @@ impl Generator {
     /// axis=k)``, as numpy). ``shuffle=False`` with ``replace=False``
     /// returns the picked items in index order (numpy only promises that
     /// they are not shuffled).
-    #[pyo3(signature = (a, size=None, replace=Truthy(true), p=None, axis=0, shuffle=Truthy(true)))]
+    #[pyo3(
+        signature = (a, size=None, replace=Truthy(true), p=None, axis=0, shuffle=Truthy(true)),
+        text_signature = "($self, a, size=None, replace=True, p=None, axis=0, shuffle=True)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn choice<'py>(
         &self,
@@ -503,10 +502,14 @@ impl Generator {
     }
 }
 
-/// Unpickles a [`Generator`] (see `Generator.__reduce__`).
+/// Unpickles a `fairdeck.Generator` over a [`Generator`] core (see
+/// `Generator.__reduce__`; pickles made before the core had a numpy
+/// `Generator` around it name this function too).
 #[pyfunction]
 #[pyo3(signature = (seed, generator, origin, bits, position, spawned, xoshiro=None))]
-pub fn _restore_generator(
+#[allow(clippy::too_many_arguments)]
+pub fn _restore_generator<'py>(
+    py: Python<'py>,
     seed: &str,
     generator: &str,
     origin: &str,
@@ -514,7 +517,7 @@ pub fn _restore_generator(
     position: u128,
     spawned: u64,
     xoshiro: Option<[u64; 4]>,
-) -> PyResult<Generator> {
+) -> PyResult<Bound<'py, PyAny>> {
     let kind: fairdeck::rng::Generator = generator.parse().map_err(value_error)?;
     let key = fairdeck::rng::Seed::from_hex(seed).map_err(value_error)?;
     let origin = [
@@ -541,5 +544,8 @@ pub fn _restore_generator(
         seed: key,
         entropy: KeyEntropy { origin, bits },
     };
-    Ok(Generator::from_parts(key, stream, spawned))
+    let core = Bound::new(py, Generator::from_parts(key, stream, spawned))?;
+    py.import("fairdeck.generator")?
+        .getattr("Generator")?
+        .call_method1("_from_core", (core,))
 }

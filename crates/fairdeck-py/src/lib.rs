@@ -41,6 +41,7 @@ mod draws;
 mod fill;
 mod floats;
 mod generator;
+mod generator_bits;
 mod integers;
 mod interrupt;
 mod rolls;
@@ -58,6 +59,7 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<generator::Generator>()?;
     m.add_function(wrap_pyfunction!(generator::_restore_generator, m)?)?;
     m.add_class::<bitgen::BitStream>()?;
+    m.add_class::<generator_bits::GeneratorBits>()?;
     m.add_function(wrap_pyfunction!(analysis::exact, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
     distributed::register(m)?;
