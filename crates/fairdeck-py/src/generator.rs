@@ -233,12 +233,26 @@ impl Generator {
         self.call(py, "permutation", || {
             let threads = Threads::from_arg(threads)?;
             let np = numpy(py)?;
-            if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
+            let is_int = x.is_instance_of::<PyInt>();
+            if is_int || x.is_instance(&np.getattr("integer")?)? {
                 // numpy's `arange(n)`: a bool is 0 or 1, below 0 is empty.
+                // Beyond any array (numpy returns an empty array for 2**63,
+                // a bug): ValueError, numpy's error for 2**64.
                 let n = usize::try_from(to_count(x, "n")?.max(0)).map_err(|_| {
-                    PyOverflowError::new_err(format!("permutation({x}) is too large"))
+                    PyValueError::new_err(format!(
+                        "permutation: array is too big ({x} items is more than any array can hold)"
+                    ))
                 })?;
-                return shuffled_range_array(py, n, &self.stream, threads);
+                let shuffled = shuffled_range_array(py, n, &self.stream, threads)?;
+                if is_int {
+                    return Ok(shuffled);
+                }
+                // A numpy integer gets the dtype numpy's `arange(x)` has
+                // (`float64` for a `uint64`), the same values.
+                let dtype = np
+                    .call_method1("arange", (x.get_type().call1((0,))?,))?
+                    .getattr("dtype")?;
+                return shuffled.call_method1("astype", (dtype, "K", "unsafe", true, false));
             }
             let copy = np.call_method1("array", (x,))?;
             if copy.getattr("ndim")?.extract::<usize>()? == 0 {
