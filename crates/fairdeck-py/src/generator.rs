@@ -38,7 +38,12 @@ use crate::turns::Turns;
 /// method, never ``%`` or floating point. Calls take turns, one at a time
 /// from start to end (a call that comes back into the same generator from
 /// a callback raises ``RuntimeError``).
-#[pyclass(name = "GeneratorCore", module = "fairdeck._fairdeck", frozen, subclass)]
+#[pyclass(
+    name = "GeneratorCore",
+    module = "fairdeck._fairdeck",
+    frozen,
+    subclass
+)]
 pub struct Generator {
     pub(crate) key: Key,
     /// Shared with the bit generator numpy draws from (`generator_bits.rs`).

@@ -137,7 +137,7 @@ impl GeneratorBits {
     /// Moves a ChaCha stream to byte `position` (a multiple of 4, as
     /// `position` gives it), in place: numpy keeps a pointer to the stream.
     fn seek(&self, position: u128) -> PyResult<()> {
-        if position % 4 != 0 || position / 4 >= 1 << 68 {
+        if !position.is_multiple_of(4) || position / 4 >= 1 << 68 {
             return Err(PyValueError::new_err(
                 "position must be a multiple of 4 below 2**70 (a ChaCha stream moves by 32-bit words)",
             ));

@@ -313,7 +313,11 @@ impl Ranges {
                 }));
             }
             if low < i128::from(i64::MIN) || top > i128::from(u64::MAX) {
-                let which = if low < i128::from(i64::MIN) { "low" } else { "high" };
+                let which = if low < i128::from(i64::MIN) {
+                    "low"
+                } else {
+                    "high"
+                };
                 return Err(PyValueError::new_err(format!(
                     "{which} is out of bounds for int64 (and for uint64)"
                 )));
