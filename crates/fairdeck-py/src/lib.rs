@@ -34,6 +34,7 @@ mod analysis;
 mod arrays;
 mod bitgen;
 mod boundary;
+mod bounds;
 mod convert;
 mod deal;
 mod distributed;

@@ -67,7 +67,8 @@ pub(super) fn virtual_fisher_yates<D: Dice + ?Sized>(
 #[allow(clippy::type_complexity)]
 fn scan(rolls: &[u64], k: usize) -> Result<(Vec<(usize, usize)>, Vec<(usize, usize)>), Error> {
     let buckets = (rolls.len() / BUCKET).next_power_of_two();
-    let bucket = |x: u64| ((u128::from(x.wrapping_mul(BUCKET_HASH)) * buckets as u128) >> 64) as usize;
+    let bucket =
+        |x: u64| ((u128::from(x.wrapping_mul(BUCKET_HASH)) * buckets as u128) >> 64) as usize;
     // Counting sort of (roll, step) by bucket.
     let mut starts = vec![0usize; buckets + 1];
     for &x in rolls {
