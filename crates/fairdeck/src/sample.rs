@@ -26,7 +26,7 @@ use crate::shuffle::shuffle;
 /// — so each step costs one hash operation at most, and the lookups of 32
 /// steps are issued together so that their cache misses overlap. When
 /// `k ≤ n / 64` the same walk is computed from the same rolls by value
-/// buckets that fit the cache ([`sparse`]): the same output, three times
+/// buckets that fit the cache (module `sparse`): the same output, three times
 /// as fast at k = 10⁶, n = 10⁹ (54 → 18 ms).
 ///
 /// O(k) expected time and O(k) memory, whatever `n` is (up to 2⁶⁴ − 1).
