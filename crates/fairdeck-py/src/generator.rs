@@ -226,7 +226,10 @@ impl Generator {
     /// O(n) time and memory.
     ///
     /// ``axis=k`` permutes the slices along axis k of an array instead, as
-    /// numpy's ``permutation(x, axis)`` (ignored for an integer ``x``).
+    /// numpy's ``permutation(x, axis)`` (ignored for an integer ``x``). A
+    /// numpy integer ``x`` gives the dtype of numpy's ``arange(x)``
+    /// (``float64`` for a ``uint64``); an ``x`` too big for any array is a
+    /// ``ValueError``.
     #[pyo3(signature = (x, axis=0, threads=None))]
     fn permutation<'py>(
         &self,
@@ -317,7 +320,9 @@ impl Generator {
     /// O(size) time; ``MemoryError`` when ``size`` does not fit in memory.
     ///
     /// ``low`` and ``high`` may be arrays: they are broadcast together (and
-    /// to ``size``), and each element gets one exact draw of its own range.
+    /// to ``size``), and each element gets one exact draw of its own range,
+    /// in Rust; the dtype comes from the bounds as for scalar bounds
+    /// (``uint64`` when one passes 2**63 - 1), never from the values drawn.
     /// ``dtype=`` (an integer dtype or bool) gives the values in that type,
     /// refused with ``ValueError`` when a bound does not fit it, as numpy.
     #[pyo3(
@@ -371,7 +376,9 @@ impl Generator {
     /// as numpy does).
     ///
     /// ``axis=k`` picks slices along axis k of an array (``a.take(indexes,
-    /// axis=k)``, as numpy). ``shuffle=False`` with ``replace=False``
+    /// axis=k)``, as numpy); an integer ``a`` has no axes and ignores it, as
+    /// numpy does. An integer ``a`` may be up to 2**64 - 1 (numpy stops at
+    /// 2**63 - 1); ``replace=False`` takes as many values as memory holds. ``shuffle=False`` with ``replace=False``
     /// returns the picked items in index order (numpy only promises that
     /// they are not shuffled).
     #[pyo3(
