@@ -103,12 +103,12 @@ impl Shared {
 
 /// numpy's `bitgen_t` (numpy/random/bitgen.h), field for field.
 #[repr(C)]
-struct BitGenT {
-    state: *mut c_void,
-    next_uint64: unsafe extern "C" fn(*mut c_void) -> u64,
-    next_uint32: unsafe extern "C" fn(*mut c_void) -> u32,
-    next_double: unsafe extern "C" fn(*mut c_void) -> f64,
-    next_raw: unsafe extern "C" fn(*mut c_void) -> u64,
+pub(crate) struct BitGenT {
+    pub(crate) state: *mut c_void,
+    pub(crate) next_uint64: unsafe extern "C" fn(*mut c_void) -> u64,
+    pub(crate) next_uint32: unsafe extern "C" fn(*mut c_void) -> u32,
+    pub(crate) next_double: unsafe extern "C" fn(*mut c_void) -> f64,
+    pub(crate) next_raw: unsafe extern "C" fn(*mut c_void) -> u64,
 }
 
 /// What the capsule holds: the `bitgen_t` first (the capsule's pointer is a
@@ -156,7 +156,7 @@ unsafe extern "C" fn next_double(state: *mut c_void) -> f64 {
 
 /// The top 53 bits of `word` as a double in [0, 1): every value a multiple
 /// of 2⁻⁵³, each equally likely (numpy's own bit generators do the same).
-fn unit_double(word: u64) -> f64 {
+pub(crate) fn unit_double(word: u64) -> f64 {
     (word >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 

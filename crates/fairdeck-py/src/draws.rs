@@ -14,10 +14,6 @@ use crate::rolls::{CHUNK, fill_rolls};
 use crate::stream::{DETACH_LEN, Stream};
 use crate::weights::Weights;
 
-/// Most values one `sample` or `choice(replace=False)` call returns: the
-/// sampler keeps up to 32 bytes per value, so this caps it near 8 GiB.
-pub const MAX_SAMPLE: u64 = 1 << 28;
-
 /// Values below `n`, as `int64` when every value fits (`n ≤ 2^63`), else `uint64`.
 pub fn to_array<'py>(py: Python<'py>, values: Vec<u64>, n: u64) -> Bound<'py, PyAny> {
     if n <= 1 << 63 {
@@ -68,11 +64,6 @@ pub fn distinct(py: Python<'_>, stream: &Stream, k: u64, n: u64) -> PyResult<Vec
     if k > n {
         return Err(PyValueError::new_err(format!(
             "cannot pick {k} distinct values from range({n})"
-        )));
-    }
-    if k > MAX_SAMPLE {
-        return Err(PyValueError::new_err(format!(
-            "k = {k} is too many values for one call (at most {MAX_SAMPLE}); draw in parts"
         )));
     }
     let draw = || crate::with_dice!(stream, |dice| fairdeck::sample::sample(k, n, dice));
@@ -174,14 +165,18 @@ pub fn choice<'py>(
         shuffle,
     } = how;
     // Along another axis than the first: the indices drawn over that axis,
-    // the slices taken with `take` (numpy's own rule).
-    let along = if axis == 0 {
+    // the slices taken with `take` (numpy's own rule). An integer `a` (0-d)
+    // has no axes: its `axis` is ignored, as numpy ignores it.
+    let along = if axis == 0 || a.is_instance_of::<PyInt>() {
         None
     } else {
         let arr = numpy(py)?.call_method1("asarray", (a,))?;
         let ndim: usize = arr.getattr("ndim")?.extract()?;
-        let normalised = normalize_axis(py, axis, ndim)?;
-        Some((arr, normalised))
+        if ndim == 0 {
+            None
+        } else {
+            Some((arr.clone(), normalize_axis(py, axis, ndim)?))
+        }
     };
     let population = match &along {
         None => Population::of(a)?,

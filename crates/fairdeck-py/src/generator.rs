@@ -2,6 +2,7 @@
 //! keyed like the CLI.
 
 use numpy::PyUntypedArray;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fairdeck_report::random::KeyEntropy;
@@ -25,32 +26,31 @@ use crate::seed::Key;
 use crate::stream::{Stream, Threads};
 use crate::turns::Turns;
 
-/// Exactly uniform shuffles, samples and deals, reproducible from a seed.
+/// The exact core of ``fairdeck.Generator`` (``python/fairdeck/generator.py``):
+/// the key, the stream and fairdeck's own methods. ``fairdeck.Generator``
+/// is a ``numpy.random.Generator`` holding one of these; its bit generator
+/// (``generator_bits.rs``) hands numpy the same stream.
 ///
-/// ``Generator(seed=None, generator="chacha20")``
-///
-/// ``seed`` means what the CLI's ``--seed`` means: 64 hex digits are the
-/// 256-bit key itself, any other text is hashed with SHA-256 into the key,
-/// an int means the text of its digits, and ``None`` draws 32 fresh bytes
-/// from the operating system. ``.seed`` gives the key back as 64 hex
-/// digits: ``Generator(g.seed)`` replays ``g`` from its start.
-///
-/// ``generator`` is ``"chacha20"`` (cryptographic, the default) or
-/// ``"xoshiro256pp"`` (fast, predictable: simulations only).
-///
-/// The first call on a fresh generator gives what the CLI gives for the same
-/// seed (``fairdeck deal``, ``fairdeck sample``); later
-/// calls continue the generator's stream. Every draw is exact: bounded
-/// integers by Lemire's rejection method, never ``%`` or floating point.
-/// A generator may be shared by threads: its calls take turns, one call
-/// at a time from start to end (a call that comes back into the same
-/// generator from a callback raises ``RuntimeError``).
-#[pyclass(module = "fairdeck", frozen, subclass)]
+/// ``GeneratorCore(seed=None, generator="chacha20")``: ``seed`` as the
+/// CLI's ``--seed`` (see ``fairdeck.Generator``). The first call on a fresh
+/// core gives what the CLI gives for the same seed; later calls continue
+/// the stream. Every draw is exact: bounded integers by Lemire's rejection
+/// method, never ``%`` or floating point. Calls take turns, one at a time
+/// from start to end (a call that comes back into the same generator from
+/// a callback raises ``RuntimeError``).
+#[pyclass(
+    name = "GeneratorCore",
+    module = "fairdeck._fairdeck",
+    frozen,
+    subclass
+)]
 pub struct Generator {
     pub(crate) key: Key,
-    pub(crate) stream: Stream,
-    /// Children spawned so far (the next child's index).
-    spawned: AtomicU64,
+    /// Shared with the bit generator numpy draws from (`generator_bits.rs`).
+    pub(crate) stream: Arc<Stream>,
+    /// Children spawned so far (the next child's index), shared with the
+    /// bit generator's `spawn`.
+    pub(crate) spawned: AtomicU64,
     /// One call at a time.
     turns: Turns,
 }
@@ -60,7 +60,7 @@ impl Generator {
     fn from_parts(key: Key, stream: Stream, spawned: u64) -> Self {
         Generator {
             key,
-            stream,
+            stream: Arc::new(stream),
             spawned: AtomicU64::new(spawned),
             turns: Turns::default(),
         }
@@ -148,12 +148,10 @@ impl Generator {
         Ok((restore, args.into_pyobject(py)?))
     }
 
+    /// Names the generator, never its key: a logged repr must not give
+    /// away the deals (``.seed`` gives the key to whoever asks for it).
     fn __repr__(&self) -> String {
-        format!(
-            "fairdeck.Generator(seed='{}', generator='{}')",
-            self.key.seed.to_hex(),
-            self.stream.kind.name()
-        )
+        format!("GeneratorCore(generator='{}')", self.stream.kind.name())
     }
 
     /// Shuffles ``x`` in place, uniformly over all n! orders, and returns None.
@@ -228,7 +226,10 @@ impl Generator {
     /// O(n) time and memory.
     ///
     /// ``axis=k`` permutes the slices along axis k of an array instead, as
-    /// numpy's ``permutation(x, axis)`` (ignored for an integer ``x``).
+    /// numpy's ``permutation(x, axis)`` (ignored for an integer ``x``). A
+    /// numpy integer ``x`` gives the dtype of numpy's ``arange(x)``
+    /// (``float64`` for a ``uint64``); an ``x`` too big for any array is a
+    /// ``ValueError``.
     #[pyo3(signature = (x, axis=0, threads=None))]
     fn permutation<'py>(
         &self,
@@ -240,12 +241,26 @@ impl Generator {
         self.call(py, "permutation", || {
             let threads = Threads::from_arg(threads)?;
             let np = numpy(py)?;
-            if x.is_instance_of::<PyInt>() || x.is_instance(&np.getattr("integer")?)? {
+            let is_int = x.is_instance_of::<PyInt>();
+            if is_int || x.is_instance(&np.getattr("integer")?)? {
                 // numpy's `arange(n)`: a bool is 0 or 1, below 0 is empty.
+                // Beyond any array (numpy returns an empty array for 2**63,
+                // a bug): ValueError, numpy's error for 2**64.
                 let n = usize::try_from(to_count(x, "n")?.max(0)).map_err(|_| {
-                    PyOverflowError::new_err(format!("permutation({x}) is too large"))
+                    PyValueError::new_err(format!(
+                        "permutation: array is too big ({x} items is more than any array can hold)"
+                    ))
                 })?;
-                return shuffled_range_array(py, n, &self.stream, threads);
+                let shuffled = shuffled_range_array(py, n, &self.stream, threads)?;
+                if is_int {
+                    return Ok(shuffled);
+                }
+                // A numpy integer gets the dtype numpy's `arange(x)` has
+                // (`float64` for a `uint64`), the same values.
+                let dtype = np
+                    .call_method1("arange", (x.get_type().call1((0,))?,))?
+                    .getattr("dtype")?;
+                return shuffled.call_method1("astype", (dtype, "K", "unsafe", true, false));
             }
             let copy = np.call_method1("array", (x,))?;
             if copy.getattr("ndim")?.extract::<usize>()? == 0 {
@@ -305,10 +320,15 @@ impl Generator {
     /// O(size) time; ``MemoryError`` when ``size`` does not fit in memory.
     ///
     /// ``low`` and ``high`` may be arrays: they are broadcast together (and
-    /// to ``size``), and each element gets one exact draw of its own range.
+    /// to ``size``), and each element gets one exact draw of its own range,
+    /// in Rust; the dtype comes from the bounds as for scalar bounds
+    /// (``uint64`` when one passes 2**63 - 1), never from the values drawn.
     /// ``dtype=`` (an integer dtype or bool) gives the values in that type,
     /// refused with ``ValueError`` when a bound does not fit it, as numpy.
-    #[pyo3(signature = (low, high=None, size=None, dtype=None, endpoint=Truthy(false)))]
+    #[pyo3(
+        signature = (low, high=None, size=None, dtype=None, endpoint=Truthy(false)),
+        text_signature = "($self, low, high=None, size=None, dtype=None, endpoint=False)"
+    )]
     fn integers<'py>(
         &self,
         py: Python<'py>,
@@ -356,10 +376,15 @@ impl Generator {
     /// as numpy does).
     ///
     /// ``axis=k`` picks slices along axis k of an array (``a.take(indexes,
-    /// axis=k)``, as numpy). ``shuffle=False`` with ``replace=False``
+    /// axis=k)``, as numpy); an integer ``a`` has no axes and ignores it, as
+    /// numpy does. An integer ``a`` may be up to 2**64 - 1 (numpy stops at
+    /// 2**63 - 1); ``replace=False`` takes as many values as memory holds. ``shuffle=False`` with ``replace=False``
     /// returns the picked items in index order (numpy only promises that
     /// they are not shuffled).
-    #[pyo3(signature = (a, size=None, replace=Truthy(true), p=None, axis=0, shuffle=Truthy(true)))]
+    #[pyo3(
+        signature = (a, size=None, replace=Truthy(true), p=None, axis=0, shuffle=Truthy(true)),
+        text_signature = "($self, a, size=None, replace=True, p=None, axis=0, shuffle=True)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn choice<'py>(
         &self,
@@ -503,10 +528,14 @@ impl Generator {
     }
 }
 
-/// Unpickles a [`Generator`] (see `Generator.__reduce__`).
+/// Unpickles a `fairdeck.Generator` over a [`Generator`] core (see
+/// `Generator.__reduce__`; pickles made before the core had a numpy
+/// `Generator` around it name this function too).
 #[pyfunction]
 #[pyo3(signature = (seed, generator, origin, bits, position, spawned, xoshiro=None))]
-pub fn _restore_generator(
+#[allow(clippy::too_many_arguments)]
+pub fn _restore_generator<'py>(
+    py: Python<'py>,
     seed: &str,
     generator: &str,
     origin: &str,
@@ -514,7 +543,7 @@ pub fn _restore_generator(
     position: u128,
     spawned: u64,
     xoshiro: Option<[u64; 4]>,
-) -> PyResult<Generator> {
+) -> PyResult<Bound<'py, PyAny>> {
     let kind: fairdeck::rng::Generator = generator.parse().map_err(value_error)?;
     let key = fairdeck::rng::Seed::from_hex(seed).map_err(value_error)?;
     let origin = [
@@ -541,5 +570,8 @@ pub fn _restore_generator(
         seed: key,
         entropy: KeyEntropy { origin, bits },
     };
-    Ok(Generator::from_parts(key, stream, spawned))
+    let core = Bound::new(py, Generator::from_parts(key, stream, spawned))?;
+    py.import("fairdeck.generator")?
+        .getattr("Generator")?
+        .call_method1("_from_core", (core,))
 }

@@ -9,7 +9,6 @@
 //! [`ROLL_GROUPS`](crate::rolls::ROLL_GROUPS)), so the values do not depend
 //! on the chunking.
 
-use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
@@ -126,16 +125,7 @@ pub fn integers<'py>(
     let high = high.filter(|h| !h.is_none());
     let dtype = dtype.filter(|d| !d.is_none());
     if is_array_like(low)? || high.map(is_array_like).transpose()?.unwrap_or(false) {
-        let (drawn, range) = broadcast(py, stream, low, high, size, endpoint)?;
-        return match dtype {
-            None => Ok(drawn),
-            Some(dtype) => {
-                let dtype = checked_dtype(py, dtype, range)?;
-                numpy(py)?
-                    .call_method1("asarray", (drawn,))?
-                    .call_method1("astype", (dtype,))
-            }
-        };
+        return crate::bounds::integers_between(py, stream, (low, high), size, endpoint, dtype);
     }
     let bounds = Bounds::of(low, high, endpoint)?;
     let chosen = match dtype {
@@ -176,7 +166,7 @@ fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// refused when a bound (`range`: the lowest and highest value that could
 /// be drawn) does not fit it (checked before anything is drawn), with
 /// numpy's exception types. Returns the `numpy.dtype`.
-fn checked_dtype<'py>(
+pub(crate) fn checked_dtype<'py>(
     py: Python<'py>,
     dtype: &Bound<'py, PyAny>,
     range: (i128, i128),
@@ -214,51 +204,4 @@ fn checked_dtype<'py>(
         )));
     }
     Ok(dtype)
-}
-
-/// Bounds that are arrays: each element of `low` and `high`, broadcast
-/// together (and to `size` when given), gets one exact draw of its own range.
-fn broadcast<'py>(
-    py: Python<'py>,
-    stream: &Stream,
-    low: &Bound<'py, PyAny>,
-    high: Option<&Bound<'py, PyAny>>,
-    size: Option<&Bound<'py, PyAny>>,
-    endpoint: bool,
-) -> PyResult<(Bound<'py, PyAny>, (i128, i128))> {
-    let np = numpy(py)?;
-    let (low, high) = match high {
-        None => (PyInt::new(py, 0).into_any(), low.clone()),
-        Some(h) => (low.clone(), h.clone()),
-    };
-    let pair = np.call_method1("broadcast_arrays", (&low, &high))?;
-    let (mut lows, mut highs) = (pair.get_item(0)?, pair.get_item(1)?);
-    if let Some(size) = size.filter(|s| !s.is_none()) {
-        lows = np.call_method1("broadcast_to", (&lows, size))?;
-        highs = np.call_method1("broadcast_to", (&highs, size))?;
-    }
-    let shape = lows.getattr("shape")?;
-    let lows: Vec<Bound<'py, PyAny>> = lows
-        .call_method0("ravel")?
-        .call_method0("tolist")?
-        .try_iter()?
-        .collect::<PyResult<_>>()?;
-    let highs: Vec<Bound<'py, PyAny>> = highs
-        .call_method0("ravel")?
-        .call_method0("tolist")?
-        .try_iter()?
-        .collect::<PyResult<_>>()?;
-    let mut values: Vec<i128> = Vec::with_capacity(lows.len());
-    let mut range = (i128::MAX, i128::MIN);
-    for (lo, hi) in lows.iter().zip(&highs) {
-        let bounds = Bounds::of(lo, Some(hi), endpoint)?;
-        range = (range.0.min(bounds.low), range.1.max(bounds.top));
-        values.push(bounds.draw_one(py, stream)?);
-    }
-    let flat = if values.iter().all(|&v| i64::try_from(v).is_ok()) {
-        PyArray1::from_vec(py, values.iter().map(|&v| v as i64).collect()).into_any()
-    } else {
-        PyArray1::from_vec(py, values.iter().map(|&v| v as u64).collect()).into_any()
-    };
-    Ok((flat.call_method1("reshape", (shape,))?, range))
 }

@@ -248,6 +248,10 @@ pub fn permuted<'py>(
     let np = numpy(py)?;
     let arr = np.call_method1("asarray", (x,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    if let (true, Some(axis)) = (shape.is_empty(), axis) {
+        // numpy checks the axis first: AxisError for any axis of a 0-d array.
+        normalize_axis(py, axis, 0)?;
+    }
     if shape.is_empty() {
         // numpy: "len() of unsized object".
         return Err(PyTypeError::new_err(format!(

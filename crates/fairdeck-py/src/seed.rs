@@ -141,12 +141,12 @@ impl Key {
         if let Ok(s) = seed.cast::<PyString>() {
             return Ok(Self::from_text(s.to_str()?));
         }
-        if seed.is_instance_of::<PyBool>() {
-            return Err(type_error(seed));
-        }
+        // A bool is an int (`True` keys as 1), as numpy seeds it.
         if seed.is_instance_of::<PyInt>() || is_numpy_integer(seed)? {
             let value = non_negative(seed)?;
-            return Ok(Self::from_text(&value.str()?.to_string()));
+            return Ok(Self::from_text(
+                &value.call_method0("__index__")?.str()?.to_string(),
+            ));
         }
         if seed.hasattr("generate_state")? && seed.hasattr("spawn_key")? {
             return seed_sequence(seed);

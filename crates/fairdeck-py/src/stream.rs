@@ -147,13 +147,42 @@ impl Stream {
     /// The stream of `kind` keyed with `seed`, at word offset `position`.
     pub fn at(seed: &Seed, kind: Generator, position: u128) -> Self {
         let stream = Stream::new(seed, kind);
-        stream.with(|dice| match dice.rng_mut() {
-            AnyRng::ChaCha20(r) => r.set_word_pos(position),
-            AnyRng::ChaCha12(r) => r.set_word_pos(position),
-            AnyRng::ChaCha8(r) => r.set_word_pos(position),
-            AnyRng::Xoshiro256PlusPlus(_) => {}
-        });
+        stream.seek(position);
         stream
+    }
+
+    /// Moves a ChaCha stream to word offset `position` in place (what
+    /// [`Stream::position`] gave); `false` for xoshiro256++, which has no
+    /// offset (see [`Stream::set_xoshiro`]).
+    pub fn seek(&self, position: u128) -> bool {
+        self.with(|dice| {
+            match dice.rng_mut() {
+                AnyRng::ChaCha20(r) => r.set_word_pos(position),
+                AnyRng::ChaCha12(r) => r.set_word_pos(position),
+                AnyRng::ChaCha8(r) => r.set_word_pos(position),
+                AnyRng::Xoshiro256PlusPlus(_) => return false,
+            }
+            true
+        })
+    }
+
+    /// Puts a xoshiro256++ stream in the state `s` in place (as
+    /// [`Stream::xoshiro_state`] gave it).
+    ///
+    /// # Errors
+    ///
+    /// A ChaCha stream (its place is an offset), or a state of all zeros.
+    pub fn set_xoshiro(&self, s: [u64; 4]) -> PyResult<()> {
+        let Stream { dice, .. } = Stream::xoshiro_at(s)?;
+        let fresh = dice.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut current = self.lock();
+        if !matches!(current.rng_mut(), AnyRng::Xoshiro256PlusPlus(_)) {
+            return Err(PyValueError::new_err(
+                "a ChaCha stream's state is its position, not xoshiro256pp words",
+            ));
+        }
+        *current = fresh;
+        Ok(())
     }
 
     /// A stream in exactly this one's state, drawing independently from now on.

@@ -5,8 +5,8 @@ streams differ.
 
 Each probe is an expression in ``g`` (a generator: ``numpy.random.Generator(
 numpy.random.PCG64(35))`` or ``fairdeck.Generator(35)``), ``bg`` (a bit
-generator: ``numpy.random.PCG64(35)`` or ``fairdeck.ChaCha20(35)``) and
-``np``. Arrays are built inside the expression, so each run gets fresh ones.
+generator: ``numpy.random.PCG64(35)`` or ``fairdeck.ChaCha20(35)``), ``make``
+(``numpy.random.default_rng`` or ``fairdeck.Generator``) and ``np``. Arrays are built inside the expression, so each run gets fresh ones.
 Its behaviour is what it returns -- the type, and for an array its class,
 dtype and shape -- or the exception it raises. fairdeck's exception matches
 when numpy's ``except`` clause would catch it: the same class or a subclass
@@ -100,6 +100,15 @@ INTEGERS = [
     "g.integers(np.array([5, 10], dtype=np.int32))",
     "g.integers([])",
     "g.integers(5, size=(2, 3), dtype=np.uint16)",
+    "g.integers([2**64 - 1])",
+    "g.integers([2**63 + 1])",
+    "g.integers(np.array([2**63 + 1], dtype=np.uint64))",
+    "g.integers(np.array([5, 10], dtype=np.uint64))",
+    "g.integers([-1, 0], [0, 2**64 - 1])",
+    "g.integers([5, 10], size=(4, 2))",
+    "g.integers(np.array([5, 10], dtype=np.int8), size=(2, 2))",
+    "g.integers([5, 10], dtype=np.uint8, endpoint=True)",
+    "g.integers([[1], [2]], [3, 4, 5])",
 ]
 
 RANDOM = [
@@ -205,6 +214,13 @@ CHOICE = [
     "g.choice([1, 2, 3], 2, replace=False, shuffle=False)",
     "g.choice(5, 2, replace=False, shuffle=0)",
     "g.choice(np.ma.array([1, 2, 3]), 2)",
+    "g.choice(5, 2, axis=1)",
+    "g.choice(np.int64(5), 2, axis=-3)",
+    "g.choice(2**63, 3, replace=False)",
+    "g.choice(2**64 - 1, 3, replace=False)",
+    "g.choice(np.uint64(2**64 - 1), 3, replace=False)",
+    "g.choice(2**63 + 1, 3)",
+    "g.choice(10**12, 10**11, replace=False)",
 ]
 
 SHUFFLE = [
@@ -249,6 +265,11 @@ PERMUTATION = [
     "g.permutation(np.ma.array([1, 2, 3]))",
     "g.permutation(np.arange(5, dtype=np.float32))",
     "g.permutation(None)",
+    "g.permutation(np.uint64(5))",
+    "g.permutation(np.int32(5))",
+    "g.permutation(np.bool_(True))",
+    "g.permutation(2**63)",
+    "g.permutation(2**64)",
 ]
 
 PERMUTED = [
@@ -269,6 +290,8 @@ PERMUTED = [
     "g.permuted(np.arange(6).reshape(2, 3), out=np.empty((3, 2)))",
     "g.permuted(np.ma.array([1, 2, 3]))",
     "g.permuted(np.zeros((2, 0)), axis=1)",
+    "g.permuted(np.array(3), axis=0)",
+    "g.permuted(np.array(3), axis=-1)",
 ]
 
 SPAWN = [
@@ -289,6 +312,29 @@ ATTRIBUTES = [
     "g.bit_generator",
     "type(g).__name__",
     "g.__reduce__()[0] is not None",
+    "isinstance(g, np.random.Generator)",
+    "g.normal(size=3)",
+    "g.standard_normal()",
+    "g.gamma(2.0, size=(2, 2))",
+    "g.poisson(3.0, size=4)",
+    "g.multivariate_hypergeometric([3, 4], 2)",
+    "g.bit_generator.random_raw(2)",
+]
+
+# The constructor: numpy's default_rng, fairdeck's Generator.
+CONSTRUCTOR = [
+    "make(True)",
+    "make(False)",
+    "make(1)",
+    "make(np.int64(1))",
+    "make(-1)",
+    "make(None)",
+    "make([1, 2])",
+    "make(g) is g",
+    "make(bg)",
+    "make(np.random.SeedSequence(1))",
+    "make(1.5)",
+    "make('lab')",
 ]
 
 BIT_GENERATOR = [
@@ -326,7 +372,7 @@ BIT_GENERATOR = [
 
 PROBES = (
     INTEGERS + RANDOM + BYTES + CHOICE + SHUFFLE + PERMUTATION + PERMUTED + SPAWN + ATTRIBUTES
-    + BIT_GENERATOR
+    + CONSTRUCTOR + BIT_GENERATOR
 )
 
 # The differences kept on purpose, each with why. The README's list ("Where it
@@ -335,8 +381,17 @@ PROBES = (
 ALLOWED = {
     "g.integers(2**63 + 1)": "uint64 values without dtype=np.uint64 (numpy refuses the bound)",
     "g.integers(2**64)": "all 2**64 uint64 values (numpy refuses the bound)",
+    "g.integers([2**64 - 1])": "as the scalar bound: uint64 (numpy refuses the bound)",
+    "g.integers([2**63 + 1])": "as the scalar bound: uint64 (numpy refuses the bound)",
+    "g.integers(np.array([2**63 + 1], dtype=np.uint64))": "as the scalar bound: uint64 (numpy refuses it)",
+    "g.choice(2**63, 3, replace=False)": "any population up to 2**64 - 1, as sample (numpy: OverflowError)",
+    "g.choice(2**64 - 1, 3, replace=False)": "any population up to 2**64 - 1, as sample (numpy: OverflowError)",
+    "g.choice(np.uint64(2**64 - 1), 3, replace=False)": "any population up to 2**64 - 1 (numpy: OverflowError)",
+    "g.choice(2**63 + 1, 3)": "any population up to 2**64 - 1, uint64 (numpy refuses it)",
+    "g.permutation(2**63)": "ValueError, too big for any array (numpy returns an empty array)",
     "g.bytes(-1)": "a negative length is refused (numpy returns 3 bytes)",
-    "g.bit_generator": "a fairdeck.Generator draws from its own stream, not a numpy BitGenerator",
+    "g.bit_generator": "fairdeck's bit generator (ChaCha20) over the Generator's own stream, not PCG64",
+    "make('lab')": "fairdeck.Generator takes the CLI's seeds: text is one (numpy: TypeError)",
     "bg.seed_seq": "keyed by a 256-bit key and spawned by SHA-256, not by a SeedSequence",
     "bg.jumped()": "not offered: use spawn",
     "bg.advance(3)": "not offered: use spawn",
@@ -344,17 +399,17 @@ ALLOWED = {
 
 
 def numpy_pair():
-    """numpy's generator and bit generator, freshly seeded."""
+    """numpy's generator, bit generator and constructor, freshly seeded."""
     import numpy as np
 
-    return np.random.Generator(np.random.PCG64(35)), np.random.PCG64(35)
+    return np.random.Generator(np.random.PCG64(35)), np.random.PCG64(35), np.random.default_rng
 
 
 def fairdeck_pair():
-    """fairdeck's generator and bit generator, freshly seeded."""
+    """fairdeck's generator, bit generator and constructor, freshly seeded."""
     import fairdeck
 
-    return fairdeck.Generator(35), fairdeck.ChaCha20(35)
+    return fairdeck.Generator(35), fairdeck.ChaCha20(35), fairdeck.Generator
 
 
 def public_class(cls):
@@ -373,11 +428,11 @@ def behaviour(probe, pair):
     or a description of its result."""
     import numpy as np
 
-    g, bg = pair()
+    g, bg, make = pair()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = eval(probe, {"np": np, "g": g, "bg": bg})  # noqa: S307 - the probes are ours
+            result = eval(probe, {"np": np, "g": g, "bg": bg, "make": make})  # noqa: S307 - the probes are ours
     except Exception as e:  # noqa: BLE001 - every exception is a behaviour
         return ("raises", public_class(type(e)))
     if isinstance(result, np.ndarray):

@@ -30,7 +30,7 @@ def test_small_run_prints_the_table(capsys):
 
 
 def test_only_runs_the_named_cases_and_deck_calls_are_timed_per_call(capsys):
-    bench.main(["--small", "--json", "--only", "integers"])
+    bench.main(["--small", "--json", "--only", "integers(1e4"])
     names = [row["case"]["name"] for row in json.loads(capsys.readouterr().out)["rows"]]
     assert names == ["integers(1e4, size=1e4)"]
     bench.main(["--small", "--only", "one deck", "--dtype", "uint32"])

@@ -37,11 +37,11 @@ def test_every_listed_difference_still_differs(found):
 
 def readme_list() -> set[str]:
     """The probes the README's list of on-purpose differences names: its
-    code spans that start with ``g.`` or ``bg.``."""
+    code spans that start with ``g.``, ``bg.`` or ``make(``."""
     text = README.read_text()
     start = text.index("Where it differs from `numpy.random.Generator` on purpose")
     end = text.index("\n## ", start)
-    return set(re.findall(r"`((?:g|bg)\.[^`]+)`", text[start:end]))
+    return set(re.findall(r"`((?:g\.|bg\.|make\()[^`]+)`", text[start:end]))
 
 
 def test_the_readme_lists_exactly_the_allowed_differences():
@@ -73,7 +73,7 @@ class Old:
 ])
 def test_the_comparison_sees_a_wrong_type_as_a_difference(probe):
     want = behaviour(probe, numpy_pair)
-    assert not same(want, behaviour(probe, lambda: (Old(), None)))
+    assert not same(want, behaviour(probe, lambda: (Old(), None, None)))
     assert same(want, behaviour(probe, fairdeck_pair))
 
 

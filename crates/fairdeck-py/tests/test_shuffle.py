@@ -33,7 +33,8 @@ def test_seed_reads_back_and_replays():
     first = g.permutation(52)
     assert fairdeck.Generator(g.seed).permutation(52).tolist() == first.tolist()
     assert fairdeck.Generator().seed != g.seed
-    assert repr(g) == f"fairdeck.Generator(seed='{g.seed}', generator='chacha20')"
+    # numpy's repr, no key (tests/test_numpy_generator.py checks every repr).
+    assert repr(g).startswith("Generator(ChaCha20) at 0x") and g.seed not in repr(g)
 
 
 def test_the_stream_continues_between_calls():
@@ -175,13 +176,13 @@ def test_bad_input_raises_clear_errors():
     with pytest.raises(TypeError):
         g.shuffle(np.arange(10), threads=1.5)
     assert g.permutation(-3).shape == (0,)  # numpy's arange(-3): empty
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="too big"):  # numpy: ValueError too (was OverflowError)
         g.permutation(2**64)
 
 
 @pytest.mark.parametrize(
     "seed,error",
-    [(1.5, TypeError), (b"bytes", TypeError), (True, TypeError), (["a"], TypeError), ([True], TypeError)],
+    [(1.5, TypeError), (b"bytes", TypeError), (["a"], TypeError), ([True], TypeError)],
 )
 def test_bad_seeds(seed, error):
     with pytest.raises(error, match="seed must be"):

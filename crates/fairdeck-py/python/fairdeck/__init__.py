@@ -3,7 +3,9 @@
 Every one of the n! orders is equally likely (exact bounded draws, no
 modulo or floating-point bias), and every result can be replayed from its
 256-bit seed -- in Python, in the Rust library and with the ``fairdeck``
-command-line tool alike.
+command-line tool alike. ``fairdeck.Generator`` is a
+``numpy.random.Generator``: scipy, scikit-learn and ``np.random.default_rng``
+take it, and numpy's distributions draw from the same stream.
 
 >>> import numpy as np, fairdeck
 >>> g = fairdeck.Generator("friday night")
@@ -11,8 +13,9 @@ command-line tool alike.
 >>> g.shuffle(deck)
 """
 
-from ._fairdeck import Generator, __version__, audit, exact, shuf
+from ._fairdeck import __version__, audit, exact, shuf
 from .bitgen import ChaCha8, ChaCha12, ChaCha20, Random, Xoshiro256PlusPlus
+from .generator import Generator
 
 __all__ = [
     "Generator",

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from ._fairdeck import BitStream
+from ._fairdeck import BitStream, GeneratorBits
 
 __all__ = ["ChaCha20", "ChaCha12", "ChaCha8", "Xoshiro256PlusPlus", "Random"]
 
@@ -35,6 +35,16 @@ _HEX_KEY = re.compile(r"[0-9a-fA-F]{64}")
 def _restore(cls, state):
     """Unpickling: a bit generator of class ``cls`` at ``state``."""
     bg = cls(0)
+    bg.state = state
+    return bg
+
+
+def _restore_of_generator(cls, state):
+    """Unpickling a ``fairdeck.Generator``'s bit generator: the bit
+    generator of a new Generator on its key, at its state."""
+    from .generator import Generator
+
+    bg = Generator(state["key"], cls._generator).bit_generator
     bg.state = state
     return bg
 
@@ -121,6 +131,21 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         self._spawned = 0
         self._ctypes_interface = None
 
+    @classmethod
+    def _of_generator(cls, bits: GeneratorBits):
+        """The bit generator of a ``fairdeck.Generator``: the generator's
+        own stream (``bits``), shared with its exact methods, and its
+        spawn count."""
+        bg = cls.__new__(cls)
+        np.random.BitGenerator.__init__(bg, 0)
+        bg._stream = bits
+        bg._ctypes_interface = None
+        return bg
+
+    @property
+    def _of_a_generator(self) -> bool:
+        return isinstance(self._stream, GeneratorBits)
+
     @property
     def capsule(self):
         """The ``"BitGenerator"`` capsule numpy's ``Generator`` reads."""
@@ -135,26 +160,55 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
     def state(self) -> dict:
         """``{"bit_generator", "generator", "key", "position", "spawned"}``:
         ``position`` counts the bytes handed out, ``spawned`` the children
-        spawned so far (the next child's index)."""
+        spawned so far (the next child's index). A ``fairdeck.Generator``'s
+        xoshiro256++ bit generator gives its four state words as
+        ``"words"`` instead of ``"position"``."""
+        state = {"bit_generator": type(self).__name__, "generator": self._stream.generator, "key": self._stream.key}
         with self.lock:
-            position, spawned = self._stream.position, self._spawned
-        return {
-            "bit_generator": type(self).__name__,
-            "generator": self._stream.generator,
-            "key": self._stream.key,
-            "position": position,
-            "spawned": spawned,
-        }
+            if not self._of_a_generator:
+                state.update(position=self._stream.position, spawned=self._spawned)
+            elif self._stream.xoshiro is not None:
+                state.update(words=list(self._stream.xoshiro), spawned=self._stream.spawned)
+            else:
+                state.update(position=self._stream.position, spawned=self._stream.spawned)
+        return state
 
     @state.setter
     def state(self, value: dict) -> None:
+        if self._of_a_generator:
+            self._set_generator_state(value)
+            return
         key, position, spawned = _checked_state(value, type(self).__name__, self._generator)
         # In place: numpy's Generator holds a pointer to this stream.
         with self.lock:
             self._stream.reset(key, position)
             self._spawned = spawned
 
+    def _set_generator_state(self, value: dict) -> None:
+        """A ``fairdeck.Generator``'s bit generator takes a state of its own
+        key (the Generator's ``.seed`` does not change): its position (or
+        xoshiro256++ words) and spawn count."""
+        words = value.get("words") if isinstance(value, dict) else None
+        if words is not None:
+            value = {**value, "position": 0}
+        key, position, spawned = _checked_state(value, type(self).__name__, self._generator)
+        if key.lower() != self._stream.key:
+            raise ValueError(
+                "this bit generator belongs to a fairdeck.Generator and keeps its key:"
+                " make a fairdeck.Generator(state['key']) for another key"
+            )
+        with self.lock:
+            if self._stream.xoshiro is None:
+                self._stream.seek(position)
+            elif words is None:
+                raise ValueError("state has no 'words' (a Generator's xoshiro256pp state is its four words)")
+            else:
+                self._stream.set_xoshiro([_count({"words": w}, "words", 2**64 - 1) for w in words])
+            self._stream.spawned = spawned
+
     def __reduce__(self):
+        if self._of_a_generator:
+            return (_restore_of_generator, (type(self), self.state))
         return (_restore, (type(self), self.state))
 
     def __setstate__(self, state):  # pragma: no cover - pickling uses __reduce__
@@ -181,11 +235,15 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
         if n < 0:
             raise OverflowError(f"n_children must be non-negative, got {n}")
         parent = bytes.fromhex(self.key)
-        with self.lock:
-            first = self._spawned
-            if first + n > _MAX_SPAWNED:
-                raise ValueError("a bit generator spawns at most 2**64 children")
-            self._spawned += n
+        if self._of_a_generator:
+            # One count with the Generator's spawn, as numpy's SeedSequence.
+            first = self._stream.reserve_spawns(n)
+        else:
+            with self.lock:
+                first = self._spawned
+                if first + n > _MAX_SPAWNED:
+                    raise ValueError("a bit generator spawns at most 2**64 children")
+                self._spawned += n
         return [
             type(self)(hashlib.sha256(b"fairdeck-py/spawn/" + parent + i.to_bytes(8, "little")).hexdigest())
             for i in range(first, first + n)
@@ -230,7 +288,8 @@ class _FairdeckBitGenerator(np.random.BitGenerator):
                 left -= step
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(key={self.key[:8]}…)"
+        # No part of the key: a logged repr must not give away the stream.
+        return f"<{type(self).__name__} at 0x{id(self):X}>"
 
 
 def _ctypes_interface(capsule):

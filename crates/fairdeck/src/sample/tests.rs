@@ -189,3 +189,58 @@ proptest! {
         prop_assert_eq!(v.len(), k.min(n));
     }
 }
+
+/// The bucketed walk gives what the step-by-step walk gives from the same
+/// rolls: sparse samples (where `sample` uses it), and dense ones, where
+/// nearly every step meets a moved position (long chains of `v`).
+#[test]
+fn the_bucketed_walk_is_the_step_by_step_walk() {
+    let cases: &[(usize, u64)] = &[
+        (0, 1),
+        (1, 1),
+        (1, 64),
+        (3, 5),
+        (50, 50),
+        (200, 300),
+        (1000, 1000),
+        (1000, 64_000),
+        (5000, 320_000),
+        (20_000, 1 << 21),
+        (300, u64::MAX),
+    ];
+    for (case, &(k, n)) in cases.iter().enumerate() {
+        for seed in 0..4u8 {
+            let key = Seed::from_bytes([seed.wrapping_add(case as u8 * 16); 32]);
+            let mut a = RngDice::new(Generator::ChaCha8.build(&key));
+            let mut b = RngDice::new(Generator::ChaCha8.build(&key));
+            let reference = virtual_fisher_yates(k, k as u64, n, &mut a).unwrap();
+            let bucketed = sparse::virtual_fisher_yates(k, n, &mut b).unwrap();
+            assert_eq!(bucketed, reference, "k = {k}, n = {n}, seed {seed}");
+        }
+    }
+}
+
+/// The negative control: a walk that ignores repeated rolls (every step
+/// outputs its roll) differs from the real one as soon as two rolls meet.
+#[test]
+fn a_walk_that_ignores_repeats_is_caught() {
+    let key = Seed::from_bytes([7; 32]);
+    let mut a = RngDice::new(Generator::ChaCha8.build(&key));
+    let mut b = RngDice::new(Generator::ChaCha8.build(&key));
+    let reference = virtual_fisher_yates(1000, 1000, 64_000, &mut a).unwrap();
+    let naive: Vec<u64> = (0..1000u64).map(|i| i + b.roll(64_000 - i)).collect();
+    assert_ne!(naive, reference);
+}
+
+proptest! {
+    #[test]
+    fn the_bucketed_walk_matches_on_any_input(seed in any::<[u8; 32]>(), n in 1u64..5000, k in 0usize..400) {
+        let k = k.min(n as usize);
+        let mut a = RngDice::new(Generator::ChaCha8.build(&Seed::from_bytes(seed)));
+        let mut b = RngDice::new(Generator::ChaCha8.build(&Seed::from_bytes(seed)));
+        prop_assert_eq!(
+            sparse::virtual_fisher_yates(k, n, &mut b).unwrap(),
+            virtual_fisher_yates(k, k as u64, n, &mut a).unwrap()
+        );
+    }
+}
