@@ -7,11 +7,11 @@ use fairdeck::fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::dleq::share_message;
 use fairdeck_hidden::elgamal::PublishedDeck;
+use fairdeck_hidden::group::encode_point;
 use fairdeck_hidden::keys::{SecretKey, joint_key, key_message};
 use fairdeck_hidden::layout::Stage;
-use fairdeck_hidden::record::{Record, StreetRecord};
-use fairdeck_hidden::group::encode_point;
 use fairdeck_hidden::ledger::{key_digest, share_digest, shuffle_digest, sign_log};
+use fairdeck_hidden::record::{Record, StreetRecord};
 use fairdeck_hidden::shuffle::shuffle;
 use fairdeck_hidden::signature::{Context, sign_seat};
 
@@ -107,8 +107,14 @@ fn sign_all(table: &Table, record: &mut Record, secrets: &[SecretKey], rng: &mut
         m.signature = sign(m.seat, d, rng);
         log.push(d);
     }
-    let streets = hand.streets.iter_mut().map(|s| (s.street.clone(), &mut s.shares));
-    for (stage, shares) in [("deal".to_string(), &mut hand.deal)].into_iter().chain(streets) {
+    let streets = hand
+        .streets
+        .iter_mut()
+        .map(|s| (s.street.clone(), &mut s.shares));
+    for (stage, shares) in [("deal".to_string(), &mut hand.deal)]
+        .into_iter()
+        .chain(streets)
+    {
         for m in shares.iter_mut() {
             let d = share_digest(&ctx, &stage, m);
             m.signature = sign(m.seat, d, rng);
