@@ -433,3 +433,41 @@ fn attestations_name_the_seats_that_signed_the_whole_log() {
     moved.attestations[0].seat = 1;
     assert_eq!(verdict(&moved, &[]).kinds(), ["attestation"]);
 }
+
+#[test]
+fn colluding_seats_pooling_everything_cannot_read_the_honest_seats_cards() {
+    // §11: seats 0 and 1 collude against seat 2 — they pool their keys and
+    // every public message — and try to open seat 2's hole cards with what
+    // was published (every share but seat 2's own, which it never sends).
+    let (mut room, _) = honest(10);
+    let record = room.serve();
+    let state = verify(&record, &Options::default()).state.unwrap();
+    let deck = &state.hands[0].deck.deck.0;
+    let layout = room.table.layout();
+    let shares: Vec<_> = record.hands[0].deal.clone();
+    let share_of = |p: u64, j: u64| {
+        let m = shares
+            .iter()
+            .find(|m| m.position == p && m.seat == j)
+            .unwrap();
+        fairdeck_hidden::group::decode_point(&m.share).unwrap()
+    };
+    for &p in layout.private(2) {
+        let e = &deck[p as usize];
+        let pooled = e.a - share_of(p, 0) - share_of(p, 1);
+        assert_eq!(
+            room.table.card_of(&pooled),
+            None,
+            "position {p} read without seat 2"
+        );
+    }
+    // The control: with seat 2's key the same transcript opens both cards.
+    let key2 = room.seats[2].clone();
+    let opts = Options {
+        reader: Some((2, &key2)),
+        ..Options::default()
+    };
+    let own = &verify(&record, &opts).verdict.hands[0].own;
+    assert_eq!(own.len(), 2);
+    assert!(own.iter().all(|c| layout.private(2).contains(&c.position)));
+}
