@@ -18,6 +18,13 @@ use crate::{Error, VERSION};
 /// The largest transcript [`Record::from_json`] reads (64 MiB).
 pub const MAX_BYTES: usize = 64 << 20;
 
+/// Why a text that begins with U+FEFF is refused.
+const BOM: &str = "a byte order mark (U+FEFF) before the document: a transcript is UTF-8 JSON text without one (RFC 8259 section 8.1)";
+
+/// What a JSON syntax error means for a transcript.
+const NOT_JSON: &str =
+    "not exactly one JSON document (RFC 8259: no NaN or Infinity, nothing after the document)";
+
 /// A version-3 transcript of one table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -196,9 +203,12 @@ impl Record {
         self.revision >= crate::REVISION
     }
 
-    /// Reads a transcript strictly: duplicate keys, unknown or missing
-    /// fields, numbers that are not `u64`, and 32-byte fields that are not
-    /// 64 lowercase hex digits are refused. O(length).
+    /// Reads a transcript strictly: a text that is not exactly one JSON
+    /// document (RFC 8259: a byte order mark before it, `NaN` or
+    /// `Infinity`, anything after it such as a second document), duplicate
+    /// keys, unknown or missing fields, numbers that are not `u64`, and
+    /// 32-byte fields that are not 64 lowercase hex digits are refused.
+    /// O(length).
     ///
     /// # Errors
     ///
@@ -207,7 +217,44 @@ impl Record {
         if text.len() > MAX_BYTES {
             return Err(Error::Document("larger than 64 MiB".into()));
         }
-        serde_json::from_str(text).map_err(|e| Error::Document(e.to_string()))
+        if text.starts_with('\u{feff}') {
+            return Err(Error::Document(BOM.into()));
+        }
+        serde_json::from_str(text).map_err(|e| {
+            Error::Document(match e.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    format!("{NOT_JSON}: {e}")
+                }
+                _ => e.to_string(),
+            })
+        })
+    }
+
+    /// [`Record::from_json`] of bytes: bytes that are not UTF-8 are
+    /// refused first. O(length).
+    ///
+    /// ```
+    /// use fairdeck_hidden::record::Record;
+    ///
+    /// let err = Record::from_bytes(b"{\"version\": 3, \xff}").unwrap_err();
+    /// assert_eq!(err.kind(), "document");
+    /// assert!(err.to_string().contains("not UTF-8"));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Document`] saying what is wrong and where.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Record, Error> {
+        if bytes.len() > MAX_BYTES {
+            return Err(Error::Document("larger than 64 MiB".into()));
+        }
+        let text = core::str::from_utf8(bytes).map_err(|e| {
+            Error::Document(format!(
+                "not UTF-8 text: the byte at offset {} begins no UTF-8 character",
+                e.valid_up_to()
+            ))
+        })?;
+        Record::from_json(text)
     }
 
     /// The document as JSON, two-space indented.
@@ -292,6 +339,31 @@ mod tests {
         let void = r#"{"stage":"deal","seat":1,"missing":[{"message":"share","position":4}]}"#;
         let v: Void = serde_json::from_str(void).unwrap();
         assert_eq!(v.missing, [Missing::Share { position: 4 }]);
+    }
+
+    #[test]
+    fn text_that_is_not_one_json_document_is_refused() {
+        let good = Record::new(manifest("holdem", "standard", 2)).to_json();
+        let nan = good.replacen("\"hands\": []", "\"hands\": NaN", 1);
+        let cases = [
+            (format!("\u{feff}{good}"), "byte order mark"),
+            (format!("{good} x"), "trailing characters"),
+            (format!("{good}\n{good}"), "trailing characters"),
+            (nan, "NaN"),
+        ];
+        for (bad, says) in cases {
+            let err = Record::from_json(&bad).unwrap_err();
+            assert_eq!(err.kind(), "document");
+            assert!(err.to_string().contains(says), "{err}");
+            assert_eq!(Record::from_bytes(bad.as_bytes()).unwrap_err(), err);
+        }
+        let mut bytes = good.clone().into_bytes();
+        let at = good.find("holdem").unwrap();
+        bytes[at] = 0xff;
+        let err = Record::from_bytes(&bytes).unwrap_err();
+        assert_eq!(err.kind(), "document");
+        assert!(err.to_string().contains(&format!("offset {at}")), "{err}");
+        assert!(Record::from_bytes(good.as_bytes()).is_ok());
     }
 
     #[test]

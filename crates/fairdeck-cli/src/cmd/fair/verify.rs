@@ -12,7 +12,7 @@ use fairdeck::fair::{
 };
 use serde::Serialize;
 
-use super::document::read_json_text;
+use super::document::{declared_version, not_json, read_json_bytes};
 use super::{VerifyArgs, parse_cards};
 use crate::failure::usage;
 use crate::output::{Format, Output};
@@ -60,34 +60,15 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
     let recorded = recorded(args)?;
     let published = recorded.commitment;
-    let text = read_json_text(path)?;
+    let bytes = read_json_bytes(path)?;
+    if let Some(why) = not_json(&bytes) {
+        return not_json_text(args, (path, &bytes), why, &recorded, out);
+    }
+    let text = String::from_utf8(bytes)?; // UTF-8: checked by not_json
     if is_version_3(&text) {
-        if args.commitment.is_some()
-            || args.lock.is_some()
-            || args.seat.is_some()
-            || args.played.is_some()
-        {
-            return Err(usage(
-                "--commitment, --lock, --seat/--seed and --played check version 2 transcripts; \
-                 this is a version 3 (hidden hands) transcript",
-            ));
-        }
-        let key = args.key.as_deref();
-        let evidence = args.evidence.as_deref();
-        return crate::cmd::hidden::verify_text(&text, (key, evidence), out); // read again, strictly
+        return version_3(args, Ok(&text), out);
     }
-    if args.evidence.is_some() {
-        return Err(usage(
-            "--evidence holds a seat's receipts of a version 3.1 (hidden hands) transcript; \
-             this is not one",
-        ));
-    }
-    if args.key.is_some() {
-        return Err(usage(
-            "--key reads a seat's own cards of a version 3 (hidden hands) transcript; \
-             this transcript is of another version",
-        ));
-    }
+    only_v2_flags(args)?;
     if is_table_document(&text) {
         return Err(usage(format!(
             "{}: a table document (manifest and commitment), not a transcript: verify the \
@@ -122,14 +103,114 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     report(out, version, &verification, checked, &recorded)
 }
 
-/// A table document (`fair table new`) has a manifest and no deals: the
-/// wrong file, said so as a usage error rather than a malformed transcript.
+/// A version-3 (hidden hands) document, or bytes that declare version 3 but
+/// are not JSON text (`Err`): `fairdeck-hidden`'s strict reader refuses
+/// those as `document`.
+fn version_3(args: &VerifyArgs, text: Result<&str, &[u8]>, out: &mut Output) -> Exit {
+    if args.commitment.is_some()
+        || args.lock.is_some()
+        || args.seat.is_some()
+        || args.played.is_some()
+    {
+        return Err(usage(
+            "--commitment, --lock, --seat/--seed and --played check version 2 transcripts; \
+             this is a version 3 (hidden hands) transcript",
+        ));
+    }
+    let key = args.key.as_deref();
+    let evidence = args.evidence.as_deref();
+    let bytes = match text {
+        Ok(text) => return crate::cmd::hidden::verify_text(text, (key, evidence), out), // read again, strictly
+        Err(bytes) => bytes,
+    };
+    // Not UTF-8: the verdict of a refused document, with the reader's reason.
+    let why = match fairdeck_hidden::record::Record::from_bytes(bytes) {
+        Err(e) => e,
+        Ok(_) => fairdeck_hidden::Error::Document("not JSON text".into()),
+    };
+    let mut verdict = fairdeck_hidden::verify::verify_json("", &Default::default()).verdict;
+    verdict.differences = vec![fairdeck_hidden::verdict::Difference::new(None, why)];
+    match out.format() {
+        Format::Json => out.json(&verdict)?,
+        Format::Text => {
+            let w = out.stdout();
+            writeln!(w, "version 3 transcript; checked:")?;
+            for c in &verdict.checked {
+                writeln!(w, "  {c}")?;
+            }
+            for d in &verdict.differences {
+                writeln!(w, "{}", d.message)?;
+            }
+            writeln!(w, "{}", verdict.summary())?;
+        }
+    }
+    Ok(ExitCode::FAILURE)
+}
+
+type Exit = anyhow::Result<ExitCode>;
+
+/// `--evidence` and `--key` belong to version 3.
+fn only_v2_flags(args: &VerifyArgs) -> anyhow::Result<()> {
+    if args.evidence.is_some() {
+        return Err(usage(
+            "--evidence holds a seat's receipts of a version 3.1 (hidden hands) transcript; \
+             this is not one",
+        ));
+    }
+    if args.key.is_some() {
+        return Err(usage(
+            "--key reads a seat's own cards of a version 3 (hidden hands) transcript; \
+             this transcript is of another version",
+        ));
+    }
+    Ok(())
+}
+
+/// Bytes that are not exactly one JSON document (`why`): when they declare
+/// a version, an unreadable document — the one difference `document`
+/// (exit 1), in the verdict form of that version (read from the bytes only
+/// for that); when they declare none (plain text, such as a transcript's
+/// text rendering), not a transcript at all: a usage error.
+fn not_json_text(
+    args: &VerifyArgs,
+    (path, bytes): (&std::path::Path, &[u8]),
+    why: String,
+    recorded: &Evidence,
+    out: &mut Output,
+) -> Exit {
+    let Some(version) = declared_version(bytes) else {
+        return Err(usage(format!(
+            "{}: {why}: verify takes the JSON transcript (fair deal --format json)",
+            path.display()
+        )));
+    };
+    if version == "3" {
+        return version_3(args, std::str::from_utf8(bytes).map_err(|_| bytes), out);
+    }
+    only_v2_flags(args)?;
+    if version == "1"
+        && (recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some())
+    {
+        return Err(usage(
+            "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
+        ));
+    }
+    let e = DocumentError {
+        version: Some(version),
+        message: why,
+    };
+    let (version, verification, checked) = refused(&e);
+    report(out, version, &verification, checked, recorded)
+}
+
 /// A version-3 (hidden hands) document: read by `fairdeck-hidden`'s strict reader.
 fn is_version_3(text: &str) -> bool {
     let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
     value.is_some_and(|v| v.get("version").and_then(|v| v.as_u64()) == Some(3))
 }
 
+/// A table document (`fair table new`) has a manifest and no deals: the
+/// wrong file, said so as a usage error rather than a malformed transcript.
 fn is_table_document(text: &str) -> bool {
     let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
     value.is_some_and(|v| {
