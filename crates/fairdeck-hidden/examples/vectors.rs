@@ -18,10 +18,9 @@ fn main() {
     print!("{}", vectors_31());
 }
 
-/// The vectors as the spec prints them (a fenced block per vector).
-pub fn vectors() -> String {
-    let mut rng = ChaCha20Rng::from_seed([7; 32]);
-    let manifest = Manifest {
+/// The manifest of both sets of vectors: hold'em, ann and bob, hand 1.
+fn vector_manifest() -> Manifest {
+    Manifest {
         version: 3,
         table: "vector-table".into(),
         game: "holdem".into(),
@@ -29,7 +28,13 @@ pub fn vectors() -> String {
         seats: vec!["ann".into(), "bob".into()],
         first: 1,
         last: 1,
-    };
+    }
+}
+
+/// The vectors as the spec prints them (a fenced block per vector).
+pub fn vectors() -> String {
+    let mut rng = ChaCha20Rng::from_seed([7; 32]);
+    let manifest = vector_manifest();
     let table = Table::new(manifest.clone()).expect("the vector manifest is valid");
     let mut out = String::new();
     let mut block = |title: &str, body: String| {
@@ -113,15 +118,7 @@ pub fn vectors_31() -> String {
     use fairdeck_hidden::record::{Missing, Void};
     use fairdeck_hidden::signature::{Context, sign_seat};
     let mut rng = ChaCha20Rng::from_seed([0x31; 32]);
-    let manifest = Manifest {
-        version: 3,
-        table: "vector-table".into(),
-        game: "holdem".into(),
-        deck: "standard".into(),
-        seats: vec!["ann".into(), "bob".into()],
-        first: 1,
-        last: 1,
-    };
+    let manifest = vector_manifest();
     let table = Table::new(manifest).expect("the vector manifest is valid");
     let mut out = String::new();
     let mut block = |title: &str, body: String| {

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dleq::ShareMessage;
 use crate::keys::{KeyMessage, Proof, PublicKey, SecretKey};
-use crate::record::{Missing, Record, Void};
+use crate::record::{HandRecord, Missing, Record, Void};
 use crate::shuffle::ShuffleMessage;
 use crate::signature::{Context, sign_head, sign_seat, verify_head, verify_seat};
 use crate::transcript::Transcript;
@@ -389,6 +389,17 @@ pub fn check_evidence(
     }
 }
 
+/// A hand's shares with the stage each sits in (`deal`, each street's
+/// name, `showdown`), in the record's order: the stage is part of a
+/// share's digest (§17).
+pub fn staged_shares(h: &HandRecord) -> impl Iterator<Item = (&str, &[ShareMessage])> {
+    let streets = h.streets.iter().map(|s| (s.street.as_str(), &s.shares[..]));
+    [("deal", &h.deal[..])]
+        .into_iter()
+        .chain(streets)
+        .chain([("showdown", &h.showdown[..])])
+}
+
 /// Every message and void record of `record` with its digest and a few
 /// words saying where it is, in the record's order (keys, the table's
 /// void, then each hand's shuffles, deal, streets, showdown and void).
@@ -408,12 +419,7 @@ pub fn digests(table: &Table, record: &Record) -> Vec<(Hex32, String)> {
             let what = format!("seat {}'s shuffle of hand {n}", m.seat);
             out.push((shuffle_digest(&ctx, m), what));
         }
-        let street = h.streets.iter().map(|s| (s.street.as_str(), &s.shares));
-        let stages = [("deal", &h.deal)]
-            .into_iter()
-            .chain(street)
-            .chain([("showdown", &h.showdown)]);
-        for (stage, shares) in stages {
+        for (stage, shares) in staged_shares(h) {
             for m in shares {
                 let what = format!(
                     "seat {}'s {stage} share of position {} in hand {n}",

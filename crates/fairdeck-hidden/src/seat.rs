@@ -41,6 +41,7 @@ use crate::keys::{KeyMessage, Proof, SecretKey, key_message};
 use crate::layout::Stage;
 use crate::ledger::{
     Evidence, Receipt, check_evidence, digests, heads, key_digest, share_digest, shuffle_digest,
+    staged_shares,
 };
 use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
@@ -325,12 +326,7 @@ impl Follower {
             for m in h.shuffles.iter().filter(|m| m.seat == seat) {
                 mine(shuffle_digest(&ctx, m), Some(h.hand), &mut self.own);
             }
-            let streets = h.streets.iter().map(|s| (s.street.as_str(), &s.shares));
-            let stages = [("deal", &h.deal)]
-                .into_iter()
-                .chain(streets)
-                .chain([("showdown", &h.showdown)]);
-            for (stage, shares) in stages {
+            for (stage, shares) in staged_shares(h) {
                 for m in shares.iter().filter(|m| m.seat == seat) {
                     mine(share_digest(&ctx, stage, m), Some(h.hand), &mut self.own);
                 }
