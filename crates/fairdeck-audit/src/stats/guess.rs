@@ -7,10 +7,11 @@
 //! 1/k when k cards are left — H₅₂ ≈ 4.54 right of 52 on average, whatever
 //! the strategy ([`super::laws::guesses`]) — while a player who knows a
 //! one-pass shelf machine does much better. Our player follows the runs a
-//! shelf leaves (each shelf is a falling run of the cards put on top, then
-//! a rising run of those put below): after a falling step it names the
-//! largest card below the last one not yet seen, after a rising step the
-//! smallest one above; where the run cannot go on, it turns. This is DFH's
+//! shelf leaves (the machine deals from the bottom of the deck, so each
+//! shelf holds a rising run of the cards put on top, then a falling run of
+//! those put below): it names the lowest card first; after a rising step
+//! it names the smallest card above the last one not yet seen, after a
+//! falling step the largest one below; where the run cannot go on, it turns. This is DFH's
 //! idea in its simplest form, not their strategy card for card: it needs
 //! no knowledge of the number of shelves, and O(1) time per card.
 
@@ -20,8 +21,8 @@
 /// ```
 /// use fairdeck_audit::stats::guess::guessed_right;
 ///
-/// // One shelf: 2 and 0 put on top, 1 and 3 below: a falling then a rising run.
-/// assert_eq!(guessed_right(&[3, 2, 0, 1, 4]), 3);
+/// // One shelf: a rising run, then a falling one.
+/// assert_eq!(guessed_right(&[0, 2, 4, 3, 1]), 3); // 0, then 3 and 1
 /// ```
 ///
 /// # Panics
@@ -34,12 +35,12 @@ pub fn guessed_right(deck: &[usize]) -> usize {
     let mut below: Vec<usize> = (0..n).map(|c| c.checked_sub(1).unwrap_or(n)).collect();
     let mut above: Vec<usize> = (1..=n).collect();
     let (mut lowest, mut highest) = (0, n.wrapping_sub(1));
-    let mut guess = highest;
+    let mut guess = lowest;
     let mut last: Option<usize> = None;
     let mut right = 0;
     for &card in deck {
         right += usize::from(card == guess);
-        let falling = last.is_none_or(|l| card < l);
+        let falling = last.is_some_and(|l| card < l);
         let (down, up) = (below[card], above[card]);
         if down < n {
             above[down] = up;
@@ -69,9 +70,9 @@ mod tests {
     #[test]
     fn ordered_decks_are_followed_run_by_run() {
         let up: Vec<usize> = (0..52).collect();
-        assert_eq!(guessed_right(&up), 51); // 51 named first, then every card
+        assert_eq!(guessed_right(&up), 52);
         let down: Vec<usize> = (0..52).rev().collect();
-        assert_eq!(guessed_right(&down), 52);
+        assert_eq!(guessed_right(&down), 51); // 0 named first, then every card
         assert_eq!(guessed_right(&[]), 0);
         assert_eq!(guessed_right(&[0]), 1);
     }

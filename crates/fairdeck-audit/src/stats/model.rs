@@ -4,9 +4,13 @@
 //!
 //! * `valleys-low` — too few valleys. Diaconis, Fulman and Holmes (2013),
 //!   “Analysis of casino shelf shuffling machines”: the law of an m-shelf
-//!   machine's deck depends only on the number of valleys, and each shelf
-//!   holds a falling then a rising run, so one pass leaves at most about m
-//!   valleys where a uniform deck of 52 has 50/3 ≈ 16.7 on average.
+//!   machine's deck depends only on the number of valleys: the machine
+//!   deals from the bottom of the deck, so each shelf holds a rising then a
+//!   falling run and one pass leaves at most m − 1 valleys, where a uniform
+//!   deck of 52 has 50/3 ≈ 16.7 on average. (A machine dealing from the top
+//!   mirrors the shelves and its law depends on the peaks; peaks and valleys
+//!   alternate, so a deck's counts differ by at most one and these tests
+//!   see both.)
 //! * `valleys` — the same count, two-sided (a machine that makes too many).
 //! * `rising-low` — too few rising sequences: a riffle shuffle's law depends
 //!   only on them (Bayer and Diaconis, 1992), and k riffles leave at most 2ᵏ.
