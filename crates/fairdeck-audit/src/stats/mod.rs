@@ -277,11 +277,34 @@ impl Evaluator {
         sorted.sort_unstable();
         record("birthday", birthday(t, &sorted));
         record("repeated-orders", self.repeats.run(t, &sorted));
-        let counts = [&t.valleys, &t.valleys, &t.rising_sequences, &t.guesses];
-        for (m, o) in self.models.iter().zip(counts) {
-            record(m.name, m.run(o));
+        for m in &self.models {
+            record(
+                m.name,
+                self.model_test(m.name, t).expect("a planned model test"),
+            );
         }
         audit
+    }
+
+    /// Runs the model test `name` alone on `t` (as [`Evaluator::evaluate`]
+    /// runs it), or `None` for a name that is not a model test. O(n).
+    ///
+    /// # Panics
+    ///
+    /// When `t` is of another size than planned.
+    pub fn model_test(&self, name: &str, t: &Tally) -> Option<Result<TestResult, String>> {
+        assert_eq!(
+            (t.n, t.trials),
+            (self.n, self.trials),
+            "tally of another size"
+        );
+        let test = self.models.iter().find(|m| m.name == name)?;
+        let counts = match name {
+            "rising-low" => &t.rising_sequences,
+            "guessing" => &t.guesses,
+            _ => &t.valleys,
+        };
+        Some(test.run(counts))
     }
 }
 

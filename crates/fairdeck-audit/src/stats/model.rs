@@ -50,7 +50,8 @@ pub(crate) enum Side {
 #[derive(Debug, Clone)]
 pub(crate) struct SumTest {
     pub name: &'static str,
-    law: Vec<f64>,
+    /// ln P(X = k) for each value k (−∞ where 0).
+    ln_law: Vec<f64>,
     side: Side,
     trials: u64,
     /// The least and largest values of one deck's count.
@@ -86,7 +87,7 @@ impl SumTest {
         };
         Self {
             name,
-            law: law.to_vec(),
+            ln_law: law.iter().map(|p| p.ln()).collect(),
             side,
             trials,
             support: (least, largest),
@@ -106,11 +107,10 @@ impl SumTest {
             .enumerate()
             .map(|(k, &o)| k as u64 * o)
             .sum();
-        let (low, high) = self.tails(sum);
         let p_value = match self.side {
-            Side::Low => low,
-            Side::High => high,
-            Side::Both => (2.0 * low.min(high)).min(1.0),
+            Side::Low => self.tail(sum, true),
+            Side::High => self.tail(sum, false),
+            Side::Both => (2.0 * self.tail(sum, true).min(self.tail(sum, false))).min(1.0),
         };
         Ok(TestResult {
             name: self.name,
@@ -125,22 +125,23 @@ impl SumTest {
         })
     }
 
-    /// `(P(S ≤ sum), P(S ≥ sum))`, exact or bounded.
-    fn tails(&self, sum: u64) -> (f64, f64) {
+    /// `P(S ≤ sum)` (`lower`) or `P(S ≥ sum)`, exact or bounded.
+    fn tail(&self, sum: u64, lower: bool) -> f64 {
         let (least, largest) = (self.support.0 as u64, self.support.1 as u64);
         let (lo, hi) = (self.trials * least, self.trials * largest);
         if sum < lo || sum > hi {
             // Impossible for a uniform deck (a tally of other decks).
-            return (f64::from(u8::from(sum > hi)), f64::from(u8::from(sum < lo)));
+            return f64::from(u8::from(if lower { sum > hi } else { sum < lo }));
         }
         if let Some((below, above)) = &self.exact {
             let i = (sum - lo) as usize;
-            return (below[i], above[i]);
+            return if lower { below[i] } else { above[i] };
         }
-        let x = sum as f64 / self.trials as f64;
-        (
-            chernoff(&self.law, self.trials, x, true),
-            chernoff(&self.law, self.trials, x, false),
+        chernoff(
+            &self.ln_law,
+            self.trials,
+            sum as f64 / self.trials as f64,
+            lower,
         )
     }
 }
@@ -170,12 +171,13 @@ fn exact_tails(law: &[f64], trials: u64) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// Chernoff's bound on `P(S ≤ T·x)` (`lower`) or `P(S ≥ T·x)` for the sum
-/// S of `trials` independent counts with law `law`:
+/// S of `trials` independent counts with law `exp(ln_law)`:
 /// `exp(T·(ln E[e^{θX}] − θx))` at the θ whose tilted mean is x (θ ≤ 0 for
 /// the lower tail, ≥ 0 for the upper). Any θ of the right sign gives a bound,
 /// so an inexact root costs tightness, never validity. 1 when x is on the
-/// other side of the mean. O(K) per step, 200 bisection steps.
-pub fn chernoff(law: &[f64], trials: u64, x: f64, lower: bool) -> f64 {
+/// other side of the mean. O(K) per step, 100 bisection steps.
+pub fn chernoff(ln_law: &[f64], trials: u64, x: f64, lower: bool) -> f64 {
+    let law = ln_law;
     let mean = tilted(law, 0.0).1;
     if (lower && x >= mean) || (!lower && x <= mean) {
         return 1.0;
@@ -191,7 +193,7 @@ pub fn chernoff(law: &[f64], trials: u64, x: f64, lower: bool) -> f64 {
         far *= 2.0;
     }
     let (mut near, mut far) = (0.0, far);
-    for _ in 0..200 {
+    for _ in 0..100 {
         let mid = 0.5 * (near + far);
         let m = tilted(law, mid).1;
         if (lower && m > x) || (!lower && m < x) {
@@ -204,20 +206,16 @@ pub fn chernoff(law: &[f64], trials: u64, x: f64, lower: bool) -> f64 {
     bound(near).min(bound(far)).min(1.0)
 }
 
-/// `(ln E[e^{θX}], E_θ[X])` for X with law `law`, stable for large |θ|.
-fn tilted(law: &[f64], theta: f64) -> (f64, f64) {
-    let exps: Vec<f64> = law
-        .iter()
-        .enumerate()
-        .map(|(k, &p)| match p > 0.0 {
-            true => p.ln() + theta * k as f64,
-            false => f64::NEG_INFINITY,
-        })
-        .collect();
-    let top = exps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+/// `(ln E[e^{θX}], E_θ[X])` for X with law `exp(ln_law)`, stable for
+/// large |θ|.
+fn tilted(ln_law: &[f64], theta: f64) -> (f64, f64) {
+    let exponent = |k: usize| ln_law[k] + theta * k as f64;
+    let top = (0..ln_law.len())
+        .map(exponent)
+        .fold(f64::NEG_INFINITY, f64::max);
     let (mut total, mut first) = (0.0, 0.0);
-    for (k, &e) in exps.iter().enumerate() {
-        let w = (e - top).exp();
+    for k in 0..ln_law.len() {
+        let w = (exponent(k) - top).exp();
         total += w;
         first += w * k as f64;
     }
@@ -234,6 +232,7 @@ mod tests {
     #[test]
     fn chernoff_bounds_the_exact_tails_of_valleys() {
         let law = laws::valleys(10);
+        let ln_law: Vec<f64> = law.iter().map(|p| p.ln()).collect();
         let trials = 300;
         let (below, above) = exact_tails(&law, trials);
         for s in (0..below.len()).step_by(7) {
@@ -256,7 +255,7 @@ mod tests {
         // Tightness where it matters: at an exact tail near 10⁻⁸ the bound
         // is within a factor 100.
         let s = below.iter().position(|&p| p > 1e-8).unwrap();
-        let lo = chernoff(&law, trials, s as f64 / trials as f64, true);
+        let lo = chernoff(&ln_law, trials, s as f64 / trials as f64, true);
         assert!(lo < 100.0 * below[s], "{lo} vs {}", below[s]);
     }
 
