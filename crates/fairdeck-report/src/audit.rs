@@ -12,6 +12,8 @@ use fairdeck_audit::stats::verdict::{self, Ask, Summary};
 use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, equivalence, run::shuffles};
 use serde::{Deserialize, Serialize};
 
+use crate::guessing::Guessing;
+use crate::input::LogRequest;
 use crate::random::{RandomRequest, Randomness};
 use crate::{budget, refuse};
 
@@ -52,6 +54,9 @@ pub struct Request {
     /// The key and generator of the simulated shuffles.
     #[serde(flatten)]
     pub random: RandomRequest,
+    /// How a log of decks is read (`base`, `order`), when one is audited.
+    #[serde(flatten)]
+    pub log: LogRequest,
 }
 
 /// The CLI's default `-n`.
@@ -91,7 +96,8 @@ pub struct TestRow {
     pub p_value: f64,
     /// How the p-value was computed: `exact` (from the statistic's exact
     /// law), `chi-square doubled` (twice the chi-square tail, where the
-    /// cells expect enough for that to bound the exact tail) or `poisson`.
+    /// cells expect enough for that to bound the exact tail), `poisson`,
+    /// `chernoff bound` or `union bound` (never below the exact tail).
     pub method: &'static str,
     /// The law the test compared, as run: for a histogram test its pooled
     /// bins ("fixed points in bins 0 | 1 | 2+").
@@ -140,6 +146,9 @@ pub struct Report {
     /// The card × position counts, when asked for (`positions[card][pos]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub positions: Option<Vec<Vec<u64>>>,
+    /// DFH's card-guessing game on these decks, where the test ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guessing: Option<Guessing>,
 }
 
 /// One round of a run until decided.
@@ -449,6 +458,7 @@ fn spent_over(report: &mut Report, rounds: Vec<Round>, request: &Request) {
 
 fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
     let threshold = audit.threshold();
+    let guessing = Guessing::of(audit);
     Report {
         source,
         n: audit.n,
@@ -481,5 +491,6 @@ fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary)
             .collect(),
         rounds: Vec::new(),
         positions: None,
+        guessing,
     }
 }

@@ -29,6 +29,8 @@ pub mod deal;
 mod error;
 pub mod exact;
 pub mod fair;
+pub mod guessing;
+pub mod input;
 pub mod mix;
 pub mod random;
 pub mod shortfall;

@@ -102,9 +102,12 @@ impl CardOrder {
         let mut seen = vec![false; n];
         let mut deck = Vec::with_capacity(n);
         for word in text.split_whitespace() {
-            let card: Card = word
-                .parse()
-                .map_err(|_| format!("{word:?} is not a card name"))?;
+            let card: Card = word.parse().map_err(|_| match word.parse::<u64>() {
+                Ok(_) => {
+                    format!("{word:?} is not a card name (a deck is all card names or all numbers)")
+                }
+                Err(_) => format!("{word:?} is not a card name"),
+            })?;
             let &i = self
                 .index
                 .get(&card)
