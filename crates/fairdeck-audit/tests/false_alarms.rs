@@ -93,8 +93,9 @@ fn three_cards_family_wise_false_alarms_stay_below_alpha() {
     // Cycles and successions are the fixed-points test at n = 3 (counted
     // once, though successions runs alone at T = 12, where fixed points
     // have too few trials); the all-orders test needs 30 trials; the
-    // repeated-orders and the four model tests run at every T.
-    for (trials, expected) in [(12, 6), (24, 8), (30, 9), (36, 9)] {
+    // repeated-orders and model tests run where they can reject (at these
+    // T all but valleys-low, and at 12 the two valley tests).
+    for (trials, expected) in [(12, 4), (24, 7), (30, 8), (36, 8)] {
         let (rate, tests) = family_wise_at_three(trials, &Evaluator::new(3, trials, alpha), alpha);
         eprintln!("n = 3, T = {trials}: {tests:?}, family-wise false alarms {rate:.3e}");
         assert_eq!(tests.len(), expected, "T = {trials}: {tests:?}");
@@ -296,7 +297,10 @@ fn model_rate(n: usize, trials: u64, name: &str, evaluator: &Evaluator) -> (f64,
     for (i, &p) in sums.iter().enumerate() {
         let s = i as u64 + trials * least as u64;
         let t = tally_with_sum(n, trials, name, s);
-        let test = evaluator.model_test(name, &t).unwrap().unwrap();
+        let Ok(test) = evaluator.model_test(name, &t).unwrap() else {
+            eprintln!("n = {n}, T = {trials}, {name}: not run (cannot reject)");
+            return (0.0, share);
+        };
         method = test.method.label();
         if test.p_value < share {
             rate += p;

@@ -225,8 +225,13 @@ impl Evaluator {
             positions,
             permutations,
             histograms,
-            models: model_tests(n, trials),
-            repeats: Repeats::plan(n, trials),
+            // The comparison of old tails has none of the later tests.
+            models: if legacy {
+                Vec::new()
+            } else {
+                model_tests(n, trials, tail)
+            },
+            repeats: Repeats::plan(n, trials, if legacy { 0.0 } else { tail }),
         }
     }
 
@@ -311,10 +316,10 @@ impl Evaluator {
 /// The model tests, in the order [`Evaluator::evaluate`] feeds them their
 /// histograms. At n = 2 every test is the swap count, which `positions`
 /// reads two-sided with the whole alpha, so these do not run there.
-fn model_tests(n: usize, trials: u64) -> Vec<SumTest> {
+fn model_tests(n: usize, trials: u64, share: f64) -> Vec<SumTest> {
     let plan = |name, what, law: Vec<f64>, side| {
         let law = if n < 3 { vec![1.0] } else { law };
-        SumTest::plan(name, what, &law, side, trials)
+        SumTest::plan(name, what, &law, (side, trials), share)
     };
     vec![
         plan("valleys-low", "valleys", laws::valleys(n), Side::Low),

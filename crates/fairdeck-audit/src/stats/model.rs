@@ -65,9 +65,18 @@ pub(crate) struct SumTest {
 
 impl SumTest {
     /// Plans the test of the sum over `trials` decks of a count with the
-    /// law `law` (index = value), described as `what` ("valleys"). O(T²·K²)
-    /// time for K values where exact, O(K) otherwise.
-    pub fn plan(name: &'static str, what: &str, law: &[f64], side: Side, trials: u64) -> Self {
+    /// law `law` (index = value), described as `what` ("valleys"), at
+    /// per-test level `share`: a test whose most extreme outcome has a
+    /// p-value of at least `share` cannot reject, so it does not run (nor
+    /// take a share of α). O(T²·K²) time for K values where exact, O(K)
+    /// otherwise.
+    pub fn plan(
+        name: &'static str,
+        what: &str,
+        law: &[f64],
+        (side, trials): (Side, u64),
+        share: f64,
+    ) -> Self {
         let least = law.iter().position(|&p| p > 0.0).unwrap_or(0);
         let largest = law.iter().rposition(|&p| p > 0.0).unwrap_or(0);
         let mean: f64 = law.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
@@ -77,6 +86,22 @@ impl SumTest {
             _ if trials == 0 => Some("no decks".to_string()),
             _ => None,
         };
+        // The smallest p-value: every deck at the least (or largest) value.
+        let (ln_low, ln_high) = (law[least].ln(), law[largest].ln());
+        let extreme = trials as f64
+            * match side {
+                Side::Low => ln_low,
+                Side::High => ln_high,
+                Side::Both => ln_low.min(ln_high) + std::f64::consts::LN_2 / trials as f64,
+            };
+        let skip = skip.or_else(|| {
+            (extreme.exp() >= share).then(|| {
+                format!(
+                    "cannot reject at {trials} decks (the smallest p-value is {:.1e})",
+                    extreme.exp()
+                )
+            })
+        });
         let steps = (trials as f64).powi(2) * (width + 1.0).powi(2) / 2.0;
         let exact = (skip.is_none() && steps <= MAX_CONVOLUTION)
             .then(|| exact_tails(&law[least..=largest], trials));
@@ -278,7 +303,7 @@ mod tests {
     #[test]
     fn too_few_valleys_are_caught_and_the_mean_is_not() {
         let law = laws::valleys(52);
-        let t = SumTest::plan("valleys-low", "valleys", &law, Side::Low, 2);
+        let t = SumTest::plan("valleys-low", "valleys", &law, (Side::Low, 2), 1e-7);
         let mut few = vec![0u64; law.len()];
         few[1] = 2;
         let r = t.run(&few).unwrap();
@@ -286,12 +311,12 @@ mod tests {
         let mut typical = vec![0u64; law.len()];
         typical[17] = 2;
         assert!(t.run(&typical).unwrap().p_value > 0.3);
-        let both = SumTest::plan("valleys", "valleys", &law, Side::Both, 2);
+        let both = SumTest::plan("valleys", "valleys", &law, (Side::Both, 2), 1e-7);
         assert!(both.run(&few).unwrap().p_value < 1e-12);
-        assert!(
-            SumTest::plan("v", "v", &laws::valleys(2), Side::Low, 9)
-                .run(&[9])
-                .is_err()
-        );
+        let two = SumTest::plan("v", "v", &laws::valleys(2), (Side::Low, 9), 1e-7);
+        assert!(two.run(&[9]).is_err());
+        // Three decks of 3 cards cannot show too few valleys at 10⁻⁷.
+        let few = SumTest::plan("v", "v", &laws::valleys(3), (Side::Low, 3), 1e-7);
+        assert!(few.run(&[3, 0]).unwrap_err().contains("cannot reject"));
     }
 }

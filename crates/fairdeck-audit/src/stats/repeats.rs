@@ -46,11 +46,17 @@ pub(crate) struct Repeats {
 }
 
 impl Repeats {
-    /// Plans the test for `trials` decks of `n` cards.
-    pub fn plan(n: usize, trials: u64) -> Self {
+    /// Plans the test for `trials` decks of `n` cards at per-test level
+    /// `share` (not run where even T decks in one order, p = n!^(1−T),
+    /// could not reject).
+    pub fn plan(n: usize, trials: u64, share: f64) -> Self {
         let skip = match () {
             _ if n < 3 => Some("at n = 2 this is the swap count (positions)".to_string()),
             _ if trials < 2 => Some("needs at least 2 decks".to_string()),
+            _ if tail(n, trials, trials) >= share => Some(format!(
+                "cannot reject at {trials} decks (all in one order: p = {:.1e})",
+                tail(n, trials, trials)
+            )),
             _ => None,
         };
         let kept = (skip.is_none() && n <= MAX_EXACT_N && trials <= 128)
@@ -225,7 +231,7 @@ mod tests {
         let want = 6.0 * 6f64.powi(-12);
         let p = tail(3, 12, 12);
         assert!((p - want).abs() < 1e-12 * want, "{p} vs {want}");
-        let plan = Repeats::plan(3, 12);
+        let plan = Repeats::plan(3, 12, 1e-7);
         let mut t = Tally::new(3);
         for _ in 0..12 {
             t.add(&[2, 0, 1]).unwrap();
@@ -240,6 +246,7 @@ mod tests {
             even.add(p).unwrap();
         }
         assert!(plan.run(&even, &[]).unwrap().p_value > 0.5);
+        assert!(Repeats::plan(3, 9, 1e-7).run(&even, &[]).is_err());
     }
 
     /// Where both are computed, the union bound is never below the exact tail.
