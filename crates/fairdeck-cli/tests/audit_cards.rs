@@ -34,7 +34,13 @@ fn log(decks: &[Vec<usize>], name: impl Fn(fairdeck::cards::Card) -> String) -> 
     let order = DeckKind::Standard.cards();
     decks
         .iter()
-        .map(|d| d.iter().map(|&i| name(order[i])).collect::<Vec<_>>().join(" ") + "\n")
+        .map(|d| {
+            d.iter()
+                .map(|&i| name(order[i]))
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
         .collect()
 }
 
@@ -59,7 +65,13 @@ fn card_names_audit_like_their_numbers() {
     let decks = machine_decks(20, "cards-like-numbers");
     let numbers: String = decks
         .iter()
-        .map(|d| d.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ") + "\n")
+        .map(|d| {
+            d.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
         .collect();
     let by_number = audit_file(&numbers, &["--base", "0"]);
     for name in [
@@ -80,14 +92,25 @@ fn a_shelf_machine_log_is_caught_with_the_guessing_sentence() {
     let text = log(&machine_decks(20, "cards-machine"), |c| c.to_string());
     let v = audit_file(&text, &[]);
     assert_eq!(v["verdict"], "biased");
-    let failed: Vec<&str> = v["failed"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-    assert!(failed.contains(&"valleys-low") && failed.contains(&"guessing"), "{failed:?}");
+    let failed: Vec<&str> = v["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        failed.contains(&"valleys-low") && failed.contains(&"guessing"),
+        "{failed:?}"
+    );
     let right = v["guessing"]["right"].as_f64().unwrap();
     assert!(right > 7.0 && (v["guessing"]["fair"].as_f64().unwrap() - 4.538).abs() < 0.001);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("machine.log");
     std::fs::write(&path, &text).unwrap();
-    let out = fairdeck().args(["audit", "--input", path.to_str().unwrap()]).output().unwrap();
+    let out = fairdeck()
+        .args(["audit", "--input", path.to_str().unwrap()])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("a player who knows this machine would guess")
@@ -103,19 +126,43 @@ fn bad_card_logs_name_the_line_and_the_card() {
     let good = log(&machine_decks(1, "cards-bad"), |c| c.to_string());
     let good = good.trim_end();
     let cases = [
-        (good.replacen("QS", "QH", 1), vec![], "line 2: QH appears twice"),
+        (
+            good.replacen("QS", "QH", 1),
+            vec![],
+            "line 2: QH appears twice",
+        ),
         (good.replacen(" QS", "", 1), vec![], "line 2: QS is missing"),
-        (good.replacen("QS", "ZS", 1), vec![], "line 2: \"ZS\" is not a card name"),
-        (good.to_string() + " RJ", vec![], "line 2: RJ is not in the order"),
-        ("AH 7H".to_string(), vec!["--order", "piquet"], "line 2: 8H is missing"),
-        (good.to_string(), vec!["--order", "shoe:2"], "names AH twice"),
+        (
+            good.replacen("QS", "ZS", 1),
+            vec![],
+            "line 2: \"ZS\" is not a card name",
+        ),
+        (
+            good.to_string() + " RJ",
+            vec![],
+            "line 2: RJ is not in the order",
+        ),
+        (
+            "AH 7H".to_string(),
+            vec!["--order", "piquet"],
+            "line 2: 8H is missing",
+        ),
+        (
+            good.to_string(),
+            vec!["--order", "shoe:2"],
+            "names AH twice",
+        ),
         (good.to_string(), vec!["--order", "AS,XX"], "--order:"),
     ];
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.log");
     for (bad, extra, want) in cases {
         let first = if extra.contains(&"piquet") {
-            let p: Vec<String> = DeckKind::Piquet.cards().iter().map(|c| c.to_string()).collect();
+            let p: Vec<String> = DeckKind::Piquet
+                .cards()
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
             p.join(" ")
         } else {
             good.to_string()
@@ -126,7 +173,10 @@ fn bad_card_logs_name_the_line_and_the_card() {
         let out = fairdeck().args(&args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{want}: {err}");
-        assert!(err.contains(want) && err.lines().count() == 1, "{want}: {err}");
+        assert!(
+            err.contains(want) && err.lines().count() == 1,
+            "{want}: {err}"
+        );
         assert!(out.stdout.is_empty(), "{want}");
     }
 }

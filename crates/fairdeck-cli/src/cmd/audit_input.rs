@@ -22,8 +22,9 @@ pub fn read(path: &Path, log: &LogRequest) -> anyhow::Result<Tally> {
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
         )
     };
-    log.read(BufReader::new(source)).map_err(|e| match e.downcast::<RequestError>() {
-        Ok(refused) => usage(format!("{}: {}", path.display(), refused.message)),
-        Err(other) => other.context(format!("cannot read {}", path.display())),
-    })
+    log.read(BufReader::new(source))
+        .map_err(|e| match e.downcast::<RequestError>() {
+            Ok(refused) => usage(format!("{}: {}", path.display(), refused.message)),
+            Err(other) => other.context(format!("cannot read {}", path.display())),
+        })
 }
