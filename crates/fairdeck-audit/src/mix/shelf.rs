@@ -65,10 +65,11 @@ pub fn valley_counts(n: usize) -> Vec<BigInt> {
             if let Some(stay) = w.get(k) {
                 *x += stay * (2 * k + 2);
             }
-            if k > 0 && m >= 2 * k {
-                if let Some(grow) = w.get(k - 1) {
-                    *x += grow * (m - 2 * k);
-                }
+            if k > 0
+                && m >= 2 * k
+                && let Some(grow) = w.get(k - 1)
+            {
+                *x += grow * (m - 2 * k);
             }
         }
         w = next;
@@ -127,7 +128,7 @@ fn ways(w: &[usize], shelves: u64) -> BigInt {
         if k > 0 {
             choose = choose * (shelves - k as u64 + 1) / k;
         }
-        total += c * &choose << k;
+        total += (c * &choose) << k;
     }
     total
 }
