@@ -91,13 +91,11 @@ fn with_valleys(n: usize, v: usize) -> Vec<usize> {
     w
 }
 
-/// The number of (shelf, top-or-bottom) choice sequences of one pass
-/// through `shelves` shelves that give the order `w`:
-/// `Σ_k c_k(w) · C(m, k) · 2^k` (module doc). O(n² · min(n, m)) operations.
-fn ways(w: &[usize], shelves: u64) -> BigInt {
+/// c_k(w), k = 0..=n: the ways to cut `w` into k non-empty consecutive
+/// unimodal pieces (module doc). O(n³) big-integer additions.
+fn pieces(w: &[usize]) -> Vec<BigInt> {
     let n = w.len();
-    let k_max = n.min(shelves as usize);
-    // unimodal[j][i]: w[j..i] rises then falls.
+    // Whether w[j..i] rises then falls.
     let unimodal = |j: usize, i: usize| {
         let mut k = j + 1;
         while k < i && w[k] > w[k - 1] {
@@ -108,24 +106,31 @@ fn ways(w: &[usize], shelves: u64) -> BigInt {
         }
         k >= i
     };
-    // pieces[i][k]: ways to cut w[..i] into k unimodal pieces.
-    let mut pieces = vec![vec![BigInt::zero(); k_max + 1]; n + 1];
-    pieces[0][0] = BigInt::one();
+    // cut[i][k]: ways to cut w[..i] into k unimodal pieces.
+    let mut cut = vec![vec![BigInt::zero(); n + 1]; n + 1];
+    cut[0][0] = BigInt::one();
     for i in 1..=n {
-        for j in 0..i {
-            if !unimodal(j, i) {
-                continue;
-            }
-            for k in 1..=k_max {
-                let add = pieces[j][k - 1].clone();
-                pieces[i][k] += add;
+        for j in (0..i).filter(|&j| unimodal(j, i)) {
+            for k in 1..=i {
+                let add = cut[j][k - 1].clone();
+                cut[i][k] += add;
             }
         }
     }
+    cut.swap_remove(n)
+}
+
+/// The number of (shelf, top-or-bottom) choice sequences of one pass
+/// through `shelves` shelves that give an order with the cuts `c`:
+/// `Σ_k c_k · C(m, k) · 2^k`. O(n) big-integer operations.
+fn ways(c: &[BigInt], shelves: u64) -> BigInt {
     let mut total = BigInt::zero();
     let mut choose = BigInt::one(); // C(m, k)
-    for (k, c) in pieces[n].iter().enumerate() {
+    for (k, c) in c.iter().enumerate() {
         if k > 0 {
+            if k as u64 > shelves {
+                break;
+            }
             choose = choose * (shelves - k as u64 + 1) / k;
         }
         total += (c * &choose) << k;
@@ -134,13 +139,20 @@ fn ways(w: &[usize], shelves: u64) -> BigInt {
 }
 
 /// The probability of one order with v valleys after one pass through
-/// `shelves` shelves, v = 0..=(n − 1)/2 (exact).
+/// `shelves` shelves, v = 0..=(n − 1)/2 (exact). O(n⁴) big-integer
+/// additions.
 pub fn shelf_law(n: usize, shelves: u64) -> Vec<BigRational> {
     let all = BigInt::from(2 * shelves).pow(n as u32);
-    let top = if n == 0 { 0 } else { (n - 1) / 2 };
-    (0..=top)
-        .map(|v| BigRational::new(ways(&with_valleys(n, v), shelves), all.clone()))
+    cuts(n)
+        .iter()
+        .map(|c| BigRational::new(ways(c, shelves), all.clone()))
         .collect()
+}
+
+/// The cuts of one order with each number of valleys v = 0..=(n − 1)/2.
+fn cuts(n: usize) -> Vec<Vec<BigInt>> {
+    let top = if n == 0 { 0 } else { (n - 1) / 2 };
+    (0..=top).map(|v| pieces(&with_valleys(n, v))).collect()
 }
 
 /// Exact total variation distance from uniform after one pass of `n` cards
@@ -156,16 +168,28 @@ pub fn shelf_law(n: usize, shelves: u64) -> Vec<BigRational> {
 /// assert!(one_pass > 0.99 && (two_passes - 0.01).abs() < 0.005);
 /// ```
 pub fn shelf_total_variation(n: usize, shelves: u64) -> BigRational {
+    shelf_total_variations(n, &[shelves]).remove(0)
+}
+
+/// [`shelf_total_variation`] for each of `shelves`, the order's cuts
+/// counted once for all: O(n⁴ + |shelves| · n²) big-integer operations.
+pub fn shelf_total_variations(n: usize, shelves: &[u64]) -> Vec<BigRational> {
     let orders: BigInt = (1..=n).map(BigInt::from).product();
-    let uniform = BigRational::new(BigInt::one(), orders);
     let counts = valley_counts(n);
-    let law = shelf_law(n, shelves);
-    let mut sum = BigRational::zero();
-    for (v, count) in counts.iter().enumerate() {
-        let p = law.get(v).cloned().unwrap_or_else(BigRational::zero);
-        sum += (p - &uniform).abs() * BigRational::from_integer(count.clone());
-    }
-    sum / BigRational::from_integer(BigInt::from(2))
+    let cuts = cuts(n);
+    shelves
+        .iter()
+        .map(|&m| {
+            // ½ Σ_v N_v · |ways_v / (2m)ⁿ − 1/n!|, over the common denominator.
+            let all = BigInt::from(2 * m).pow(n as u32);
+            let mut sum = BigInt::zero();
+            for (v, count) in counts.iter().enumerate() {
+                let w = cuts.get(v).map_or_else(BigInt::zero, |c| ways(c, m));
+                sum += (w * &orders - &all).abs() * count;
+            }
+            BigRational::new(sum, BigInt::from(2) * orders.clone() * all)
+        })
+        .collect()
 }
 
 #[cfg(test)]
