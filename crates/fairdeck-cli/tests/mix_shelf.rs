@@ -47,3 +47,51 @@ fn text_table_and_refusals() {
     usage_error(&["mix", "shelf", "-n", "1000"]);
     usage_error(&["mix", "shelf", "--max-shelves", "0"]);
 }
+
+/// A lab's rehearsal: decks from a one-pass 10-shelf machine, piped into
+/// the audit, are caught at 3 decks (seeded: the same decks every run);
+/// riffled ones carry their model's name and replay from the seed.
+#[test]
+fn decks_from_a_model_rehearse_an_audit() {
+    let out = fairdeck()
+        .args(["mix", "shelf", "--decks", "3", "--seed", "rehearse"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        log.starts_with("# 3 decks of 52 cards: shelf, 10 shelves, 1 pass; seed: "),
+        "{log}"
+    );
+    assert_eq!(log.lines().count(), 4);
+    let audit = fairdeck()
+        .args(["--format", "json", "audit", "--input", "-"])
+        .write_stdin(log.clone())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
+    assert_eq!(v["verdict"], "biased", "{v}");
+    let again = fairdeck()
+        .args(["mix", "shelf", "--decks", "3", "--seed", "rehearse"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&again.stdout), log);
+    let v = json_of(
+        "mix",
+        &[
+            "riffle",
+            "--decks",
+            "2",
+            "--shuffles",
+            "7",
+            "-n",
+            "10",
+            "--seed",
+            "r",
+        ],
+    );
+    assert_eq!(v["model"], "riffle, 7 shuffles");
+    assert_eq!(v["decks"].as_array().unwrap().len(), 2);
+    usage_error(&["mix", "shelf", "--decks", "0"]);
+    usage_error(&["mix", "shelf", "--shelves", "3"]);
+}

@@ -33,6 +33,7 @@ pub mod guessing;
 pub mod input;
 pub mod mix;
 pub mod random;
+pub mod rehearsal;
 pub mod shortfall;
 pub mod shuffle;
 pub mod tree;

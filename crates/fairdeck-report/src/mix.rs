@@ -34,6 +34,19 @@ pub struct Request {
     /// `shelf`: the largest number of shelves shown (default 20).
     #[serde(default)]
     pub max_shelves: Option<u64>,
+    /// Print this many decks from the model instead of the curve
+    /// ([`crate::rehearsal`]).
+    #[serde(default)]
+    pub decks: Option<u64>,
+    /// With `decks`: the shuffles each deck gets (default 1).
+    #[serde(default)]
+    pub shuffles: Option<u32>,
+    /// With `decks`, `shelf`: the machine's shelves (default 10).
+    #[serde(default)]
+    pub shelves: Option<u64>,
+    /// With `decks`, `shelf`: the passes through it (default 1).
+    #[serde(default)]
+    pub passes: Option<u32>,
     /// Run even when the work is over the budget.
     #[serde(skip)]
     pub allow_long: bool,

@@ -62,6 +62,23 @@ pub struct Args {
     #[arg(long, value_name = "M")]
     pub max_shelves: Option<u64>,
 
+    /// Print N decks from the model instead (one per line, top first; card
+    /// names at 52 cards), to rehearse an audit: ... | fairdeck audit --input -
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u64>,
+
+    /// With --decks: the shuffles each deck gets (default 1).
+    #[arg(long, value_name = "K", requires = "decks")]
+    pub shuffles: Option<u32>,
+
+    /// With --decks, shelf: the machine's shelves (default 10).
+    #[arg(long, value_name = "M", requires = "decks")]
+    pub shelves: Option<u64>,
+
+    /// With --decks, shelf: passes through the machine (default 1).
+    #[arg(long, value_name = "P", requires = "decks")]
+    pub passes: Option<u32>,
+
     /// Draw the curve as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
@@ -75,6 +92,9 @@ pub struct Args {
 
 /// Runs `fairdeck mix`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if args.decks.is_some() {
+        return decks(args, out);
+    }
     if args.model == "shelf" {
         return shelf(args, out);
     }
@@ -101,6 +121,10 @@ impl Args {
             mean_packet: self.mean_packet,
             trials: self.trials,
             max_shelves: self.max_shelves,
+            decks: self.decks,
+            shuffles: self.shuffles,
+            shelves: self.shelves,
+            passes: self.passes,
             allow_long: self.long.allow_long,
             random: self.random.request(),
         }
@@ -197,6 +221,30 @@ fn plot(file: PlotFile, r: &Report) -> anyhow::Result<()> {
     }
     let title = format!("{} shuffles of {} cards", r.model, r.n);
     file.write(&fairdeck_audit::plot::curves(&title, &series)?)
+}
+
+/// `fairdeck mix MODEL --decks N`: the decks, after a `# ` line naming the
+/// model and the seed (the audit's reader skips it).
+fn decks(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let random = args.random.randomness()?;
+    let r = fairdeck_report::rehearsal::decks(&args.request(), &random)?;
+    if out.format() == Format::Json {
+        out.json(&r)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(
+        w,
+        "# {} decks of {} cards: {}; seed: {}",
+        r.decks.len(),
+        r.n,
+        r.model,
+        r.seed
+    )?;
+    for deck in &r.decks {
+        writeln!(w, "{}", deck.join(" "))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `fairdeck mix shelf`: the exact table, one pass then two per number of
