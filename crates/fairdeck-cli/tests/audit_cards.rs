@@ -102,6 +102,10 @@ fn a_shelf_machine_log_is_caught_with_the_guessing_sentence() {
         failed.contains(&"valleys-low") && failed.contains(&"guessing"),
         "{failed:?}"
     );
+    // The estimate lands within two shelves of the truth.
+    assert_eq!(v["estimate"]["family"], "shelf", "{}", v["estimate"]);
+    let shelves = v["estimate"]["value"].as_f64().unwrap();
+    assert!((shelves - 10.0).abs() <= 2.0, "{}", v["estimate"]);
     let right = v["guessing"]["right"].as_f64().unwrap();
     assert!(right > 7.0 && (v["guessing"]["fair"].as_f64().unwrap() - 4.538).abs() < 0.001);
     let dir = tempfile::tempdir().unwrap();
@@ -114,7 +118,8 @@ fn a_shelf_machine_log_is_caught_with_the_guessing_sentence() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("a player who knows this machine would guess")
-            && stdout.contains("of 52 cards right (a fair deck: 4.54)"),
+            && stdout.contains("of 52 cards right (a fair deck: 4.54)")
+            && stdout.contains("model estimate: behaves like one pass of a"),
         "{stdout}"
     );
 }

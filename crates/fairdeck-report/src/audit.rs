@@ -12,6 +12,7 @@ use fairdeck_audit::stats::verdict::{self, Ask, Summary};
 use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, equivalence, run::shuffles};
 use serde::{Deserialize, Serialize};
 
+use crate::estimate::Estimate;
 use crate::guessing::Guessing;
 use crate::input::LogRequest;
 use crate::random::{RandomRequest, Randomness};
@@ -149,6 +150,9 @@ pub struct Report {
     /// DFH's card-guessing game on these decks, where the test ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guessing: Option<Guessing>,
+    /// Which named machine the decks behave like (decks of 3 to 104 cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
 }
 
 /// One round of a run until decided.
@@ -385,6 +389,7 @@ fn judged(r: &Request, round: u32, source: String, seed: Option<String>, t: &Tal
     let audit = stats::evaluate(t, alpha);
     let findings = verdict::judge(&audit, t, ask);
     let mut report = report(source, seed, &audit, Summary::new(&findings));
+    report.estimate = Estimate::of(t);
     if r.positions {
         report.positions = Some(t.positions.chunks(t.n).map(<[u64]>::to_vec).collect());
     }
@@ -492,5 +497,6 @@ fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary)
         rounds: Vec::new(),
         positions: None,
         guessing,
+        estimate: None,
     }
 }

@@ -27,6 +27,7 @@ pub mod catalogue;
 pub mod chaos;
 pub mod deal;
 mod error;
+pub mod estimate;
 pub mod exact;
 pub mod fair;
 pub mod guessing;

@@ -138,6 +138,29 @@ fn ways(c: &[BigInt], shelves: u64) -> BigInt {
     total
 }
 
+/// The cuts of one order of each number of valleys, counted once, to give
+/// the machine's law for many numbers of shelves ([`crate::stats::fit`]).
+#[derive(Debug, Clone)]
+pub struct ValleyLaws {
+    cuts: Vec<Vec<BigInt>>,
+}
+
+impl ValleyLaws {
+    /// The cuts for decks of `n` cards. O(n⁴) big-integer additions.
+    pub fn new(n: usize) -> Self {
+        Self { cuts: cuts(n) }
+    }
+
+    /// The choice sequences of one pass through `shelves` shelves that give
+    /// one given order with `v` valleys (0 for more valleys than n allows):
+    /// its probability times (2m)ⁿ. O(n) big-integer operations.
+    pub fn ways(&self, v: usize, shelves: u64) -> BigInt {
+        self.cuts
+            .get(v)
+            .map_or_else(BigInt::zero, |c| ways(c, shelves))
+    }
+}
+
 /// The probability of one order with v valleys after one pass through
 /// `shelves` shelves, v = 0..=(n − 1)/2 (exact). O(n⁴) big-integer
 /// additions.

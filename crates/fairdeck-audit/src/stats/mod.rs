@@ -35,6 +35,7 @@
 
 pub mod distinct;
 pub mod equivalence;
+pub mod fit;
 pub mod gof;
 pub mod guess;
 pub mod input;

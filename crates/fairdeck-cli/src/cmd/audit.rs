@@ -263,6 +263,9 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(g) = &r.guessing {
         writeln!(w, "card guessing: {}", g.sentence())?;
     }
+    if let Some(e) = &r.estimate {
+        writeln!(w, "model estimate: {}", e.sentence)?;
+    }
     for round in &r.rounds {
         writeln!(
             w,
