@@ -150,7 +150,7 @@ pub struct Report {
     /// DFH's card-guessing game on these decks, where the test ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guessing: Option<Guessing>,
-    /// Which named machine the decks behave like (decks of 3 to 104 cards).
+    /// Which named machine the decks behave like (decks of 3 to 64 cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
 }

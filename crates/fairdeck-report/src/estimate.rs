@@ -5,8 +5,9 @@ use fairdeck_audit::stats::{Tally, fit};
 use serde::Serialize;
 
 /// Most cards per deck for which the estimate is made (the shelf family's
-/// exact law costs O(n⁴) big-integer additions).
-pub const MAX_ESTIMATE_N: usize = 104;
+/// exact law costs O(n⁴) big-integer additions: well under a second here,
+/// seconds at 104 cards, which `mix shelf` still takes).
+pub const MAX_ESTIMATE_N: usize = 64;
 
 /// The best-fitting named machine, or that none fits.
 #[derive(Debug, Clone, Serialize)]
