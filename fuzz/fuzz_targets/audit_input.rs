@@ -1,10 +1,11 @@
-//! The audit input reader (`fairdeck audit --input`): any bytes give a
-//! tally of permutations or an error, never a panic or an unbounded
-//! allocation; a tally counts every accepted line once.
+//! The audit input readers (`fairdeck audit --input`: numbers, or card
+//! names through the standard order): any bytes give a tally of
+//! permutations or an error, never a panic or an unbounded allocation; a
+//! tally counts every accepted line once.
 #![no_main]
 
 use fairdeck_audit::stats::MAX_N;
-use fairdeck_audit::stats::input::read_permutations;
+use fairdeck_audit::stats::input::{read_log, read_permutations};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
         Some(2) => Some(7),
         _ => None,
     };
-    if let Ok(tally) = read_permutations(data, base) {
+    for tally in [read_permutations(data, base), read_log(data, base, None)]
+        .into_iter()
+        .flatten()
+    {
         assert!(tally.n <= MAX_N);
         assert!(tally.trials >= 1);
         let per_card: u64 = tally.positions.iter().take(tally.n).sum();

@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_tally_of_ten_thousand_items_leaves_room_for_one_worker() {
-        assert_eq!(tally_bytes(8), 8 * (64 + 45 + 40_320));
+        assert_eq!(tally_bytes(8), 8 * (64 + 63 + 40_320));
         let one = audit_bytes(10_000, 0, 1);
         assert!(one <= AUDIT_MEMORY_BYTES && audit_bytes(10_000, 0, 2) > AUDIT_MEMORY_BYTES);
         assert_eq!(audit_bytes(usize::MAX, u64::MAX, u64::MAX), u64::MAX);

@@ -5,11 +5,14 @@
 //! * [`exact`] — an algorithm's exact output distribution as rationals, by
 //!   walking its whole choice tree with a [`walk::Walker`] dice;
 //! * [`stats`] — a statistical audit of many shuffles (or of permutations
-//!   read from any program) with p-values and a family-wise verdict;
+//!   read from any program, or a machine's log of card names) with p-values
+//!   and a family-wise verdict, and which named machine it behaves like
+//!   ([`stats::fit`]);
 //! * [`chaos`] — the degree of chaos of Florian, “关于如何评价洗牌质量的猜想”: least swaps to sort
 //!   ascending or descending, its maximum Ch(N) and its distribution;
 //! * [`mix`] — how many hand shuffles (riffle, top-to-random, overhand) make a
-//!   deck random, in total variation distance;
+//!   deck random, in total variation distance, and the exact law of casino
+//!   shelf machines ([`mix::shelf`]);
 //! * [`plot`] — SVG pictures (position heatmap, mixing curve);
 //! * [`budget`] — work and memory estimates, checked before a run starts.
 //!

@@ -33,6 +33,7 @@ use crate::exact::{self, Limits};
 use crate::stats::rank;
 
 mod estimate;
+pub mod shelf;
 
 pub use estimate::{BAND_CONFIDENCE, Estimate, noise_floor};
 

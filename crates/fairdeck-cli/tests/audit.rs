@@ -86,11 +86,16 @@ fn json_lists_tests_with_p_values_and_alpha() {
             "fixed-points",
             "cycles",
             "rising-sequences",
-            "successions"
+            "successions",
+            "repeated-orders",
+            "valleys-low",
+            "valleys",
+            "rising-low",
+            "guessing"
         ]
     );
     // 5000 shuffles of 6 are 6.9 per order: no exact law for 720 cells and
-    // too few for the chi-square tail at α/7 (issue 34), so it is skipped.
+    // too few for the chi-square tail at α/12 (issue 34), so it is skipped.
     assert_eq!(v["skipped"][0]["name"], "permutations", "{v}");
     assert!(v["tests"][0]["dof"].as_f64() == Some(25.0));
     assert_eq!(v["verdict"], "no bias detected");

@@ -12,6 +12,9 @@ use fairdeck_audit::stats::verdict::{self, Ask, Summary};
 use fairdeck_audit::stats::{self, Audit, MAX_N, MAX_TRIALS, Tally, equivalence, run::shuffles};
 use serde::{Deserialize, Serialize};
 
+use crate::estimate::Estimate;
+use crate::guessing::Guessing;
+use crate::input::LogRequest;
 use crate::random::{RandomRequest, Randomness};
 use crate::{budget, refuse};
 
@@ -52,6 +55,9 @@ pub struct Request {
     /// The key and generator of the simulated shuffles.
     #[serde(flatten)]
     pub random: RandomRequest,
+    /// How a log of decks is read (`base`, `order`), when one is audited.
+    #[serde(flatten)]
+    pub log: LogRequest,
 }
 
 /// The CLI's default `-n`.
@@ -91,7 +97,8 @@ pub struct TestRow {
     pub p_value: f64,
     /// How the p-value was computed: `exact` (from the statistic's exact
     /// law), `chi-square doubled` (twice the chi-square tail, where the
-    /// cells expect enough for that to bound the exact tail) or `poisson`.
+    /// cells expect enough for that to bound the exact tail), `poisson`,
+    /// `chernoff bound` or `union bound` (never below the exact tail).
     pub method: &'static str,
     /// The law the test compared, as run: for a histogram test its pooled
     /// bins ("fixed points in bins 0 | 1 | 2+").
@@ -140,6 +147,12 @@ pub struct Report {
     /// The card × position counts, when asked for (`positions[card][pos]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub positions: Option<Vec<Vec<u64>>>,
+    /// DFH's card-guessing game on these decks, where the test ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guessing: Option<Guessing>,
+    /// Which named machine the decks behave like (decks of 3 to 64 cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
 }
 
 /// One round of a run until decided.
@@ -376,6 +389,7 @@ fn judged(r: &Request, round: u32, source: String, seed: Option<String>, t: &Tal
     let audit = stats::evaluate(t, alpha);
     let findings = verdict::judge(&audit, t, ask);
     let mut report = report(source, seed, &audit, Summary::new(&findings));
+    report.estimate = Estimate::of(t);
     if r.positions {
         report.positions = Some(t.positions.chunks(t.n).map(<[u64]>::to_vec).collect());
     }
@@ -449,6 +463,7 @@ fn spent_over(report: &mut Report, rounds: Vec<Round>, request: &Request) {
 
 fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary) -> Report {
     let threshold = audit.threshold();
+    let guessing = Guessing::of(audit);
     Report {
         source,
         n: audit.n,
@@ -481,5 +496,7 @@ fn report(source: String, seed: Option<String>, audit: &Audit, verdict: Summary)
             .collect(),
         rounds: Vec::new(),
         positions: None,
+        guessing,
+        estimate: None,
     }
 }

@@ -31,6 +31,22 @@ pub struct Request {
     /// Simulated decks per row for the lower bound.
     #[serde(default = "four_thousand")]
     pub trials: u64,
+    /// `shelf`: the largest number of shelves shown (default 20).
+    #[serde(default)]
+    pub max_shelves: Option<u64>,
+    /// Print this many decks from the model instead of the curve
+    /// ([`crate::rehearsal`]).
+    #[serde(default)]
+    pub decks: Option<u64>,
+    /// With `decks`: the shuffles each deck gets (default 1).
+    #[serde(default)]
+    pub shuffles: Option<u32>,
+    /// With `decks`, `shelf`: the machine's shelves (default 10).
+    #[serde(default)]
+    pub shelves: Option<u64>,
+    /// With `decks`, `shelf`: the passes through it (default 1).
+    #[serde(default)]
+    pub passes: Option<u32>,
     /// Run even when the work is over the budget.
     #[serde(skip)]
     pub allow_long: bool,
@@ -131,15 +147,96 @@ pub struct Report {
     pub seed: Option<String>,
 }
 
+/// One row of `mix shelf`: the distance after `passes` passes through
+/// `shelves` shelves.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct ShelfRow {
+    /// Shelves of the machine.
+    pub shelves: u64,
+    /// Passes through it (two through m are one through 2m²).
+    pub passes: u32,
+    /// Exact distance from uniform.
+    pub total_variation: f64,
+}
+
+/// What `fairdeck mix shelf --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct ShelfReport {
+    /// `shelf`.
+    pub model: &'static str,
+    /// Cards in the deck.
+    pub n: usize,
+    /// How the rows were found.
+    pub method: &'static str,
+    /// One row per number of shelves, one pass then two.
+    pub rows: Vec<ShelfRow>,
+}
+
+/// Most cards `mix shelf` takes (its exact law costs O(n⁴) big-integer
+/// additions: a few seconds at this size).
+pub const MAX_SHELF_N: usize = 104;
+
+/// Most shelves `mix shelf` shows.
+pub const MAX_SHELVES: u64 = 1000;
+
+/// `mix shelf`: the exact distance from uniform of one and two passes
+/// through 1 to `max_shelves` shelves (Diaconis–Fulman–Holmes shelf
+/// machine, [`mix::shelf`]).
+///
+/// # Errors
+///
+/// A [`crate::RequestError`] for `n` outside 2..=[`MAX_SHELF_N`] or
+/// `max_shelves` outside 1..=[`MAX_SHELVES`].
+pub fn shelf(request: &Request) -> anyhow::Result<ShelfReport> {
+    let n = request.n;
+    if !(2..=MAX_SHELF_N).contains(&n) {
+        return Err(refuse(
+            "n",
+            format!("-n must be between 2 and {MAX_SHELF_N} for shelf"),
+        ));
+    }
+    let most = request.max_shelves.unwrap_or(20);
+    if !(1..=MAX_SHELVES).contains(&most) {
+        return Err(refuse(
+            "max_shelves",
+            format!("--max-shelves must be between 1 and {MAX_SHELVES}"),
+        ));
+    }
+    let one: Vec<u64> = (1..=most).collect();
+    let two: Vec<u64> = one.iter().map(|m| 2 * m * m).collect();
+    let all: Vec<u64> = one.iter().chain(&two).copied().collect();
+    let distances = mix::shelf::shelf_total_variations(n, &all);
+    let rows = all
+        .iter()
+        .zip(distances)
+        .enumerate()
+        .map(|(i, (_, d))| ShelfRow {
+            shelves: one[i % one.len()],
+            passes: 1 + u32::from(i >= one.len()),
+            total_variation: d.to_f64().unwrap_or(f64::NAN),
+        })
+        .collect();
+    Ok(ShelfReport {
+        model: "shelf",
+        n,
+        method: "exact (Diaconis-Fulman-Holmes valleys)",
+        rows,
+    })
+}
+
 fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
     match name {
         "riffle" | "gsr" => Ok(Model::Riffle),
         "top-to-random" => Ok(Model::TopToRandom),
         "overhand" if mean_packet >= 1 => Ok(Model::Overhand { mean_packet }),
         "overhand" => Err(refuse("mean_packet", "--mean-packet must be at least 1")),
+        "shelf" => Err(refuse(
+            "model",
+            "shelf rows go by shelves, not shuffles: its table is mix::shelf (`fairdeck mix shelf`)",
+        )),
         other => Err(refuse(
             "model",
-            format!("unknown model {other:?} (known: riffle, top-to-random, overhand)"),
+            format!("unknown model {other:?} (known: riffle, top-to-random, overhand, shelf)"),
         )),
     }
 }

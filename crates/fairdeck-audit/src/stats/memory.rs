@@ -6,7 +6,7 @@
 pub const AUDIT_MEMORY_BYTES: u64 = 2 << 30;
 
 /// Bytes of one audit tally of `n` items: the n × n position counts and
-/// five histograms of n + 1 counts (8 bytes each), plus the n! order table
+/// seven histograms of at most n + 1 counts (8 bytes each), plus the n! order table
 /// for n ≤ 8. The birthday test adds 16 bytes per trial ([`audit_bytes`]).
 pub fn tally_bytes(n: usize) -> u64 {
     let n = n as u64;
@@ -14,7 +14,7 @@ pub fn tally_bytes(n: usize) -> u64 {
     mul(
         8,
         mul(n, n)
-            .saturating_add(mul(5, n.saturating_add(1)))
+            .saturating_add(mul(7, n.saturating_add(1)))
             .saturating_add(orders),
     )
 }

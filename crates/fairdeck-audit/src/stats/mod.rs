@@ -26,15 +26,25 @@
 //!   [`TestResult::law`] names the bins).
 //! * `birthday` — pairs of identical decks (n ≥ 9, where the expected number
 //!   of pairs λ = C(T,2)/n! is at most 1): p = P(Poisson(λ) ≥ pairs).
+//! * `repeated-orders` — the most decks in one order, at every n ≥ 3
+//!   ([`repeats`]).
+//! * the model tests ([`model`]) — `valleys-low`, `valleys` (the shelf
+//!   machines' statistic, one- and two-sided), `rising-low` (the riffles'),
+//!   `guessing` (cards a run-following player guesses right, [`guess`]):
+//!   sums over the decks, against their exact laws or Chernoff's bound.
 
 pub mod distinct;
 pub mod equivalence;
+pub mod fit;
 pub mod gof;
+pub mod guess;
 pub mod input;
 pub mod laws;
 pub mod memory;
+pub mod model;
 pub mod pearson;
 pub mod power;
+pub mod repeats;
 pub mod run;
 pub mod tails;
 mod tally;
@@ -43,6 +53,8 @@ pub mod verdict;
 pub use tally::{MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, count_cycles, rank};
 
 use gof::{Histogram, MAX_TESTS, Plan};
+use model::{Side, SumTest};
+use repeats::Repeats;
 
 /// Default family-wise false-alarm rate.
 pub const DEFAULT_ALPHA: f64 = 1e-6;
@@ -66,6 +78,12 @@ pub enum Method {
     ChiSquare,
     /// The Poisson tail of the number of duplicate decks.
     Poisson,
+    /// Chernoff's bound on the tail of a sum, never below the exact tail
+    /// ([`model`]).
+    Chernoff,
+    /// The union bound over the n! orders, never below the exact tail
+    /// ([`repeats`]).
+    UnionBound,
 }
 
 impl Method {
@@ -75,6 +93,8 @@ impl Method {
             Method::Exact => "exact",
             Method::ChiSquare => "chi-square doubled",
             Method::Poisson => "poisson",
+            Method::Chernoff => "chernoff bound",
+            Method::UnionBound => "union bound",
         }
     }
 }
@@ -131,7 +151,7 @@ impl Audit {
 }
 
 /// The smallest family-wise false-alarm rate an audit takes: every test's
-/// share, down to `alpha / (7 · 2^40)` in a run spent over rounds, stays a
+/// share, down to `alpha / (12 · 2^40)` in a run spent over rounds, stays a
 /// normal float (p-values below 10⁻³⁰⁸ cannot be told apart from 0).
 pub const SMALLEST_ALPHA: f64 = f64::MIN_POSITIVE * (MAX_TESTS as f64) * 1_099_511_627_776.0;
 
@@ -165,13 +185,15 @@ pub struct Evaluator {
     positions: Plan,
     permutations: Plan,
     histograms: Vec<Histogram>,
+    models: Vec<SumTest>,
+    repeats: Repeats,
     /// Tests that are the same test as an earlier one at this n, and which.
     pub(crate) same: Vec<(&'static str, &'static str)>,
 }
 
 impl Evaluator {
     /// Plans the tests: exact laws where they can be enumerated, chi-square
-    /// where it carries the tail `alpha / 7`, the rest skipped. O(2·10⁶
+    /// where it carries the tail `alpha / 12`, the rest skipped. O(2·10⁶
     /// outcomes) time per exact law at most.
     pub fn new(n: usize, trials: u64, alpha: f64) -> Self {
         Self::planned(n, trials, alpha, false)
@@ -204,6 +226,13 @@ impl Evaluator {
             positions,
             permutations,
             histograms,
+            // The comparison of old tails has none of the later tests.
+            models: if legacy {
+                Vec::new()
+            } else {
+                model_tests(n, trials, tail)
+            },
+            repeats: Repeats::plan(n, trials, if legacy { 0.0 } else { tail }),
         }
     }
 
@@ -250,9 +279,65 @@ impl Evaluator {
         for (h, o) in self.histograms.iter().zip(distinct::histogram_counts(t)) {
             record(h.name, h.run(o, t.trials));
         }
-        record("birthday", birthday(t));
+        let mut sorted = t.fingerprints.clone();
+        sorted.sort_unstable();
+        record("birthday", birthday(t, &sorted));
+        record("repeated-orders", self.repeats.run(t, &sorted));
+        for m in &self.models {
+            record(
+                m.name,
+                self.model_test(m.name, t).expect("a planned model test"),
+            );
+        }
         audit
     }
+
+    /// Runs the model test `name` alone on `t` (as [`Evaluator::evaluate`]
+    /// runs it), or `None` for a name that is not a model test. O(n).
+    ///
+    /// # Panics
+    ///
+    /// When `t` is of another size than planned.
+    pub fn model_test(&self, name: &str, t: &Tally) -> Option<Result<TestResult, String>> {
+        assert_eq!(
+            (t.n, t.trials),
+            (self.n, self.trials),
+            "tally of another size"
+        );
+        let test = self.models.iter().find(|m| m.name == name)?;
+        let counts = match name {
+            "rising-low" => &t.rising_sequences,
+            "guessing" => &t.guesses,
+            _ => &t.valleys,
+        };
+        Some(test.run(counts))
+    }
+}
+
+/// The model tests, in the order [`Evaluator::evaluate`] feeds them their
+/// histograms. At n = 2 every test is the swap count, which `positions`
+/// reads two-sided with the whole alpha, so these do not run there.
+fn model_tests(n: usize, trials: u64, share: f64) -> Vec<SumTest> {
+    let plan = |name, what, law: Vec<f64>, side| {
+        let law = if n < 3 { vec![1.0] } else { law };
+        SumTest::plan(name, what, &law, (side, trials), share)
+    };
+    vec![
+        plan("valleys-low", "valleys", laws::valleys(n), Side::Low),
+        plan("valleys", "valleys", laws::valleys(n), Side::Both),
+        plan(
+            "rising-low",
+            "rising sequences",
+            laws::rising_sequences(n),
+            Side::Low,
+        ),
+        plan(
+            "guessing",
+            "cards guessed right",
+            laws::guesses(n),
+            Side::High,
+        ),
+    ]
 }
 
 /// Runs every applicable test on the counts ([`Evaluator`] planned for
@@ -274,7 +359,7 @@ pub fn evaluate(t: &Tally, alpha: f64) -> Audit {
     Evaluator::new(t.n, t.trials, alpha).evaluate(t, alpha)
 }
 
-fn birthday(t: &Tally) -> Result<TestResult, String> {
+fn birthday(t: &Tally, prints: &[u128]) -> Result<TestResult, String> {
     if t.n < MIN_N_FOR_BIRTHDAY {
         return Err("the permutations test covers n <= 8".into());
     }
@@ -283,8 +368,6 @@ fn birthday(t: &Tally) -> Result<TestResult, String> {
     if log_lambda > 0.0 || t.trials < 2 {
         return Err("too many trials for this n: duplicates are expected".into());
     }
-    let mut prints = t.fingerprints.clone();
-    prints.sort_unstable();
     let mut pairs = 0u64;
     let mut run = 1u64;
     for w in prints.windows(2) {

@@ -26,6 +26,11 @@ pub struct Tally {
     pub rising_sequences: Vec<u64>,
     /// Histogram of the number of successions, card i directly followed by i+1 (0..n).
     pub successions: Vec<u64>,
+    /// Histogram of the number of valleys, `p[i−1] > p[i] < p[i+1]` (0..=n/2).
+    pub valleys: Vec<u64>,
+    /// Histogram of the cards a run-following player guesses right
+    /// ([`super::guess::guessed_right`], 0..=n).
+    pub guesses: Vec<u64>,
     /// Count of each permutation by lexicographic rank (n ≤ 8 only).
     pub permutations: Option<Vec<u64>>,
     /// 128-bit fingerprints of every deck (n ≥ 9 only), for the birthday test.
@@ -68,6 +73,8 @@ impl Tally {
             cycles: zeros(n + 1)?,
             rising_sequences: zeros(n + 1)?,
             successions: zeros(n.max(1))?,
+            valleys: zeros(n / 2 + 1)?,
+            guesses: zeros(n + 1)?,
             permutations: table,
             fingerprints: Vec::new(),
         })
@@ -92,10 +99,13 @@ impl Tally {
             successions += usize::from(pos + 1 < n && p[pos + 1] == card + 1);
         }
         let descents = (1..n).filter(|&c| where_is[c] < where_is[c - 1]).count();
+        let valleys = p.windows(3).filter(|w| w[0] > w[1] && w[1] < w[2]).count();
         self.fixed_points[fixed] += 1;
         self.cycles[count_cycles(p)] += 1;
         self.rising_sequences[usize::from(n > 0) + descents] += 1;
         self.successions[successions] += 1;
+        self.valleys[valleys] += 1;
+        self.guesses[super::guess::guessed_right(p)] += 1;
         if let Some(table) = &mut self.permutations {
             table[rank(p)] += 1;
         }
@@ -118,6 +128,8 @@ impl Tally {
         add_into(&mut self.cycles, &other.cycles);
         add_into(&mut self.rising_sequences, &other.rising_sequences);
         add_into(&mut self.successions, &other.successions);
+        add_into(&mut self.valleys, &other.valleys);
+        add_into(&mut self.guesses, &other.guesses);
         if let (Some(a), Some(b)) = (&mut self.permutations, &other.permutations) {
             add_into(a, b);
         }
@@ -196,6 +208,8 @@ mod tests {
         assert_eq!(t.cycles[3], 1);
         assert_eq!(t.rising_sequences[2], 1);
         assert_eq!(t.successions[1], 1); // 2 then 3
+        assert_eq!(t.valleys[1], 1); // 1 0 2
+        assert_eq!(t.guesses.iter().sum::<u64>(), 1);
         assert_eq!(t.positions[4], 1); // card 1 at position 0
         assert_eq!(t.permutations.as_ref().unwrap()[6], 1);
         assert!(t.add(&[0, 0, 1, 2]).is_err());

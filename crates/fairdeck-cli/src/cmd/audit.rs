@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use fairdeck_audit::stats::{self, Tally, equivalence};
 use fairdeck_report::audit::{self, Report, Request};
+use fairdeck_report::input::LogRequest;
 
 use super::audit_verdict::{VerdictArgs, WriteSummary};
 
@@ -19,13 +20,16 @@ use fairdeck_audit::plot::{self, MAX_HEATMAP_SIDE};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Tests: card x position chi-square, all n! orders (n <= 8), fixed points,\n\
-cycles, rising sequences, successions, duplicate decks (birthday). Verdict at a\n\
+cycles, rising sequences, successions, duplicate decks (birthday), the most\n\
+repeated order, and the machines' statistics: valleys (shelf shufflers, one- and\n\
+two-sided), too few rising sequences (riffles), cards guessed right. Verdict at a\n\
 family-wise false-alarm rate --alpha (Bonferroni over the tests run):\n\
 BIASED (a test rejected), NO BIAS DETECTED (with the smallest bias the run would\n\
 have caught), or with --tolerance EPS: UNIFORM WITHIN EPS / UNDECIDED.\n\
 Examples:\n  fairdeck audit naive-swap -n 52 --trials 100000 --seed demo\n  \
 fairdeck audit fisher-yates -n 8 --tolerance 0.01 --until-decided\n  \
-my-shuffler | fairdeck audit --input -"
+my-shuffler | fairdeck audit --input -\n  \
+fairdeck audit --input machine.log --order standard"
 )]
 pub struct Args {
     /// Algorithm to audit (see `fairdeck algorithms`); omit with --input.
@@ -48,13 +52,20 @@ pub struct Args {
     #[arg(long, value_name = "A", allow_negative_numbers = true, default_value_t = stats::DEFAULT_ALPHA)]
     pub alpha: f64,
 
-    /// Read permutations, one per line (whitespace-separated), from FILE or - (stdin).
+    /// Read decks, one per line, from FILE or - (stdin): integers (a
+    /// permutation) or card names (AS, As, TS, 10S, A♠, 10♠).
     #[arg(long, value_name = "FILE")]
     pub input: Option<std::path::PathBuf>,
 
     /// Numbering of --input: 0 or 1 (default: detected from the first line).
     #[arg(long, value_name = "B", requires = "input")]
     pub base: Option<usize>,
+
+    /// The order the cards went into the machine, numbering a log of card
+    /// names: standard, piquet, italian, jokers, or the cards ("AS,2S,...").
+    /// Default: the standard deck, hearts diamonds clubs spades, each A to K.
+    #[arg(long, value_name = "ORDER", requires = "input")]
+    pub order: Option<String>,
 
     /// Draw the card x position deviation heatmap (SVG).
     #[arg(long, value_name = "FILE.svg")]
@@ -82,7 +93,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let (report, tally) = match &args.input {
         Some(path) => {
-            let tally = super::audit_input::read(path, args.base)?;
+            let tally = super::audit_input::read(path, &request.log)?;
             let source = format!("input {}", path.display());
             (audit::judge(&request, source, None, &tally)?, tally)
         }
@@ -117,6 +128,10 @@ impl Args {
             positions: self.positions,
             allow_long: self.long.allow_long,
             random: self.random.request(),
+            log: LogRequest {
+                base: self.base,
+                order: self.order.clone(),
+            },
         }
     }
 }
@@ -244,6 +259,12 @@ fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
     }
     for s in &r.skipped {
         writeln!(w, "{:<18} skipped: {}", s.name, s.reason)?;
+    }
+    if let Some(g) = &r.guessing {
+        writeln!(w, "card guessing: {}", g.sentence())?;
+    }
+    if let Some(e) = &r.estimate {
+        writeln!(w, "model estimate: {}", e.sentence)?;
     }
     for round in &r.rounds {
         writeln!(

@@ -25,14 +25,15 @@ use crate::random::RandomArgs;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Models: riffle (Gilbert-Shannon-Reeds, exact for any n), top-to-random,\n\
-overhand (Pemantle's model: each gap breaks with probability 1/M).\n\
+overhand (Pemantle's model: each gap breaks with probability 1/M), shelf (the\n\
+Diaconis-Fulman-Holmes shelf machine: exact, one and two passes per number of shelves).\n\
 For n <= 7 every model is exact; otherwise top-to-random and overhand give a simulated\n\
 lower bound (one statistic's distance, with its sampling error) and top-to-random an\n\
 exact upper bound (strong uniform time).\n\
-Example: fairdeck mix riffle -n 52"
+Examples: fairdeck mix riffle -n 52\n  fairdeck mix shelf -n 52 --max-shelves 12"
 )]
 pub struct Args {
-    /// riffle, top-to-random or overhand.
+    /// riffle, top-to-random, overhand or shelf.
     #[arg(value_name = "MODEL")]
     pub model: String,
 
@@ -57,6 +58,27 @@ pub struct Args {
     #[arg(long, value_name = "T", default_value_t = DEFAULT_TRIALS)]
     pub trials: u64,
 
+    /// shelf: the largest number of shelves shown (default 20).
+    #[arg(long, value_name = "M")]
+    pub max_shelves: Option<u64>,
+
+    /// Print N decks from the model instead (one per line, top first; card
+    /// names at 52 cards), to rehearse an audit: ... | fairdeck audit --input -
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u64>,
+
+    /// With --decks: the shuffles each deck gets (default 1).
+    #[arg(long, value_name = "K", requires = "decks")]
+    pub shuffles: Option<u32>,
+
+    /// With --decks, shelf: the machine's shelves (default 10).
+    #[arg(long, value_name = "M", requires = "decks")]
+    pub shelves: Option<u64>,
+
+    /// With --decks, shelf: passes through the machine (default 1).
+    #[arg(long, value_name = "P", requires = "decks")]
+    pub passes: Option<u32>,
+
     /// Draw the curve as an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
@@ -70,6 +92,12 @@ pub struct Args {
 
 /// Runs `fairdeck mix`.
 pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if args.decks.is_some() {
+        return decks(args, out);
+    }
+    if args.model == "shelf" {
+        return shelf(args, out);
+    }
     let plot_file = args.plot.as_deref().map(PlotFile::open).transpose()?;
     let random = args.random.randomness()?;
     let request = args.request();
@@ -92,6 +120,11 @@ impl Args {
             step: self.step,
             mean_packet: self.mean_packet,
             trials: self.trials,
+            max_shelves: self.max_shelves,
+            decks: self.decks,
+            shuffles: self.shuffles,
+            shelves: self.shelves,
+            passes: self.passes,
             allow_long: self.long.allow_long,
             random: self.random.request(),
         }
@@ -188,6 +221,56 @@ fn plot(file: PlotFile, r: &Report) -> anyhow::Result<()> {
     }
     let title = format!("{} shuffles of {} cards", r.model, r.n);
     file.write(&fairdeck_audit::plot::curves(&title, &series)?)
+}
+
+/// `fairdeck mix MODEL --decks N`: the decks, after a `# ` line naming the
+/// model and the seed (the audit's reader skips it).
+fn decks(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let random = args.random.randomness()?;
+    let r = fairdeck_report::rehearsal::decks(&args.request(), &random)?;
+    if out.format() == Format::Json {
+        out.json(&r)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(
+        w,
+        "# {} decks of {} cards: {}; seed: {}",
+        r.decks.len(),
+        r.n,
+        r.model,
+        r.seed
+    )?;
+    for deck in &r.decks {
+        writeln!(w, "{}", deck.join(" "))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fairdeck mix shelf`: the exact table, one pass then two per number of
+/// shelves.
+fn shelf(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let r = mix::shelf(&args.request())?;
+    if out.format() == Format::Json {
+        out.json(&r)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let w = out.stdout();
+    writeln!(w, "shelf machine, {} cards — {}", r.n, r.method)?;
+    writeln!(
+        w,
+        "{:>8}  {:>12}  {:>12}",
+        "shelves", "one pass", "two passes"
+    )?;
+    let half = r.rows.len() / 2;
+    for (one, two) in r.rows[..half].iter().zip(&r.rows[half..]) {
+        writeln!(
+            w,
+            "{:>8}  {:>12.4}  {:>12.4}",
+            one.shelves, one.total_variation, two.total_variation
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
