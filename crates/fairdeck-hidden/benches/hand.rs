@@ -11,7 +11,7 @@ use fairdeck_hidden::verify::{Options, verify};
 use rand_core::SeedableRng;
 
 mod six_seats;
-use six_seats::{manifest, play};
+use six_seats::{manifest, play, play_31};
 
 fn bench(c: &mut Criterion) {
     let table = Table::new(manifest()).unwrap();
@@ -28,6 +28,18 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("verify the transcript", |b| {
         b.iter(|| verify(&record, &Options::default()))
+    });
+    // Version 3.1: every message signed and logged, the room's head signed.
+    let signed = play_31(&table, &mut rng);
+    assert!(verify(&signed, &Options::default()).verdict.signed);
+    group.bench_function("whole hand, version 3.1", |b| {
+        b.iter(|| {
+            let record = play_31(&table, &mut rng);
+            verify(&record, &Options::default())
+        })
+    });
+    group.bench_function("verify the transcript, version 3.1", |b| {
+        b.iter(|| verify(&signed, &Options::default()))
     });
     group.finish();
 }
