@@ -415,8 +415,12 @@ fn hidden_new_writes_version_3_1_every_message_signed_and_logged() {
     assert!(text.contains("signed by its seat"), "{text}");
 }
 
+/// In a version-3.1 transcript a message signed with another seat's key is
+/// `signature`; one without its signature makes the document unreadable
+/// (`document`, spec §17). Neither names anybody: without a room nobody
+/// answers for the file.
 #[test]
-fn an_unsigned_or_foreign_signed_message_is_signature_naming_nobody() {
+fn an_unsigned_or_foreign_signed_message_is_refused_naming_nobody() {
     let t = played("unsigned");
     let good = t.transcript();
     let places = [
@@ -439,25 +443,35 @@ fn an_unsigned_or_foreign_signed_message_is_signature_naming_nobody() {
         let mut foreign = good.clone();
         foreign.pointer_mut(place).unwrap()["signature"] =
             sign(&good, place, seat, &t.secret(other));
-        // The signature is outside the digest: the log still matches, so the
-        // signature is the one difference.
-        for (what, doc) in [("unsigned", unsigned), ("signed by another seat", foreign)] {
+        // The signature is outside the digest: the log still matches, so
+        // the missing or foreign signature is the one difference.
+        let cases = [
+            (
+                "unsigned",
+                unsigned,
+                "document",
+                "without its signature".to_string(),
+            ),
+            (
+                "signed by another seat",
+                foreign,
+                "signature",
+                format!("not signed by seat {seat}"),
+            ),
+        ];
+        for (what, doc, kind, says) in cases {
             let (out, verdict) = verify(&t.write("bad.json", &doc));
             assert_eq!(out.status.code(), Some(1), "{place} {what}: {verdict}");
-            assert_eq!(kinds(&verdict), ["signature"], "{place} {what}: {verdict}");
+            assert_eq!(kinds(&verdict), [kind], "{place} {what}: {verdict}");
             let d = &verdict["differences"][0];
-            // Without a room nobody answers for the file: nobody is named.
             assert!(d.get("at_fault").is_none(), "{place} {what}: {d}");
             let message = d["message"].as_str().unwrap();
-            assert!(
-                message.contains(&format!("not signed by seat {seat}")),
-                "{place} {what}: {message}"
-            );
+            assert!(message.contains(&says), "{place} {what}: {message}");
             // A seat's step refuses to build on it.
             t.write("t.json", &doc);
             let out = t.run(&["cards", "--key", &t.arg(&format!("seat{other}.key"))]);
             assert_eq!(out.status.code(), Some(1), "{place} {what}");
-            assert!(stderr(&out).contains("signature"), "{}", stderr(&out));
+            assert!(stderr(&out).contains(kind), "{}", stderr(&out));
         }
     }
     t.write("t.json", &good);
