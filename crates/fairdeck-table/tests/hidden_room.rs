@@ -134,3 +134,85 @@ fn a_room_that_edits_its_database_is_refused_after_a_restart() {
             .is_valid()
     );
 }
+
+/// The room's signing key of table `id`, read from its own database.
+fn room_key(db: &std::path::Path, id: &str) -> fairdeck_hidden::keys::SecretKey {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let entry: String = conn
+        .query_row(
+            "SELECT entry FROM hidden_log WHERE table_id = ?1 AND kind = 'opened'",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_str(&entry).unwrap();
+    let hex = fairdeck_hidden::wire::Hex32::parse(value["room"].as_str().unwrap()).unwrap();
+    fairdeck_hidden::keys::SecretKey::from_bytes(&hex.0).unwrap()
+}
+
+#[test]
+fn a_room_that_drops_receipted_shares_cannot_blame_the_seat_that_sent_them() {
+    use fairdeck_hidden::ledger::{Evidence, receipt, share_digest};
+    use fairdeck_hidden::signature::Context;
+    use rand_core::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let server = Server::start(&db);
+    let mut c = server.client();
+    let inv = open(&mut c, &manifest("frame", 3, 1), 2);
+    let mut seats: Vec<Seat> = (0..3).map(|i| Seat::new(&inv, i, 60 + i)).collect();
+    for _ in 0..2 {
+        for s in &mut seats {
+            assert!(s.step(&mut c, "frame"));
+        }
+    }
+    assert!(seats[0].step(&mut c, "frame")); // seat 0's deal shares, stored
+    // Seat 1 sends its deal shares; the room answers with receipts it signs
+    // and never stores them.
+    let Some(Post::Shares(shares)) = seats[1].next(&mut c, "frame") else {
+        panic!("seat 1 owes its deal shares");
+    };
+    let before = transcript(&mut c, "frame");
+    let table = fairdeck_hidden::Table::new(before.manifest.clone()).unwrap();
+    let ctx = Context::new(&table, before.room.as_ref());
+    let room = room_key(&db, "frame");
+    let mut log = before.log.clone();
+    let mut rng = chacha20::ChaCha20Rng::seed_from_u64(5);
+    let mut receipts = Vec::new();
+    for m in &shares {
+        log.push(share_digest(&ctx, "deal", m));
+        receipts.push(Evidence::Receipt(receipt(&ctx, &room, &log, &mut rng)));
+    }
+    // The deadline passes: the service voids the hand, naming seat 1.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    let voided = transcript(&mut c, "frame");
+    let void = voided.hands[0].void.clone().expect("the hand is void");
+    assert_eq!((void.stage.as_str(), void.seat), ("deal", 1));
+    // Alone, the transcript is valid: the void is the room's claim.
+    let plain = verify(&voided, &Options::default()).verdict;
+    assert!(plain.is_valid(), "{:?}", plain.differences);
+    // Seat 1's receipts refute it and name the room.
+    let opts = Options {
+        evidence: &receipts,
+        ..Options::default()
+    };
+    let v = verify(&voided, &opts).verdict;
+    assert!(!v.is_valid());
+    assert!(
+        v.differences
+            .iter()
+            .all(|d| d.at_fault.as_deref() == Some("the room"))
+    );
+    assert!(
+        v.differences
+            .iter()
+            .any(|d| d.message.contains("not proof against that seat"))
+    );
+    // The control: seat 0's real receipts (from the service) agree with the log.
+    let head = Evidence::Head(voided.head.unwrap());
+    let opts = Options {
+        evidence: std::slice::from_ref(&head),
+        ..Options::default()
+    };
+    assert!(verify(&voided, &opts).verdict.is_valid());
+}
