@@ -7,7 +7,7 @@
 //! * [`stats`] — a statistical audit of many shuffles (or of permutations
 //!   read from any program, or a machine's log of card names) with p-values
 //!   and a family-wise verdict, and which named machine it behaves like
-//!   ([`stats::fit`]);
+//!   ([`fit`]);
 //! * [`chaos`] — the degree of chaos of Florian, “关于如何评价洗牌质量的猜想”: least swaps to sort
 //!   ascending or descending, its maximum Ch(N) and its distribution;
 //! * [`mix`] — how many hand shuffles (riffle, top-to-random, overhand) make a
@@ -46,6 +46,7 @@ pub mod budget;
 pub mod chaos;
 mod error;
 pub mod exact;
+pub mod fit;
 pub mod mix;
 pub mod plot;
 pub mod stats;

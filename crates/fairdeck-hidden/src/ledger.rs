@@ -26,9 +26,9 @@
 //! ```
 
 use rand_core::CryptoRng;
-use serde::{Deserialize, Serialize};
 
 use crate::dleq::ShareMessage;
+pub use crate::head::{Attestation, Evidence, Receipt, SignedHead};
 use crate::keys::{KeyMessage, Proof, PublicKey, SecretKey};
 use crate::record::{HandRecord, Missing, Record, Void};
 use crate::shuffle::ShuffleMessage;
@@ -43,74 +43,6 @@ pub const MESSAGE_DOMAIN: &str = "fairdeck-hidden-v3.1/message";
 pub const CHAIN_DOMAIN: &str = "fairdeck-hidden-v3.1/chain";
 /// Domain of attestations.
 pub const ATTESTATION_DOMAIN: &str = "fairdeck-hidden-v3.1/attestation";
-
-/// The room's signature on the head of its log at one length.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SignedHead {
-    /// `L`, the number of log entries the head covers.
-    pub length: u64,
-    /// `h_L`.
-    pub head: Hex32,
-    /// The room's signature on `u64_be(L) ‖ h_L`.
-    pub signature: Proof,
-}
-
-/// The room's receipt for one accepted message: the signed head right after
-/// it, with the message's index and digest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Receipt {
-    /// The message's index `i` in the log.
-    pub index: u64,
-    /// The message's digest `d_i`.
-    pub digest: Hex32,
-    /// `i + 1`.
-    pub length: u64,
-    /// `h_{i+1}`.
-    pub head: Hex32,
-    /// The room's signature on `u64_be(i + 1) ‖ h_{i+1}`.
-    pub signature: Proof,
-}
-
-/// A seat's signature on the head of the log it verified (§18 check 4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Attestation {
-    /// The attesting seat.
-    pub seat: u64,
-    /// The length of the log it verified.
-    pub length: u64,
-    /// The head of that log.
-    pub head: Hex32,
-    /// The seat's signature on the attestation digest.
-    pub signature: Proof,
-}
-
-/// What a seat holds against the room: a receipt or a signed head, as
-/// `fair verify --evidence` reads them (a JSON list of both).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Evidence {
-    /// A receipt (it has `index` and `digest`).
-    Receipt(Receipt),
-    /// A signed head.
-    Head(SignedHead),
-}
-
-impl Evidence {
-    /// The signed head the item carries.
-    pub fn head(&self) -> SignedHead {
-        match self {
-            Evidence::Receipt(r) => SignedHead {
-                length: r.length,
-                head: r.head,
-                signature: r.signature,
-            },
-            Evidence::Head(h) => *h,
-        }
-    }
-}
 
 fn message(ctx: &Context, kind: &str) -> Transcript {
     let mut t = Transcript::new(MESSAGE_DOMAIN);

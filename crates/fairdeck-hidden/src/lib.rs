@@ -55,6 +55,9 @@
 //! * [`deal`] — opening cards from shares;
 //! * [`layout`] — which positions go to which seat or street, the stages of a hand;
 //! * [`record`] — the whole-table transcript, read strictly;
+//! * [`signature`] — version 3.1's seat and room signatures;
+//! * [`head`], [`ledger`] — the room's log: digests, heads, receipts,
+//!   attestations, evidence;
 //! * [`verify`] — the transcript verifier, and [`verdict`] its report;
 //! * [`play`] — a seat's next step: its shuffle, the shares it owes, its own cards;
 //! * [`seat`] — a seat's verify-then-step over a transcript, with a verifier
@@ -68,6 +71,7 @@ pub mod dleq;
 pub mod elgamal;
 mod error;
 pub mod group;
+pub mod head;
 pub mod keys;
 pub mod layout;
 pub mod ledger;

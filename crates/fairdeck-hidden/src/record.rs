@@ -9,8 +9,8 @@ use fairdeck::fair::Manifest;
 use serde::{Deserialize, Serialize};
 
 use crate::dleq::ShareMessage;
+use crate::head::{Attestation, SignedHead};
 use crate::keys::KeyMessage;
-use crate::ledger::{Attestation, SignedHead};
 use crate::shuffle::ShuffleMessage;
 use crate::wire::Hex32;
 use crate::{Error, VERSION};

@@ -9,12 +9,13 @@
 //! [`ROLL_GROUPS`](crate::rolls::ROLL_GROUPS)), so the values do not depend
 //! on the chunking.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 use rand_core::Rng;
 
 use crate::arrays::numpy;
+use crate::bounds::checked_dtype;
 use crate::convert::{Size, to_bound};
 use crate::draws::rolls;
 use crate::fill::{Bits, empty, fill};
@@ -160,48 +161,4 @@ fn is_array_like(x: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
     let ndim: usize = numpy(x.py())?.call_method1("ndim", (x,))?.extract()?;
     Ok(ndim > 0)
-}
-
-/// numpy's `dtype=`: an integer or bool dtype in the machine's byte order,
-/// refused when a bound (`range`: the lowest and highest value that could
-/// be drawn) does not fit it (checked before anything is drawn), with
-/// numpy's exception types. Returns the `numpy.dtype`.
-pub(crate) fn checked_dtype<'py>(
-    py: Python<'py>,
-    dtype: &Bound<'py, PyAny>,
-    range: (i128, i128),
-) -> PyResult<Bound<'py, PyAny>> {
-    let np = numpy(py)?;
-    let dtype = np.call_method1("dtype", (dtype,))?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    let name: String = dtype.getattr("name")?.extract()?;
-    let (min, max): (i128, i128) = match kind.as_str() {
-        "b" => (0, 1),
-        "i" | "u" => {
-            let info = np.call_method1("iinfo", (&dtype,))?;
-            (
-                info.getattr("min")?.extract()?,
-                info.getattr("max")?.extract()?,
-            )
-        }
-        _ => {
-            return Err(PyTypeError::new_err(format!(
-                "Unsupported dtype {name:?} for integers"
-            )));
-        }
-    };
-    if !dtype.getattr("isnative")?.extract::<bool>()? {
-        return Err(PyValueError::new_err(format!(
-            "dtype {name:?} is not in the machine's byte order (numpy refuses it too): \
-             draw in the native order and call .byteswap() or .astype()"
-        )));
-    }
-    let (low, high) = range;
-    if low < min || high > max {
-        let which = if low < min { "low" } else { "high" };
-        return Err(PyValueError::new_err(format!(
-            "{which} is out of bounds for {name}"
-        )));
-    }
-    Ok(dtype)
 }

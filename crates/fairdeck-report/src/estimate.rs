@@ -1,7 +1,8 @@
 //! The audit's model estimate: which named machine the decks behave like
-//! ([`fairdeck_audit::stats::fit`]), as figures and a sentence.
+//! ([`fairdeck_audit::fit`]), as figures and a sentence.
 
-use fairdeck_audit::stats::{Tally, fit};
+use fairdeck_audit::fit;
+use fairdeck_audit::stats::Tally;
 use serde::Serialize;
 
 /// Most cards per deck for which the estimate is made (the shelf family's

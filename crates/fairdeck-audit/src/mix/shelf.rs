@@ -139,7 +139,7 @@ fn ways(c: &[BigInt], shelves: u64) -> BigInt {
 }
 
 /// The cuts of one order of each number of valleys, counted once, to give
-/// the machine's law for many numbers of shelves ([`crate::stats::fit`]).
+/// the machine's law for many numbers of shelves ([`crate::fit`]).
 #[derive(Debug, Clone)]
 pub struct ValleyLaws {
     cuts: Vec<Vec<BigInt>>,

@@ -35,7 +35,6 @@
 
 pub mod distinct;
 pub mod equivalence;
-pub mod fit;
 pub mod gof;
 pub mod guess;
 pub mod input;

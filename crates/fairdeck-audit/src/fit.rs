@@ -21,8 +21,8 @@
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
-use super::Tally;
 use crate::mix::shelf;
+use crate::stats::Tally;
 
 /// Most shelves fitted.
 pub const MAX_SHELVES: u64 = 2000;
