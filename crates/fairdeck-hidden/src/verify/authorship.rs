@@ -112,7 +112,7 @@ fn log(table: &Table, record: &Record, in_progress: bool) -> Vec<Difference> {
             None => out.push(Difference::new(
                 None,
                 Error::Log(format!(
-                    "{what} is not in the room's log (put in the transcript behind the log's back, or changed)"
+                    "{what} is not in the log (put in the transcript behind the log's back, or changed)"
                 )),
             )),
         }
