@@ -68,7 +68,7 @@ impl Table {
         let Some(p) = next_post(
             &mut Follower::new(),
             &status,
-            b.record,
+            b.served(&mut self.rng),
             (seat, key),
             true,
             &mut self.rng,
@@ -101,7 +101,7 @@ impl Table {
     fn at(&mut self, now: u64) -> (Status, Option<Void>) {
         let id = self.inv.table.clone();
         let b = board((&mut self.store, &self.cache), &id, now).unwrap();
-        let v = verify(&b.record, &Options::default()).verdict;
+        let v = verify(&b.served(&mut self.rng), &Options::default()).verdict;
         let void = b
             .record
             .void
@@ -216,7 +216,7 @@ fn cached_boards_follow_changes_made_by_another_process() {
     let p = next_post(
         &mut Follower::new(),
         &st,
-        theirs.record.clone(),
+        theirs.served(&mut t.rng),
         (1, &key),
         true,
         &mut t.rng,
@@ -287,7 +287,7 @@ fn the_operator_moves_on_in_order() {
     }
     let b = step(&mut t, &op, "end").unwrap();
     assert!(b.finished() && !b.void());
-    let v = verify(&b.record, &Options::default()).verdict;
+    let v = verify(&b.served(&mut t.rng), &Options::default()).verdict;
     assert!(v.is_valid(), "{:?}", v.differences);
     assert_eq!(
         v.hands[0].community.len(),
