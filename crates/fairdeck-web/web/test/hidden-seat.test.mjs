@@ -112,7 +112,7 @@ function badCalls(transcript, published, unpublished) {
     [{ op: 'share', key: published, transcript, street: 7 }, /^request: invalid type: integer `7`, expected a string/],
     [{ op: 'open', key: published, transcript, hand: 1 }, /^unexpected-message: hand 1 is not dealt yet/],
     [{ op: 'cards', key: published, transcript, hand: 2 }, /^hand: 2 is not in the transcript$/],
-    [{ op: 'cards', key: published, transcript: 'x'.repeat(100) }, /^transcript: document: expected value/],
+    [{ op: 'cards', key: published, transcript: 'x'.repeat(100) }, /^transcript: document: not exactly one JSON document .*expected value/],
     [{ op: 'verify' }, /^request: missing field `transcript`/],
     [{ op: 'verify', transcript: '{}', in_progress: 'yes' }, /^request: invalid type: string "yes", expected a boolean/],
   ];
