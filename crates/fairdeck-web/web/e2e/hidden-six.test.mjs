@@ -113,7 +113,7 @@ test('six seats, five in their own Chromium contexts and one on the command line
   const verify = spawnSync(BIN, ['fair', 'verify', file], { encoding: 'utf8' });
   assert.equal(verify.status, 0, verify.stdout + verify.stderr);
   summaries.add(summaryOf(verify.stdout));
-  assert.deepEqual([...summaries], ['valid: every message is in its place and every proof listed holds']);
+  assert.deepEqual([...summaries], ['valid: every message is in its place, signed by its seat, and every proof listed holds']);
   const dealSecs = ((dealtAt - t0) / 1000).toFixed(1);
   console.log(`six-seat hidden hold'em hand, 5 Chromium contexts + 1 CLI seat (debug build): keys to the dealt hole cards ${dealSecs} s, keys to verdict ${(wall / 1000).toFixed(1)} s wall`);
   await operator.close();

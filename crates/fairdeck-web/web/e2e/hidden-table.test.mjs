@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, PHONE, base, browser, cardsIn, dir, fits, setup, shot } from './table-harness.mjs';
 import { LONG, advance, cliSeat, openHidden, sleep, status } from './hidden-harness.mjs';
@@ -116,11 +116,11 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   assert.match(verify.stdout, /valid/);
   // Version 3.1: the page kept the room's receipts; they agree with the published log.
   assert.equal(await pages[0].isVisible('#download-evidence'), true);
-  const blob = await pages[0].getAttribute('#download-evidence', 'href');
-  const evidence = await pages[0].evaluate(async (h) => (await fetch(h)).text(), blob);
-  assert.ok(JSON.parse(evidence).some((e) => 'index' in e), evidence);
+  const [saved] = await Promise.all([pages[0].waitForEvent('download'), pages[0].click('#download-evidence')]);
   const evFile = join(dir, 'seat0.evidence.json');
-  writeFileSync(evFile, evidence);
+  await saved.saveAs(evFile);
+  const evidence = readFileSync(evFile, 'utf8');
+  assert.ok(JSON.parse(evidence).some((e) => 'index' in e), evidence);
   const held = spawnSync(BIN, ['fair', 'verify', file, '--evidence', evFile], { encoding: 'utf8' });
   assert.equal(held.status, 0, held.stdout + held.stderr);
   console.log(`hidden hold'em hand, 3 Chromium seats + 1 CLI seat (debug build), keys to verdict: ${(wall / 1000).toFixed(1)} s wall`);
