@@ -40,8 +40,8 @@ use crate::group::encode_point;
 use crate::keys::{KeyMessage, Proof, SecretKey, key_message};
 use crate::layout::Stage;
 use crate::ledger::{
-    Evidence, Receipt, check_evidence, digests, heads, key_digest, share_digest, shuffle_digest,
-    staged_shares,
+    Evidence, Receipt, digests, evidence_agrees, evidence_signed, heads, key_digest, share_digest,
+    shuffle_digest, staged_shares,
 };
 use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
@@ -223,6 +223,10 @@ pub struct Follower {
     own: Vec<(Option<u64>, Hex32)>,
     /// Receipts and signed heads, each checked against the room's key.
     evidence: Vec<Evidence>,
+    /// How many of `evidence` (from the first) have had their room
+    /// signature checked: each is checked once, its agreement with the
+    /// log at every step.
+    signed: usize,
 }
 
 /// A transcript that verified for a seat: ready for the seat's step.
@@ -276,7 +280,7 @@ impl Follower {
     /// §19: the room's key unchanged, the log a continuation of the one
     /// verified before, the seat's own messages all there, every receipt
     /// and head kept consistent with the log.
-    fn history(&self, table: &Table, record: &Record, seat: u64) -> Result<(), Refused> {
+    fn history(&mut self, table: &Table, record: &Record, seat: u64) -> Result<(), Refused> {
         if let Some((room, log)) = &self.seen {
             if *room != record.room {
                 return Err(Refused::Room("the room's signing key changed".into()));
@@ -290,8 +294,12 @@ impl Follower {
         if let Some(room) = &record.room {
             let ctx = Context::new(table, Some(room));
             let hs = heads(&ctx, &record.log);
+            for item in &self.evidence[self.signed..] {
+                evidence_signed(&ctx, room, item).map_err(|e| Refused::Room(e.to_string()))?;
+            }
+            self.signed = self.evidence.len();
             for item in &self.evidence {
-                if let Err(e) = check_evidence(&ctx, room, (&record.log, &hs), item) {
+                if let Err(e) = evidence_agrees((&record.log, &hs), item) {
                     return Err(Refused::Room(e.to_string()));
                 }
             }

@@ -9,10 +9,10 @@ use fairdeck_hidden::keys::PublicKey;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::layout::Stage;
 use fairdeck_hidden::ledger::{
-    Receipt, key_digest, receipt, share_digest, shuffle_digest, sign_log, void_digest,
+    Receipt, heads, key_digest, share_digest, shuffle_digest, sign_log, void_digest,
 };
 use fairdeck_hidden::record::{HandRecord, Missing, Record, StreetRecord};
-use fairdeck_hidden::signature::Context;
+use fairdeck_hidden::signature::{Context, sign_head};
 use fairdeck_hidden::wire::Hex32;
 use rand_core::CryptoRng;
 
@@ -222,8 +222,18 @@ impl Board {
             return Vec::new();
         };
         let log = &self.record.log;
+        let hs = heads(ctx, log);
         (log.len().saturating_sub(n)..log.len())
-            .map(|i| receipt(ctx, key, &log[..=i], rng))
+            .map(|i| {
+                let (length, head) = (i as u64 + 1, hs[i + 1]);
+                Receipt {
+                    index: i as u64,
+                    digest: log[i],
+                    length,
+                    head,
+                    signature: sign_head(ctx, key, length, &head, rng),
+                }
+            })
             .collect()
     }
 
