@@ -87,6 +87,11 @@ enum Request {
     Evidence {
         key: u32,
     },
+    /// Version 3.1: the seat's attestation of a finished table's transcript.
+    Attest {
+        key: u32,
+        transcript: String,
+    },
 }
 
 impl Seat {
@@ -175,6 +180,10 @@ impl Seat {
             Request::Receipt { key, receipt } => {
                 self.slot_mut(key)?.follower.receipt(receipt);
                 Ok("null".into())
+            }
+            Request::Attest { key, transcript } => {
+                let (rng, slot) = self.parts(key)?;
+                steps::attest(slot, &transcript, rng)
             }
             Request::Evidence { key } => {
                 let evidence = self.slot(key)?.follower.evidence();

@@ -202,6 +202,27 @@ pub(crate) fn cards(
     answer(&SeatView { seat, hand: report })
 }
 
+/// Version 3.1: the seat's attestation of the whole transcript of a table
+/// that is over (§18 check 4), made only when the seat's own history is in
+/// it unchanged and the whole transcript verifies; `null` for version 3.
+pub(crate) fn attest(
+    slot: &mut Slot,
+    transcript: &str,
+    rng: &mut ChaCha20Rng,
+) -> Result<String, String> {
+    let turn = checked(slot, transcript)?;
+    let opts = Options {
+        reader: None,
+        in_progress: false,
+        evidence: &[],
+    };
+    let verdict = fairdeck_hidden::verify::verify(&turn.record, &opts).verdict;
+    if !verdict.is_valid() {
+        return Err(format!("transcript: {}", verdict.summary()));
+    }
+    answer(&turn.attest(rng))
+}
+
 /// A seat's view of one hand.
 #[derive(Serialize)]
 struct SeatView {

@@ -315,21 +315,29 @@ const SHARED: [&str; 8] = [
     "/style.css",
 ];
 
-async fn pages(method: axum::http::Method, uri: axum::http::Uri) -> axum::response::Response {
-    use axum::response::IntoResponse;
+/// A file of the table pages: its content type and bytes, for a path the
+/// pages use (`/` and `/table/` are the page that opens a table); `None`
+/// for anything else. `fairdeck hidden seat --page` serves the seat page
+/// from the player's own binary by the same rule.
+pub fn page_file(path: &str) -> Option<(&'static str, &'static [u8])> {
     use fairdeck_web::page::assets;
-    let path = match uri.path() {
+    let path = match path {
         "/" | "/table" | "/table/" => "/table/index.html",
         p => p,
     };
     let page = path.starts_with("/table/") || SHARED.contains(&path);
-    let found = assets::find(path).filter(|_| page && !path.starts_with("/api/"));
-    match found {
-        Some(bytes) if matches!(method, axum::http::Method::GET | axum::http::Method::HEAD) => (
-            [(axum::http::header::CONTENT_TYPE, assets::content_type(path))],
-            bytes,
-        )
-            .into_response(),
+    let bytes = assets::find(path).filter(|_| page && !path.starts_with("/api/"))?;
+    Some((assets::content_type(path), bytes))
+}
+
+async fn pages(method: axum::http::Method, uri: axum::http::Uri) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match page_file(uri.path()) {
+        Some((kind, bytes))
+            if matches!(method, axum::http::Method::GET | axum::http::Method::HEAD) =>
+        {
+            ([(axum::http::header::CONTENT_TYPE, kind)], bytes).into_response()
+        }
         _ => ApiError::bad("no such endpoint", None)
             .with_status(StatusCode::NOT_FOUND)
             .into_response(),

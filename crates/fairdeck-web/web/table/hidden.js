@@ -15,6 +15,7 @@ import { loadSeat } from '/js/hidden/seat.js';
 import { FINAL, api, linkParams, showCards, showError } from '/table/table.js';
 import { KeyStore, importKey } from '/table/hidden-key.js';
 import { showVerdict, stallOf, transcriptText as fetchTranscript, voidWords } from '/table/hidden-record.js';
+import { servedBy } from '/table/served-by.js';
 
 const POLL_MS = 1000;
 const MAX_POLL_MS = 15_000;
@@ -188,6 +189,22 @@ class SeatPage {
     a.hidden = false;
   }
 
+  /**
+   * Version 3.1: signs the whole transcript this seat verified and posts it (§18), so that a
+   * key the room swapped in for this seat never carries this seat's attestation. A refusal
+   * (this seat attested already, before a reload) is only noted.
+   */
+  async attest(text) {
+    if (this.key === null || JSON.parse(text).revision !== 1) return;
+    try {
+      const attestation = await this.module.attest(this.key, text);
+      await api('POST', `${mine}/attestation`, this.token, attestation);
+      document.getElementById('verified').dataset.attested = 'yes';
+    } catch (e) {
+      document.getElementById('verified').dataset.attested = `no: ${e.message}`;
+    }
+  }
+
   /** The table is over: the whole transcript verified here, the last hand's cards shown. */
   async finish(s) {
     if (this.done) return;
@@ -201,6 +218,7 @@ class SeatPage {
     if (s.state === 'void' && stall) showVoid(stall, s.manifest.seats);
     const section = document.getElementById('verified');
     await showVerdict(this.module, text, section, document.getElementById('verdict'));
+    if (section.dataset.verdict === 'valid') await this.attest(text);
     const a = document.getElementById('download-transcript');
     a.href = `${base}/transcript`;
     a.download = `${table}.json`;
@@ -313,7 +331,17 @@ async function checkLink(token) {
   }
 }
 
+/** The sentence on whose code this page is, when the player's own fairdeck served it. */
+function sayWhoServed() {
+  if (servedBy !== 'player') return;
+  document.body.dataset.servedBy = 'player';
+  document.getElementById('trust').textContent = 'This page and its seat module come from your own fairdeck '
+    + `(fairdeck hidden seat --page), which serves them on this computer at ${location.host}; the room `
+    + 'only answers the seat\'s requests, which your fairdeck passes on and whose receipts it keeps.';
+}
+
 async function start() {
+  sayWhoServed();
   const token = takeToken();
   if (!table || seat === null || !token) {
     document.body.dataset.stopped = 'link';

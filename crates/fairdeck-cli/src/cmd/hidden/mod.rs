@@ -13,6 +13,7 @@
 
 mod files;
 mod link;
+mod page;
 mod report;
 mod seat;
 mod steps;

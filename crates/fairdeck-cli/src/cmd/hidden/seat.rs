@@ -57,6 +57,17 @@ pub struct SeatArgs {
     /// knows SEED knows the secret key and can undo this seat's shuffle.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<String>,
+    /// Play the seat in a browser, from a page this fairdeck serves on
+    /// loopback (not the room's page): it prints the address to open, passes
+    /// the page's calls on to the room and keeps the room's receipts in
+    /// `ID-seatN.evidence.json`. The key is made and kept in the browser.
+    #[arg(long, conflicts_with_all = ["key", "muck", "seed"])]
+    pub page: bool,
+    /// With `--page`: the loopback address to serve the page on. Default:
+    /// 127.0.0.1 and a port fixed by the link, so a restart serves the page
+    /// where the browser kept the seat's key.
+    #[arg(long, value_name = "ADDR", requires = "page")]
+    pub page_bind: Option<std::net::SocketAddr>,
 }
 
 /// The seat on the wire: its link, its client, how patient it is.
@@ -212,6 +223,10 @@ fn seat_key(
 /// Runs `fairdeck hidden seat`.
 pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let link = parse_link(&link_text(&args.link)?)?;
+    if args.page {
+        let evidence = PathBuf::from(format!("{}-seat{}.evidence.json", link.table, link.seat));
+        return super::page::run(link, args.page_bind, evidence);
+    }
     let mut wire = Wire {
         // The whole transcript at the end may be as large as a transcript can be.
         client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),

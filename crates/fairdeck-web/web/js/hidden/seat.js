@@ -149,6 +149,11 @@ export class Seat {
     return this.call({ op: 'evidence', key });
   }
 
+  /** Version 3.1: the seat's signed attestation of a finished table's whole transcript (verified first). */
+  async attest(key, transcript) {
+    return this.call({ op: 'attest', key, transcript: text(transcript) });
+  }
+
   /** `fair verify` of a transcript: `{valid, summary, verdict}`; `inProgress` allows an unfinished hand. */
   async verify(transcript, { inProgress = false } = {}) {
     return this.call({ op: 'verify', transcript: text(transcript), in_progress: inProgress });
