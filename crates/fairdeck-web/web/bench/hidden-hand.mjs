@@ -3,8 +3,10 @@
 // of fairdeck-hidden), each verifying the transcript before every step as a real seat does:
 // six keys, six shuffles with proofs, the deal's shares (12 private cards), the flop, turn and
 // river (5 community cards), each seat reading its own two cards, then one full verification
-// of the finished transcript by a seventh, fresh instance. Prints the median and min–max of the
-// wall time of RUNS hands (default 5), and the median of each phase.
+// of the finished transcript by a seventh, fresh instance. Plays version 3 (unsigned) and
+// version 3.1 (every message signed and logged, as `fairdeck hidden new` writes it) hands in
+// turn, and prints for each the median and min–max of the wall time of RUNS hands (default 5),
+// and the median of each phase.
 //
 //   cargo build -p fairdeck-web            # with FAIRDECK_WASM=required: builds the seat module
 //   node crates/fairdeck-web/web/bench/hidden-hand.mjs [RUNS]
@@ -39,7 +41,7 @@ function serve() {
 }
 
 /** One hand in the page: returns the wall time of each phase in milliseconds. */
-async function hand() {
+async function hand(revision) {
   const { loadSeat } = await import('/seat.js');
   const module = await WebAssembly.compile(await (await fetch('/seat.wasm')).arrayBuffer());
   const manifest = {
@@ -50,7 +52,7 @@ async function hand() {
   for (let j = 0; j < 6; j++) seats.push(await loadSeat({ source: module }));
   const keys = [];
   for (const s of seats) keys.push(await s.keyNew());
-  let transcript = JSON.stringify({ version: 3, manifest, keys: [], hands: [] });
+  let transcript = JSON.stringify({ version: 3, ...(revision ? { revision } : {}), manifest, keys: [], hands: [] });
   const times = {};
   const start = performance.now();
   let mark = start;
@@ -74,6 +76,7 @@ async function hand() {
   phase('cards');
   const verdict = await (await loadSeat({ source: module })).verify(transcript);
   if (!verdict.valid) throw new Error(verdict.summary);
+  if (verdict.verdict.signed !== (revision === 1)) throw new Error(`revision ${revision}: signed ${verdict.verdict.signed}`);
   phase('verify');
   times.total = performance.now() - start;
   return times;
@@ -91,14 +94,19 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   await page.goto(base);
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await page.evaluate(hand));
-  const totals = runs.map((r) => r.total);
+  const runs = { 0: [], 1: [] };
+  for (let i = 0; i < RUNS; i++) {
+    for (const revision of [0, 1]) runs[revision].push(await page.evaluate(hand, revision));
+  }
   const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`six-seat hold'em hand in ${await browser.version()} (headless), ${RUNS} runs: `
-    + `median ${fmt(median(totals))}, min–max ${fmt(Math.min(...totals))}–${fmt(Math.max(...totals))}`);
-  const phases = Object.keys(runs[0]).filter((k) => k !== 'total');
-  console.log(`median per phase: ${phases.map((k) => `${k} ${median(runs.map((r) => r[k])).toFixed(0)} ms`).join(', ')}`);
+  for (const revision of [0, 1]) {
+    const name = revision ? 'version 3.1 (signed)' : 'version 3';
+    const totals = runs[revision].map((r) => r.total);
+    console.log(`six-seat hold'em hand, ${name}, in ${await browser.version()} (headless), ${RUNS} runs: `
+      + `median ${fmt(median(totals))}, min–max ${fmt(Math.min(...totals))}–${fmt(Math.max(...totals))}`);
+    const phases = Object.keys(runs[revision][0]).filter((k) => k !== 'total');
+    console.log(`  median per phase: ${phases.map((k) => `${k} ${median(runs[revision].map((r) => r[k])).toFixed(0)} ms`).join(', ')}`);
+  }
 } finally {
   await browser.close();
   server.close();
