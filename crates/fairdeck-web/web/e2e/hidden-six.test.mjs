@@ -105,6 +105,9 @@ test('six seats, five in their own Chromium contexts and one on the command line
   assert.equal(seat.code, 0, seat.err);
   summaries.add(summaryOf(seat.out));
 
+  // Every seat, in the browser and on the command line, attested the transcript it verified.
+  for (const page of pages.values()) await page.waitForSelector('#verified[data-attested]', LONG);
+  for (const page of pages.values()) assert.equal(await page.getAttribute('#verified', 'data-attested'), 'yes');
   // The operator's context downloads the transcript; `fair verify` checks that file.
   const view = await operator.newPage();
   const res = await view.goto(`${base}/api/hidden/${id}/transcript`);
@@ -114,6 +117,8 @@ test('six seats, five in their own Chromium contexts and one on the command line
   assert.equal(verify.status, 0, verify.stdout + verify.stderr);
   summaries.add(summaryOf(verify.stdout));
   assert.deepEqual([...summaries], ['valid: every message is in its place, signed by its seat, and every proof listed holds']);
+  const json = spawnSync(BIN, ['fair', 'verify', file, '--format', 'json'], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(json.stdout).attested_by, [0, 1, 2, 3, 4, 5]);
   const dealSecs = ((dealtAt - t0) / 1000).toFixed(1);
   console.log(`six-seat hidden hold'em hand, 5 Chromium contexts + 1 CLI seat (debug build): keys to the dealt hole cards ${dealSecs} s, keys to verdict ${(wall / 1000).toFixed(1)} s wall`);
   await operator.close();

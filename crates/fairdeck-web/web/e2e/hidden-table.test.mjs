@@ -64,7 +64,10 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   assert.deepEqual([kept.table, kept.seat], [id, 1]);
   await fits(pages[1], 'a hidden seat, dealt');
   await shot(pages[1], 'hidden-seat-dealt-phone');
-  // A reload carries on: the key and the token come from this browser's storage.
+  // A reload carries on: the key, the token and the room's receipts come from this browser's storage.
+  const receiptsItem = `fairdeck-hidden-receipts/${id}/1`;
+  const before = JSON.parse(await pages[1].evaluate((k) => localStorage.getItem(k), receiptsItem));
+  assert.ok(before.length >= 3, JSON.stringify(before)); // its key, its shuffle, its deal shares
   await pages[1].reload();
   await pages[1].waitForSelector('#download-key:not([hidden])');
   await advance(id, inv.operator, 'turn');
@@ -123,6 +126,12 @@ test('three browser seats and a CLI seat play a hold\'em hand at a hidden table;
   assert.ok(JSON.parse(evidence).some((e) => 'index' in e), evidence);
   const held = spawnSync(BIN, ['fair', 'verify', file, '--evidence', evFile], { encoding: 'utf8' });
   assert.equal(held.status, 0, held.stdout + held.stderr);
+  // The receipts kept before page 1's reload are in its evidence after it.
+  const [saved1] = await Promise.all([pages[1].waitForEvent('download'), pages[1].click('#download-evidence')]);
+  const ev1File = join(dir, 'seat1.evidence.json');
+  await saved1.saveAs(ev1File);
+  const ev1 = JSON.parse(readFileSync(ev1File, 'utf8'));
+  for (const r of before) assert.ok(ev1.some((e) => e.index === r.index && e.digest === r.digest), JSON.stringify(r));
   console.log(`hidden hold'em hand, 3 Chromium seats + 1 CLI seat (debug build), keys to verdict: ${(wall / 1000).toFixed(1)} s wall`);
 });
 
@@ -166,7 +175,9 @@ test('a bad token stops the page with one line before it makes or keeps anything
   const good = await context.newPage();
   await good.goto(inv.links[0]);
   await good.waitForSelector('#download-key:not([hidden])', LONG);
-  assert.deepEqual((await stored(good)).local.sort(), [`fairdeck-hidden-key/${id}/0`, `fairdeck-hidden-token/${id}/0`]);
+  // The key file and the token; once the key message is taken, the room's receipt for it too.
+  const kept = (await stored(good)).local.filter((k) => k !== `fairdeck-hidden-receipts/${id}/0`);
+  assert.deepEqual(kept.sort(), [`fairdeck-hidden-key/${id}/0`, `fairdeck-hidden-token/${id}/0`]);
 
   const gone = await context.newPage();
   await gone.goto(`${base}/table/hidden.html#table=no-such-table&seat=0&token=x`);

@@ -12,6 +12,21 @@ export class KeyStore {
     this.seat = seat;
     this.keyItem = `fairdeck-hidden-key/${table}/${seat}`;
     this.tokenItem = `fairdeck-hidden-token/${table}/${seat}`;
+    this.receiptsItem = `fairdeck-hidden-receipts/${table}/${seat}`;
+  }
+
+  /** Version 3.1: the room's receipts kept for this seat (they outlive a reload), oldest first. */
+  receipts() {
+    try {
+      const list = JSON.parse(localStorage.getItem(this.receiptsItem) ?? '[]');
+      return Array.isArray(list) ? list : [];
+    } catch {
+      return [];
+    }
+  }
+
+  keepReceipts(more) {
+    if (more.length) localStorage.setItem(this.receiptsItem, JSON.stringify([...this.receipts(), ...more]));
   }
 
   /** The kept key file (text), or null. */

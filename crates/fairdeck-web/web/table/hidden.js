@@ -138,6 +138,8 @@ class SeatPage {
       return false;
     }
     this.key = await this.module.keyImport(file);
+    // Version 3.1: the receipts kept before a reload, checked again at every later step.
+    for (const r of keys.receipts()) await this.module.receipt(this.key, r);
     keys.show(file);
     return true;
   }
@@ -160,6 +162,7 @@ class SeatPage {
       const answer = await api('POST', `${mine}/${route}`, this.token, body);
       // Version 3.1: the room's receipts, kept in the seat and checked at every later step.
       for (const r of answer.receipts ?? []) await this.module.receipt(this.key, r);
+      keys.keepReceipts(answer.receipts ?? []);
       return 'sent';
     } catch (e) {
       if (e.status === 409) return 'wait';

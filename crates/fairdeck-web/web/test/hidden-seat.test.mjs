@@ -113,6 +113,7 @@ function badCalls(transcript, published, unpublished) {
     [{ op: 'open', key: published, transcript, hand: 1 }, /^unexpected-message: hand 1 is not dealt yet/],
     [{ op: 'cards', key: published, transcript, hand: 2 }, /^hand: 2 is not in the transcript$/],
     [{ op: 'cards', key: published, transcript: 'x'.repeat(100) }, /^transcript: document: not exactly one JSON document .*expected value/],
+    [{ op: 'attest', key: unpublished, transcript }, /^key: this key is not published yet/],
     [{ op: 'verify' }, /^request: missing field `transcript`/],
     [{ op: 'verify', transcript: '{}', in_progress: 'yes' }, /^request: invalid type: string "yes", expected a boolean/],
   ];
@@ -139,12 +140,14 @@ test('bad input to every operation is one line of error, and the seat goes on', 
     assert.doesNotMatch(error.message, /[\n\r]/);
     assert.match(error.message, expected, JSON.stringify(request).slice(0, 200));
   }
-  for (const op of ['key_new', 'key_message', 'key_export', 'key_import', 'key_forget', 'shuffle', 'share', 'open', 'cards', 'verify']) {
+  for (const op of ['key_new', 'key_message', 'key_export', 'key_import', 'key_forget', 'shuffle', 'share', 'open', 'cards', 'verify', 'attest']) {
     assert.ok(ops.has(op), `no bad-input case for ${op}`);
   }
   // An unreadable transcript is a verdict, not an error: `document`, as fair verify says.
   const v = await seat.verify('[1,2');
   assert.deepEqual([v.valid, v.verdict.differences.map((d) => d.kind)], [false, ['document']]);
+  // A version-3 transcript has no log to attest: the answer is null.
+  assert.equal(await seat.attest(published, transcript), null);
   // Still working after all that: the next shuffle succeeds.
   const { message } = await seat.shuffle(published, transcript);
   assert.equal(message.seat, 0);
