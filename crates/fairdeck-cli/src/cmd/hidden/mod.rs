@@ -16,9 +16,12 @@ mod link;
 mod report;
 mod seat;
 mod steps;
+mod transcript;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use fairdeck_shuf::Cancel;
 
 use crate::output::Output;
 
@@ -140,13 +143,31 @@ pub struct VoidArgs {
 /// Runs `fairdeck hidden …`.
 pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
-        Command::New(args) => steps::new(args, out),
-        Command::Key(args) => steps::key(args, out),
-        Command::Shuffle(args) => steps::shuffle(args, out),
-        Command::Share(args) => steps::share(args, out),
+        Command::New(args) => writing(out, |c, o| steps::new(args, c, o)),
+        Command::Key(args) => writing(out, |c, o| steps::key(args, c, o)),
+        Command::Shuffle(args) => writing(out, |c, o| steps::shuffle(args, c, o)),
+        Command::Share(args) => writing(out, |c, o| steps::share(args, c, o)),
         Command::Cards(args) => report::cards_of(args, out),
-        Command::Open(args) => steps::open(args, out),
-        Command::Void(args) => steps::void(args, out),
+        Command::Open(args) => writing(out, |c, o| steps::open(args, c, o)),
+        Command::Void(args) => writing(out, |c, o| steps::void(args, c, o)),
         Command::Seat(args) => seat::run(args, out),
+    }
+}
+
+/// Runs a step that writes the transcript. Ctrl-C, SIGTERM or SIGHUP stop
+/// it with its temporary and new key files removed and exit code 130 —
+/// unless its transcript was already in place (then it finishes: exit 0).
+fn writing(
+    out: &mut Output,
+    step: impl FnOnce(&Cancel, &mut Output) -> anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
+    let cancel = Cancel::default();
+    crate::signals::watch(&cancel);
+    match step(&cancel, out) {
+        Err(_) if cancel.is_raised() => {
+            crate::failure::note("interrupted: the transcript is unchanged");
+            Ok(ExitCode::from(130))
+        }
+        result => result,
     }
 }
