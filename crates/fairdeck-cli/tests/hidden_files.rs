@@ -158,7 +158,11 @@ fn a_full_disk_leaves_the_transcript_and_no_temporary_file() {
         );
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
-        assert!(stderr(&out).contains("cannot write t.json"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot write t.json"),
+            "{}",
+            stderr(&out)
+        );
     }
     assert_eq!(std::fs::read(t.path("t.json")).unwrap(), before);
     assert_eq!(names(t.dir.path()), listed);
@@ -251,7 +255,10 @@ fn a_dash_transcript_is_refused_by_every_step_that_writes() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
         assert!(stderr(&out).contains("--transcript -"), "{}", stderr(&out));
-        assert!(!t.path("-").exists() && !t.path("new.key").exists(), "{args:?}");
+        assert!(
+            !t.path("-").exists() && !t.path("new.key").exists(),
+            "{args:?}"
+        );
     }
 }
 
@@ -290,17 +297,31 @@ fn an_early_showdown_is_refused_and_the_hand_goes_on() {
     let before = std::fs::read(t.path("t.json")).unwrap();
     let out = t.run(&["open", "--key", &t.arg("seat1.key")]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("flop of hand 1 is not complete"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("flop of hand 1 is not complete"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read(t.path("t.json")).unwrap(), before);
     // A void is possible: it names seat 1 at the flop.
     std::fs::write(t.path("v.json"), &before).unwrap();
     let out = common::fairdeck()
-        .args(["--format", "json", "hidden", "void", "--transcript", &t.arg("v.json")])
+        .args([
+            "--format",
+            "json",
+            "hidden",
+            "void",
+            "--transcript",
+            &t.arg("v.json"),
+        ])
         .output()
         .unwrap();
     ok(&out);
     let v = parse_stdout(&out);
-    assert_eq!((v["stage"].as_str(), v["seat"].as_u64()), (Some("flop"), Some(1)));
+    assert_eq!(
+        (v["stage"].as_str(), v["seat"].as_u64()),
+        (Some("flop"), Some(1))
+    );
     // The flop goes on; then seat 0 opens, and nobody begins the turn.
     for seat in 1..3 {
         t.step(&["share", "--street", "flop"], seat);
@@ -309,7 +330,11 @@ fn an_early_showdown_is_refused_and_the_hand_goes_on() {
     let opened = std::fs::read(t.path("t.json")).unwrap();
     let out = t.run(&["share", "--street", "turn", "--key", &t.arg("seat1.key")]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("showdown of hand 1 has begun"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("showdown of hand 1 has begun"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read(t.path("t.json")).unwrap(), opened);
     t.step(&["open"], 2);
     let (out, doc) = verify(&t.arg("t.json"));

@@ -151,13 +151,19 @@ fn the_showdown_waits_for_the_streets_begun_and_closes_the_rest() {
     record = act(&record, 0, "flop").unwrap();
     let early = act(&record, 1, "open").unwrap_err();
     assert_eq!(early.kind(), "unexpected-message");
-    assert!(early.to_string().contains("flop of hand 1 is not complete"), "{early}");
+    assert!(
+        early.to_string().contains("flop of hand 1 is not complete"),
+        "{early}"
+    );
     for j in 1..3 {
         record = act(&record, j, "flop").unwrap();
     }
     record = act(&record, 1, "open").unwrap();
     let late = act(&record, 0, "turn").unwrap_err();
-    assert!(late.to_string().contains("showdown of hand 1 has begun"), "{late}");
+    assert!(
+        late.to_string().contains("showdown of hand 1 has begun"),
+        "{late}"
+    );
     let opts = Options {
         in_progress: true,
         ..Options::default()

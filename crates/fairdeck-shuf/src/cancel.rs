@@ -163,7 +163,7 @@ mod tests {
         let made = cancel.create(
             || {
                 std::fs::write(&file, b"x").map_err(|e| Error::io("w", e))?;
-                Ok(file.clone())
+                Ok::<_, Error>(file.clone())
             },
             PathBuf::clone,
         );
@@ -174,16 +174,26 @@ mod tests {
             cancel.commit(&file, || Ok::<(), Error>(())),
             Err(Error::Interrupted)
         ));
-        assert!(cancel.create(|| Ok::<(), Error>(()), |_| file.clone()).is_err());
+        assert!(
+            cancel
+                .create(|| Ok::<(), Error>(()), |_| file.clone())
+                .is_err()
+        );
     }
 
     #[test]
     fn a_committed_run_is_not_abandoned() {
         let cancel = Cancel::default();
-        cancel.commit(Path::new("x"), || Ok::<(), Error>(())).unwrap();
+        cancel
+            .commit(Path::new("x"), || Ok::<(), Error>(()))
+            .unwrap();
         assert!(!cancel.abandon());
         let raised = Cancel::new(Arc::new(AtomicBool::new(true)));
         assert!(raised.check().is_err());
-        assert!(raised.commit(Path::new("x"), || Ok::<(), Error>(())).is_err());
+        assert!(
+            raised
+                .commit(Path::new("x"), || Ok::<(), Error>(()))
+                .is_err()
+        );
     }
 }

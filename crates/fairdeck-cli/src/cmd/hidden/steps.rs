@@ -112,7 +112,10 @@ pub(super) fn key(args: &KeyArgs, cancel: &Cancel, out: &mut Output) -> anyhow::
     // if the transcript cannot take the key message: a retry starts afresh.
     let secret = args.secret_out.clone();
     let table_id = &record.manifest.table;
-    cancel.create(|| write_key(&secret, table_id, seat, &sk), |()| secret.clone())?;
+    cancel.create(
+        || write_key(&secret, table_id, seat, &sk),
+        |()| secret.clone(),
+    )?;
     let written = file.write(&record);
     cancel.forget(&secret);
     if written.is_err() {
@@ -145,7 +148,11 @@ fn step<'c>(
     Ok((file, record, seat, sk))
 }
 
-pub(super) fn shuffle(args: &StepArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub(super) fn shuffle(
+    args: &StepArgs,
+    cancel: &Cancel,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     let (file, record, seat, sk) = step(args, cancel)?;
     let mut turn = checked(&args.transcript, record, (seat, &sk))?;
     let mut rng = generator(args.seed.as_deref())?;
@@ -161,7 +168,11 @@ pub(super) fn shuffle(args: &StepArgs, cancel: &Cancel, out: &mut Output) -> any
     )
 }
 
-pub(super) fn share(args: &ShareArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub(super) fn share(
+    args: &ShareArgs,
+    cancel: &Cancel,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
     let (file, record, seat, sk) = step(&args.step, cancel)?;
     let mut turn = checked(&args.step.transcript, record, (seat, &sk))?;
     let stage = turn

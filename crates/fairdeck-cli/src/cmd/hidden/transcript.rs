@@ -60,8 +60,8 @@ fn refuse_stdin(path: &Path) -> anyhow::Result<()> {
 /// opened (never through a symlink) or locked.
 pub(super) fn lock<'c>(path: &Path, cancel: &'c Cancel) -> anyhow::Result<Locked<'c>> {
     refuse_stdin(path)?;
-    let target = std::fs::canonicalize(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let target =
+        std::fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut name = target.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     let lock_path = target.with_file_name(name);
@@ -102,7 +102,8 @@ impl Locked<'_> {
         if let Ok(meta) = std::fs::metadata(&self.target) {
             let mode = Permissions::from_mode(meta.permissions().mode() & 0o7777);
             let set = temp.as_file().set_permissions(mode);
-            set.with_context(cannot).inspect_err(|_| self.cancel.forget(temp.path()))?;
+            set.with_context(cannot)
+                .inspect_err(|_| self.cancel.forget(temp.path()))?;
         }
         put_in_place(temp, record, self.cancel, |t| {
             t.persist(&self.target).map(drop).map_err(|e| e.error)
