@@ -3,8 +3,9 @@
 //! Every step reads the table's transcript (`docs/hidden-dealing.md` §14),
 //! checks every proof in it ([`fairdeck_hidden::verify`]), adds the seat's
 //! message(s), writes the transcript back (a new file renamed over the
-//! old, so a crash leaves the old one whole) and prints the message(s) on
-//! stdout. `hidden new` writes version 3.1 without a room (§17–§18): each
+//! old, so a crash leaves the old one whole; the whole step under a lock,
+//! so steps run at once take turns: see [`transcript`]) and prints the
+//! message(s) on stdout. `hidden new` writes version 3.1 without a room (§17–§18): each
 //! step signs its messages with the seat's key and appends their digests
 //! (and a void record's) to the transcript's log; a version-3 file (no
 //! `revision`) is played on unsigned, as it was.
@@ -84,7 +85,8 @@ pub struct NewArgs {
 /// Flags of `hidden key`.
 #[derive(Debug, clap::Args)]
 pub struct KeyArgs {
-    /// The table's transcript (read, and written back with the key message).
+    /// The table's transcript (read, and written back with the key message;
+    /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The seat: its index (from 0) or its name in the manifest.
@@ -103,7 +105,8 @@ pub struct KeyArgs {
 /// Flags every seat step shares.
 #[derive(Debug, clap::Args)]
 pub struct StepArgs {
-    /// The table's transcript.
+    /// The table's transcript (`shuffle`, `share`, `open`: written back,
+    /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The seat's secret key file (from `hidden key`).
@@ -132,7 +135,7 @@ pub struct ShareArgs {
 /// Flags of `hidden void`.
 #[derive(Debug, clap::Args)]
 pub struct VoidArgs {
-    /// The table's transcript.
+    /// The table's transcript (written back, locked through FILE.lock meanwhile).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The hand (default: the last hand of the transcript).
