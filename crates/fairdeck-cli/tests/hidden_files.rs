@@ -189,7 +189,7 @@ fn a_signal_stops_a_waiting_step_with_nothing_left() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(700));
+        wait_for_handlers(child.id());
         let kill = Process::new("kill")
             .args([format!("-{signal}"), child.id().to_string()])
             .status()
@@ -204,6 +204,34 @@ fn a_signal_stops_a_waiting_step_with_nothing_left() {
     }
     drop(held);
     ok(&t.run(&["share", "--street", "deal", "--key", &t.arg("seat0.key")]));
+}
+
+/// Waits until process `pid` catches SIGINT and SIGTERM (its handler is
+/// installed: from then on a signal stops the step, not the process).
+fn wait_for_handlers(pid: u32) {
+    let caught = (1u64 << (libc_signal::INT - 1)) | (1u64 << (libc_signal::TERM - 1));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(30) {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+            .unwrap_or(0);
+        if mask & caught == caught {
+            // The step is waiting for the lock, or about to.
+            std::thread::sleep(Duration::from_millis(200));
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("process {pid} never caught SIGINT and SIGTERM");
+}
+
+/// Linux's signal numbers (the tests do not link libc).
+mod libc_signal {
+    pub const INT: u32 = 2;
+    pub const TERM: u32 = 15;
 }
 
 /// Item 4: `hidden key` whose transcript cannot be written leaves no key
