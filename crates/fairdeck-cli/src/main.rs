@@ -12,6 +12,7 @@ mod failure;
 mod limits;
 mod output;
 mod random;
+mod signals;
 
 use std::process::ExitCode;
 

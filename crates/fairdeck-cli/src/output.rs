@@ -264,7 +264,10 @@ pub fn write_private(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
     let mut file = options
         .open(path)
         .with_context(|| format!("cannot create {}", path.display()))?;
+    // The file is this run's (created new): a failed write removes it, so
+    // that no partial secret stays and a retry may create it again.
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
+        .inspect_err(|_| drop(std::fs::remove_file(path)))
         .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -78,7 +78,8 @@ fn dealt(state: &State, hand: u64) -> Result<(&PublishedDeck, Option<Stage>), Er
 ///
 /// [`Error::UnexpectedMessage`] if the hand is not dealt, over, or an
 /// earlier stage still owes messages (a street is shown only after the
-/// deal and the streets before it); [`Error::Seat`] out of range.
+/// deal and the streets before it), or if `stage` is a street and the
+/// showdown has begun; [`Error::Seat`] out of range.
 pub fn owed_shares<R: CryptoRng + ?Sized>(
     state: &State,
     record: &Record,
@@ -103,6 +104,15 @@ pub fn owed_shares<R: CryptoRng + ?Sized>(
         );
         return Err(refuse(why));
     }
+    // §14 "Stages": the showdown comes after the streets; a street begun
+    // after it would be a message of an earlier stage than one present.
+    if matches!(stage, Stage::Street(_)) && rec.is_some_and(|r| !r.showdown.is_empty()) {
+        let why = format!(
+            "the showdown of hand {hand} has begun: no more streets (the {} stage is closed)",
+            table.layout().stage_name(stage)
+        );
+        return Err(refuse(why));
+    }
     let sent =
         |p: u64| rec.is_some_and(|r| r.all_shares().any(|m| m.seat == seat && m.position == p));
     let todo = table
@@ -119,7 +129,9 @@ pub fn owed_shares<R: CryptoRng + ?Sized>(
 ///
 /// # Errors
 ///
-/// As [`owed_shares`]; the deal must be complete.
+/// As [`owed_shares`]; the deal and every street begun must be complete
+/// (§14 "Stages": the showdown comes after them, and a verifier refuses a
+/// showdown share while an earlier stage owes messages).
 pub fn showdown_shares<R: CryptoRng + ?Sized>(
     state: &State,
     record: &Record,
@@ -130,8 +142,11 @@ pub fn showdown_shares<R: CryptoRng + ?Sized>(
     let table = &state.table;
     table.check_seat(seat)?;
     let (deck, first_open) = dealt(state, hand)?;
-    if first_open.is_some_and(|s| s <= Stage::Deal) {
-        return Err(refuse(format!("the deal of hand {hand} is not complete")));
+    if let Some(stage) = first_open {
+        let name = table.layout().stage_name(stage);
+        return Err(refuse(format!(
+            "the {name} of hand {hand} is not complete: the showdown comes after it"
+        )));
     }
     let rec = record.hand(hand);
     let opened =

@@ -179,8 +179,15 @@ fn sign<R: CryptoRng + ?Sized>(
 /// # Errors
 ///
 /// [`Refused::KeyTaken`] if the seat has a key; [`Refused::KeyOrder`] if
-/// another seat is next.
+/// another seat is next; [`Refused::Step`] if the table is void (a void at
+/// `keys`: no message may follow it, §14 "Void").
 pub fn key_turn(record: &Record, seat: u64) -> Result<(), Refused> {
+    if let Some(v) = &record.void {
+        return Err(Refused::Step(Error::UnexpectedMessage(format!(
+            "the table is over: void at the {} stage (seat {} did not publish its key)",
+            v.stage, v.seat
+        ))));
+    }
     let next = record.keys.len() as u64;
     if next == seat {
         return Ok(());

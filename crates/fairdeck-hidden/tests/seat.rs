@@ -120,3 +120,71 @@ fn followers_play_a_hand_that_verifies_and_read_their_own_cards() {
     let turn = followers[0].check(record, (0, &keys[0])).unwrap();
     assert_eq!(turn.cards(Some(2)).unwrap_err(), 2);
 }
+
+/// Issue 51, item 6: an open while a street owes shares, or a street begun
+/// after an open, made the transcript fail as a hand in progress (§14:
+/// nothing of a later stage while an earlier one is incomplete), and every
+/// later step with it. Both are refused; the transcript stays valid.
+#[test]
+fn the_showdown_waits_for_the_streets_begun_and_closes_the_rest() {
+    let (_, mut record, keys) = keyed(3, 6);
+    let mut g = rng(7);
+    let mut act = |record: &Record, j: usize, what: &str| {
+        let mut turn = Follower::new()
+            .check(record.clone(), (j as u64, &keys[j]))
+            .unwrap();
+        let done = match what {
+            "shuffle" => turn.shuffle(None, &mut g).map(drop),
+            "open" => turn.open(None, &mut g).map(drop),
+            street => {
+                let stage = turn.stage(street).unwrap();
+                turn.share(stage, None, &mut g).map(drop)
+            }
+        };
+        done.map(|()| turn.record)
+    };
+    for what in ["shuffle", "deal"] {
+        for j in 0..3 {
+            record = act(&record, j, what).unwrap();
+        }
+    }
+    record = act(&record, 0, "flop").unwrap();
+    let early = act(&record, 1, "open").unwrap_err();
+    assert_eq!(early.kind(), "unexpected-message");
+    assert!(
+        early.to_string().contains("flop of hand 1 is not complete"),
+        "{early}"
+    );
+    for j in 1..3 {
+        record = act(&record, j, "flop").unwrap();
+    }
+    record = act(&record, 1, "open").unwrap();
+    let late = act(&record, 0, "turn").unwrap_err();
+    assert!(
+        late.to_string().contains("showdown of hand 1 has begun"),
+        "{late}"
+    );
+    let opts = Options {
+        in_progress: true,
+        ..Options::default()
+    };
+    let v = verify(&record, &opts).verdict;
+    assert!(v.is_valid(), "{:?}", v.differences);
+}
+
+/// Issue 51, item 7: a key after the table's void (at `keys`) made the
+/// table invalid; it is refused as every other step after a void is.
+#[test]
+fn no_key_is_taken_after_the_table_void() {
+    let (_, mut record, _) = keyed(3, 8);
+    record.keys.truncate(1);
+    record.void = Some(fairdeck_hidden::record::Void {
+        stage: "keys".into(),
+        seat: 1,
+        missing: vec![fairdeck_hidden::record::Missing::Key],
+    });
+    let Err(Refused::Step(e)) = key_turn(&record, 1) else {
+        panic!("a key after the table's void");
+    };
+    assert!(e.to_string().contains("the table is over"), "{e}");
+}

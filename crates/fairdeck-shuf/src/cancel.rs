@@ -96,35 +96,47 @@ impl Cancel {
 
     /// Runs `create`, which makes a temporary file or directory and returns
     /// its path, and lists that path for [`abandon`](Self::abandon).
-    pub(crate) fn create<T>(
+    /// Callers outside this crate (`fairdeck hidden`'s transcript and key
+    /// files) use their own error type `E`, which takes [`Error::Interrupted`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] (as `E`) once the flag is raised or the run
+    /// abandoned: `create` is not run; `create`'s own error.
+    pub fn create<T, E: From<Error>>(
         &self,
-        create: impl FnOnce() -> Result<T, Error>,
+        create: impl FnOnce() -> Result<T, E>,
         path: impl Fn(&T) -> PathBuf,
-    ) -> Result<T, Error> {
+    ) -> Result<T, E> {
         let mut ledger = self.lock();
         if ledger.abandoned || self.is_raised() {
-            return Err(Error::Interrupted);
+            return Err(Error::Interrupted.into());
         }
         let made = create()?;
         ledger.live.push(path(&made));
         Ok(made)
     }
 
-    /// Unlists `path` (it was removed).
-    pub(crate) fn forget(&self, path: &Path) {
+    /// Unlists `path` (it was removed, or is kept for good).
+    pub fn forget(&self, path: &Path) {
         self.lock().live.retain(|p| p != path);
     }
 
     /// Runs `finish` (the rename of the output into place) unless the run
     /// was interrupted, and marks the run committed; unlists `path`.
-    pub(crate) fn commit(
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Interrupted`] (as `E`) once the flag is raised or the run
+    /// abandoned: `finish` is not run; `finish`'s own error.
+    pub fn commit<E: From<Error>>(
         &self,
         path: &Path,
-        finish: impl FnOnce() -> Result<(), Error>,
-    ) -> Result<(), Error> {
+        finish: impl FnOnce() -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut ledger = self.lock();
         if ledger.abandoned || self.is_raised() {
-            return Err(Error::Interrupted);
+            return Err(Error::Interrupted.into());
         }
         finish()?;
         ledger.live.retain(|p| p != path);
@@ -151,7 +163,7 @@ mod tests {
         let made = cancel.create(
             || {
                 std::fs::write(&file, b"x").map_err(|e| Error::io("w", e))?;
-                Ok(file.clone())
+                Ok::<_, Error>(file.clone())
             },
             PathBuf::clone,
         );
@@ -159,19 +171,29 @@ mod tests {
         assert!(cancel.abandon());
         assert!(!file.exists());
         assert!(matches!(
-            cancel.commit(&file, || Ok(())),
+            cancel.commit(&file, || Ok::<(), Error>(())),
             Err(Error::Interrupted)
         ));
-        assert!(cancel.create(|| Ok(()), |_| file.clone()).is_err());
+        assert!(
+            cancel
+                .create(|| Ok::<(), Error>(()), |_| file.clone())
+                .is_err()
+        );
     }
 
     #[test]
     fn a_committed_run_is_not_abandoned() {
         let cancel = Cancel::default();
-        cancel.commit(Path::new("x"), || Ok(())).unwrap();
+        cancel
+            .commit(Path::new("x"), || Ok::<(), Error>(()))
+            .unwrap();
         assert!(!cancel.abandon());
         let raised = Cancel::new(Arc::new(AtomicBool::new(true)));
         assert!(raised.check().is_err());
-        assert!(raised.commit(Path::new("x"), || Ok(())).is_err());
+        assert!(
+            raised
+                .commit(Path::new("x"), || Ok::<(), Error>(()))
+                .is_err()
+        );
     }
 }

@@ -22,8 +22,7 @@ use fairdeck_shuf::quote::Quotes;
 use fairdeck_shuf::{Cancel, Error, Method, Options, Randomness};
 
 use crate::output::Output;
-
-mod signals;
+use crate::signals;
 
 /// The raw arguments of `fairdeck shuf` (see `fairdeck shuf --help`).
 #[derive(Debug, clap::Args)]

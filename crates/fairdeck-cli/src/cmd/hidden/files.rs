@@ -1,9 +1,10 @@
-//! The files of `hidden`: the transcript (read strictly, written back by
-//! rename), the seat's secret key file (created new, mode 0600), and the
-//! generator (OS entropy, or `--seed` for reproducible tests).
+//! The files of `hidden`: the transcript (read strictly; written back as
+//! [`super::transcript`] says), the seat's secret key file (created new,
+//! mode 0600), and the generator (OS entropy, or `--seed` for reproducible
+//! tests).
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 
 use anyhow::Context;
 use chacha20::ChaCha20Rng;
@@ -38,20 +39,6 @@ pub(super) fn read_text(path: &Path) -> anyhow::Result<String> {
 pub(super) fn read_record(path: &Path) -> anyhow::Result<Record> {
     let text = read_text(path)?;
     Record::from_json(&text).map_err(|e| usage(format!("{}: {e}", path.display())))
-}
-
-/// Writes the transcript: a new file beside it, synced, renamed over it.
-pub(super) fn write_record(path: &Path, record: &Record) -> anyhow::Result<()> {
-    let mut tmp = PathBuf::from(path);
-    tmp.set_extension(format!("tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(record.to_json().as_bytes())?;
-        file.write_all(b"\n")?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The secret key file: which table and seat it is for, and the key.

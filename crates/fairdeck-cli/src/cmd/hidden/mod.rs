@@ -3,8 +3,9 @@
 //! Every step reads the table's transcript (`docs/hidden-dealing.md` §14),
 //! checks every proof in it ([`fairdeck_hidden::verify`]), adds the seat's
 //! message(s), writes the transcript back (a new file renamed over the
-//! old, so a crash leaves the old one whole) and prints the message(s) on
-//! stdout. `hidden new` writes version 3.1 without a room (§17–§18): each
+//! old, so a crash leaves the old one whole; the whole step under a lock,
+//! so steps run at once take turns: see [`transcript`]) and prints the
+//! message(s) on stdout. `hidden new` writes version 3.1 without a room (§17–§18): each
 //! step signs its messages with the seat's key and appends their digests
 //! (and a void record's) to the transcript's log; a version-3 file (no
 //! `revision`) is played on unsigned, as it was.
@@ -17,9 +18,12 @@ mod page;
 mod report;
 mod seat;
 mod steps;
+mod transcript;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use fairdeck_shuf::Cancel;
 
 use crate::output::Output;
 
@@ -82,7 +86,8 @@ pub struct NewArgs {
 /// Flags of `hidden key`.
 #[derive(Debug, clap::Args)]
 pub struct KeyArgs {
-    /// The table's transcript (read, and written back with the key message).
+    /// The table's transcript (read, and written back with the key message;
+    /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The seat: its index (from 0) or its name in the manifest.
@@ -101,7 +106,8 @@ pub struct KeyArgs {
 /// Flags every seat step shares.
 #[derive(Debug, clap::Args)]
 pub struct StepArgs {
-    /// The table's transcript.
+    /// The table's transcript (`shuffle`, `share`, `open`: written back,
+    /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The seat's secret key file (from `hidden key`).
@@ -130,7 +136,7 @@ pub struct ShareArgs {
 /// Flags of `hidden void`.
 #[derive(Debug, clap::Args)]
 pub struct VoidArgs {
-    /// The table's transcript.
+    /// The table's transcript (written back, locked through FILE.lock meanwhile).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
     /// The hand (default: the last hand of the transcript).
@@ -141,13 +147,31 @@ pub struct VoidArgs {
 /// Runs `fairdeck hidden …`.
 pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
-        Command::New(args) => steps::new(args, out),
-        Command::Key(args) => steps::key(args, out),
-        Command::Shuffle(args) => steps::shuffle(args, out),
-        Command::Share(args) => steps::share(args, out),
+        Command::New(args) => writing(out, |c, o| steps::new(args, c, o)),
+        Command::Key(args) => writing(out, |c, o| steps::key(args, c, o)),
+        Command::Shuffle(args) => writing(out, |c, o| steps::shuffle(args, c, o)),
+        Command::Share(args) => writing(out, |c, o| steps::share(args, c, o)),
         Command::Cards(args) => report::cards_of(args, out),
-        Command::Open(args) => steps::open(args, out),
-        Command::Void(args) => steps::void(args, out),
+        Command::Open(args) => writing(out, |c, o| steps::open(args, c, o)),
+        Command::Void(args) => writing(out, |c, o| steps::void(args, c, o)),
         Command::Seat(args) => seat::run(args, out),
+    }
+}
+
+/// Runs a step that writes the transcript. Ctrl-C, SIGTERM or SIGHUP stop
+/// it with its temporary and new key files removed and exit code 130 —
+/// unless its transcript was already in place (then it finishes: exit 0).
+fn writing(
+    out: &mut Output,
+    step: impl FnOnce(&Cancel, &mut Output) -> anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
+    let cancel = Cancel::default();
+    crate::signals::watch(&cancel);
+    match step(&cancel, out) {
+        Err(_) if cancel.is_raised() => {
+            crate::failure::note("interrupted: the transcript is unchanged");
+            Ok(ExitCode::from(130))
+        }
+        result => result,
     }
 }

@@ -13,9 +13,11 @@ use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish
 use fairdeck_hidden::signature::Context as Signing;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_hidden::{Table, VERSION};
+use fairdeck_shuf::Cancel;
 use serde::Serialize;
 
-use super::files::{checked, generator, read_key, read_record, write_key, write_record};
+use super::files::{checked, generator, read_key, write_key};
+use super::transcript::{self, Locked};
 use super::{KeyArgs, NewArgs, ShareArgs, StepArgs, VoidArgs};
 use crate::failure::{note, usage};
 use crate::output::Output;
@@ -45,7 +47,7 @@ fn range(text: &str) -> anyhow::Result<(u64, u64)> {
     }
 }
 
-pub(super) fn new(args: &NewArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+pub(super) fn new(args: &NewArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
     let deck = match (&args.deck, args.game.parse::<Game>()) {
         (Some(d), _) => d.clone(),
         (None, Ok(game)) => game.deck().to_string(),
@@ -62,16 +64,10 @@ pub(super) fn new(args: &NewArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
         last,
     };
     Table::new(manifest.clone()).map_err(|e| usage(e.to_string()))?;
-    if args.transcript.exists() {
-        return Err(usage(format!(
-            "{} exists: a new table needs a new transcript",
-            args.transcript.display()
-        )));
-    }
     // Version 3.1 without a room: every seat signs its messages and the
     // transcript logs their digests (the file is the bulletin board).
     let record = Record::signed(manifest, None);
-    write_record(&args.transcript, &record)?;
+    transcript::create(&args.transcript, &record, cancel)?;
     published(
         out,
         &record.manifest,
@@ -95,8 +91,9 @@ fn seat_index(record: &Record, seat: &str) -> anyhow::Result<u64> {
     })
 }
 
-pub(super) fn key(args: &KeyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let mut record = read_record(&args.transcript)?;
+pub(super) fn key(args: &KeyArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let file = transcript::lock(&args.transcript, cancel)?;
+    let mut record = file.read()?;
     let table = Table::new(record.manifest.clone())
         .map_err(|e| usage(format!("{}: {e}", args.transcript.display())))?;
     let seat = seat_index(&record, &args.seat)?;
@@ -111,8 +108,20 @@ pub(super) fn key(args: &KeyArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
     let mut rng = generator(args.seed.as_deref())?;
     let sk = SecretKey::generate(&mut rng);
     let msg = publish_key(&table, &mut record, seat, &sk, &mut rng).map_err(refused)?;
-    write_key(&args.secret_out, &record.manifest.table, seat, &sk)?;
-    write_record(&args.transcript, &record)?;
+    // The key file is listed in `cancel` (a signal removes it) and removed
+    // if the transcript cannot take the key message: a retry starts afresh.
+    let secret = args.secret_out.clone();
+    let table_id = &record.manifest.table;
+    cancel.create(
+        || write_key(&secret, table_id, seat, &sk),
+        |()| secret.clone(),
+    )?;
+    let written = file.write(&record);
+    cancel.forget(&secret);
+    if written.is_err() {
+        let _ = std::fs::remove_file(&secret);
+    }
+    written?;
     let line = format!(
         "seat {seat}: secret key in {} (keep it; never share it), key message added to {}",
         args.secret_out.display(),
@@ -121,9 +130,13 @@ pub(super) fn key(args: &KeyArgs, out: &mut Output) -> anyhow::Result<ExitCode> 
     published(out, &msg, line)
 }
 
-/// The transcript, the seat and its key, checked against the transcript.
-fn step(args: &StepArgs) -> anyhow::Result<(Record, u64, SecretKey)> {
-    let record = read_record(&args.transcript)?;
+/// The transcript (locked), the seat and its key, checked against the transcript.
+fn step<'c>(
+    args: &StepArgs,
+    cancel: &'c Cancel,
+) -> anyhow::Result<(Locked<'c>, Record, u64, SecretKey)> {
+    let file = transcript::lock(&args.transcript, cancel)?;
+    let record = file.read()?;
     let (seat, sk) = read_key(&args.key, &record)?;
     if check_published(&record, seat, &sk).is_err() {
         anyhow::bail!(
@@ -132,15 +145,19 @@ fn step(args: &StepArgs) -> anyhow::Result<(Record, u64, SecretKey)> {
             args.transcript.display()
         );
     }
-    Ok((record, seat, sk))
+    Ok((file, record, seat, sk))
 }
 
-pub(super) fn shuffle(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (record, seat, sk) = step(args)?;
+pub(super) fn shuffle(
+    args: &StepArgs,
+    cancel: &Cancel,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let (file, record, seat, sk) = step(args, cancel)?;
     let mut turn = checked(&args.transcript, record, (seat, &sk))?;
     let mut rng = generator(args.seed.as_deref())?;
     let (n, msg) = turn.shuffle(args.hand, &mut rng)?;
-    write_record(&args.transcript, &turn.record)?;
+    file.write(&turn.record)?;
     published(
         out,
         &msg,
@@ -151,15 +168,19 @@ pub(super) fn shuffle(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitC
     )
 }
 
-pub(super) fn share(args: &ShareArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (record, seat, sk) = step(&args.step)?;
+pub(super) fn share(
+    args: &ShareArgs,
+    cancel: &Cancel,
+    out: &mut Output,
+) -> anyhow::Result<ExitCode> {
+    let (file, record, seat, sk) = step(&args.step, cancel)?;
     let mut turn = checked(&args.step.transcript, record, (seat, &sk))?;
     let stage = turn
         .stage(&args.street)
         .map_err(|e| usage(format!("--street {e}")))?;
     let mut rng = generator(args.step.seed.as_deref())?;
     let (n, shares) = turn.share(stage, args.step.hand, &mut rng)?;
-    write_record(&args.step.transcript, &turn.record)?;
+    file.write(&turn.record)?;
     let line = format!(
         "seat {seat}: {} share(s) of hand {n}'s {} added to {}",
         shares.len(),
@@ -169,12 +190,12 @@ pub(super) fn share(args: &ShareArgs, out: &mut Output) -> anyhow::Result<ExitCo
     published(out, &shares, line)
 }
 
-pub(super) fn open(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (record, seat, sk) = step(args)?;
+pub(super) fn open(args: &StepArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let (file, record, seat, sk) = step(args, cancel)?;
     let mut turn = checked(&args.transcript, record, (seat, &sk))?;
     let mut rng = generator(args.seed.as_deref())?;
     let (n, shares) = turn.open(args.hand, &mut rng)?;
-    write_record(&args.transcript, &turn.record)?;
+    file.write(&turn.record)?;
     published(
         out,
         &shares,
@@ -198,8 +219,9 @@ fn log_void(record: &mut Record, hand: Option<u64>, v: &Void) -> anyhow::Result<
     Ok(())
 }
 
-pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let mut record = read_record(&args.transcript)?;
+pub(super) fn void(args: &VoidArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let file = transcript::lock(&args.transcript, cancel)?;
+    let mut record = file.read()?;
     let outcome = verify(
         &record,
         &Options {
@@ -225,7 +247,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
         };
         log_void(&mut record, None, &v)?;
         record.void = Some(v.clone());
-        write_record(&args.transcript, &record)?;
+        file.write(&record)?;
         return published(
             out,
             &v,
@@ -245,7 +267,7 @@ pub(super) fn void(args: &VoidArgs, out: &mut Output) -> anyhow::Result<ExitCode
         .ok_or_else(|| anyhow::anyhow!("hand {n} owes no message: nothing to void"))?;
     log_void(&mut record, Some(n), &v)?;
     record.hand_mut(n)?.void = Some(v.clone());
-    write_record(&args.transcript, &record)?;
+    file.write(&record)?;
     let line = format!(
         "hand {n} void at the {} stage: seat {} did not send {} message(s)",
         v.stage,

@@ -1,6 +1,8 @@
-//! The signals `shuf` handles, as GNU's would: a signal the caller ignored
+//! The signals that stop `shuf` and the `hidden` steps that write a
+//! transcript, handled as GNU's `shuf` would: a signal the caller ignored
 //! (`nohup`, a background job of a non-interactive shell, `trap '' PIPE`)
-//! stays ignored.
+//! stays ignored. Either way the run's temporary files, listed in its
+//! [`Cancel`], are removed.
 //!
 //! (What SIGPIPE was at start is recorded in [`crate::failure`], for every
 //! subcommand.)
