@@ -185,6 +185,58 @@ fn a_connection_string_never_becomes_a_sqlite_file() {
     assert!(names.is_empty(), "{names:?}");
 }
 
+/// A token file is one line of text: binary bytes, an empty file and an
+/// endless one (`/dev/zero`, read only up to a line's worth) are refused in
+/// one line, exit 2, before the database is touched.
+#[test]
+fn an_admin_token_is_a_line_of_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let nul = dir.path().join("nul");
+    std::fs::write(&nul, [0u8; 64]).unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, "").unwrap();
+    let spaced = dir.path().join("spaced");
+    std::fs::write(&spaced, format!("{} {}\n", "a".repeat(20), "b".repeat(20))).unwrap();
+    let db = dir.path().join("t.sqlite");
+    for (file, says) in [
+        (nul.as_path(), "not an admin token"),
+        (empty.as_path(), "at least 32 characters"),
+        (spaced.as_path(), "not an admin token"),
+        (Path::new("/dev/zero"), "longer than one line"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db"])
+            .arg(&db)
+            .arg("--admin-token-file")
+            .arg(file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{file:?}: {err}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{err}");
+        assert!(!db.exists(), "{file:?}: a database made");
+    }
+}
+
+/// SQLite's in-memory database and names that read like URLs are refused
+/// in one line (exit 2), and no file of that name is made.
+#[test]
+fn memory_and_url_like_databases_are_refused_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in [":memory:", "sqlite::memory:", "sqlite:", "file:t.db"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .current_dir(dir.path())
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db", db])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{db}: {err}");
+        assert!(err.contains(db) && err.lines().count() == 1, "{err}");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(names.is_empty(), "{db}: {names:?}");
+    }
+}
+
 /// Tables and seats of the crash run: bounded, so the test stays under a
 /// few seconds (24 tables × 20 requests).
 const CRASH_TABLES: usize = 24;

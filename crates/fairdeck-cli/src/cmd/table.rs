@@ -1,7 +1,7 @@
 //! `fairdeck table serve`: the fair-dealing table service of a card room
 //! (its API: `fairdeck_table::service`).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -142,22 +142,36 @@ pub(crate) fn loopback_name(bind: &str) -> String {
     }
 }
 
-/// The admin token in `path`, or `None` when there is no such file.
+/// The longest admin token file read: a token is one line of text (the
+/// tokens this command writes are 65 bytes); a longer file is refused
+/// without reading it all (`/dev/zero` is not a token).
+const MAX_TOKEN_FILE: u64 = 1024;
+
+/// The admin token in `path`, or `None` when there is no such file. The
+/// token is the file's one line: 32 to 1023 visible ASCII characters (it
+/// travels in an HTTP header), surrounding white space ignored.
 fn read_admin_token(path: &Path) -> anyhow::Result<Option<String>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let token = text.trim().to_string();
-            if token.len() < 32 {
-                return Err(usage(format!(
-                    "{}: an admin token must be at least 32 characters",
-                    path.display()
-                )));
-            }
-            Ok(Some(token))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_TOKEN_FILE)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let refuse = |why: &str| Err(usage(format!("{}: {why}", path.display())));
+    if bytes.len() as u64 >= MAX_TOKEN_FILE {
+        return refuse("not an admin token: longer than one line of 1023 characters");
     }
+    let token = bytes.trim_ascii();
+    if !token.iter().all(u8::is_ascii_graphic) {
+        return refuse("not an admin token: one line of visible ASCII characters, without spaces");
+    }
+    if token.len() < 32 {
+        return refuse("an admin token must be at least 32 characters");
+    }
+    Ok(Some(String::from_utf8_lossy(token).into_owned()))
 }
 
 /// A fresh admin token, written to `path` (0600).
