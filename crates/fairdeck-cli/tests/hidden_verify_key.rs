@@ -302,3 +302,94 @@ fn every_flag_of_another_version_is_a_usage_error_naming_it() {
     ]));
     ok(&verify_with(&[&v3, "--key", &key]));
 }
+
+/// One exit code for one kind of mistake: a key file that is not the
+/// seat's key — of another table, or of this table but not the key its
+/// seat published — is a usage error (exit 2) for `fair verify --key`,
+/// `hidden cards` and every step alike; an all-zero secret says so.
+#[test]
+fn a_wrong_key_is_a_usage_error_everywhere_and_zero_is_named() {
+    let t = dealt("verify-key-kinds");
+    let other = dealt("another-kinds");
+    // Bob's secret in a file that says it is seat 0's: of this table, wrong.
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(t.path("seat1.key")).unwrap()).unwrap();
+    file["seat"] = 0.into();
+    let renamed = t.write("renamed.key", &file);
+    let foreign = other.arg("seat0.key");
+    for key in [&renamed, &foreign] {
+        for step in [&["cards"][..], &["open"], &["share", "--street", "flop"]] {
+            let line = usage_line(&t.run(&[step, &["--key", key][..]].concat()));
+            assert!(line.contains("key"), "{step:?} {key}: {line}");
+        }
+    }
+    file["secret_key"] = "0".repeat(64).into();
+    let zero = t.write("zero.key", &file);
+    let line = usage_line(&t.run(&["cards", "--key", &zero]));
+    assert!(line.contains("a secret key of zero"), "{line}");
+    assert!(!line.contains("below the group order"), "{line}");
+}
+
+/// `hidden new --seats 'a, b'` would make a seat named " b" that `--seat b`
+/// never finds: white space around a name is refused. A seat name that is
+/// a number wins over the index, as `--seat`'s help says.
+#[test]
+fn seat_names_are_read_as_written_and_a_name_wins_over_an_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let out = fairdeck()
+        .args([
+            "hidden",
+            "new",
+            "--table",
+            "sp",
+            "--seats",
+            "a, b",
+            "--transcript",
+        ])
+        .arg(t("spaced.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("\" b\" begins or ends with white space"));
+    assert!(!dir.path().join("spaced.json").exists());
+    let out = fairdeck()
+        .args([
+            "hidden",
+            "new",
+            "--table",
+            "nums",
+            "--seats",
+            "1,0,2",
+            "--transcript",
+        ])
+        .arg(t("nums.json"))
+        .output()
+        .unwrap();
+    ok(&out);
+    let out = fairdeck()
+        .args([
+            "--format",
+            "json",
+            "hidden",
+            "key",
+            "--seat",
+            "1",
+            "--secret-out",
+        ])
+        .arg(t("k.key"))
+        .args(["--seed", "nums", "--transcript"])
+        .arg(t("nums.json"))
+        .output()
+        .unwrap();
+    ok(&out);
+    let key: Value = serde_json::from_slice(&std::fs::read(t("k.key")).unwrap()).unwrap();
+    assert_eq!(key["seat"], 0, "the seat named \"1\" is seat 0");
+    let help = fairdeck()
+        .args(["hidden", "key", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("A name wins"), "{help}");
+}

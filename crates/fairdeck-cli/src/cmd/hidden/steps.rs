@@ -126,11 +126,11 @@ fn step(args: &StepArgs) -> anyhow::Result<(Record, u64, SecretKey)> {
     let record = read_record(&args.transcript)?;
     let (seat, sk) = read_key(&args.key, &record)?;
     if check_published(&record, seat, &sk).is_err() {
-        anyhow::bail!(
+        return Err(usage(format!(
             "{}: wrong-key: not the key seat {seat} published in {}",
             args.key.display(),
             args.transcript.display()
-        );
+        )));
     }
     Ok((record, seat, sk))
 }
