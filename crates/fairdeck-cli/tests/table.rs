@@ -237,6 +237,58 @@ fn memory_and_url_like_databases_are_refused_without_a_file() {
     }
 }
 
+/// `table serve` says at start whether hidden tables have a browser seat:
+/// a build without the `wasm32-unknown-unknown` target has no seat module,
+/// and the service says so (and why, and how to get it) before anyone opens
+/// a seat page; a build with it says nothing. Which one this is: whether
+/// `/js/hidden/seat.wasm` is served.
+#[test]
+fn table_serve_says_at_start_when_browser_seats_are_unavailable() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+        .args(["table", "serve", "--bind", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("fairdeck table serve: http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut said = String::new();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    while !said.contains("press Ctrl-C to stop") {
+        if err.read_line(&mut said).unwrap() == 0 {
+            break;
+        }
+    }
+    let server = Server { child, addr };
+    let (status, _) = server.call("HEAD", "/js/hidden/seat.wasm", None, "");
+    let note = "browser seats of hidden tables are unavailable";
+    match status {
+        404 => {
+            assert!(said.contains(note), "{said}");
+            for words in [
+                "rustup target add wasm32-unknown-unknown",
+                "fairdeck hidden seat --link",
+            ] {
+                assert!(said.contains(words), "{said}");
+            }
+        }
+        _ => {
+            assert_eq!(status, 200);
+            assert!(!said.contains(note), "{said}");
+        }
+    }
+}
+
 /// Tables and seats of the crash run: bounded, so the test stays under a
 /// few seconds (24 tables × 20 requests).
 const CRASH_TABLES: usize = 24;

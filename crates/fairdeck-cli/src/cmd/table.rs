@@ -118,6 +118,9 @@ fn run_service<S: Store + Send + 'static>(
                     "note: listening on {local}: anyone who can reach this address can use the API"
                 ));
             }
+            if let Some(why) = browser_seat_missing() {
+                note(format_args!("note: {why}"));
+            }
             note("press Ctrl-C to stop");
         };
         let shutdown = async {
@@ -131,6 +134,21 @@ fn run_service<S: Store + Send + 'static>(
     drop(keep);
     served?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why hidden tables have no browser seat in this build, if they have none:
+/// the seat module is compiled into the page at build time only when the
+/// `wasm32-unknown-unknown` target is installed (and `FAIRDECK_WASM` is not
+/// `skip`); without it the seat page could only fail to load it.
+fn browser_seat_missing() -> Option<&'static str> {
+    fairdeck_web::page::assets::find("/js/hidden/seat.wasm")
+        .is_none()
+        .then_some(
+            "browser seats of hidden tables are unavailable: this fairdeck was built without \
+             the seat module (no wasm32-unknown-unknown target, or FAIRDECK_WASM=skip); \
+             `rustup target add wasm32-unknown-unknown` and build again. Seats can still play \
+             with `fairdeck hidden seat --link`",
+        )
 }
 
 /// `localhost:PORT` as `127.0.0.1:PORT` (the name every system gives the
