@@ -545,6 +545,20 @@ fn bench_takes_the_seats_the_service_takes() {
         (report["hands_finished"].as_u64(), report["errors"].as_u64()),
         (Some(1), Some(0))
     );
+    // The per-kind rows add up to "all" (the claims were left out).
+    let rows: u64 = report["by_kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["requests"].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(rows), report["all"]["requests"].as_u64(), "{report}");
+    let claims = report["by_kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "claim");
+    assert_eq!(claims.and_then(|t| t["requests"].as_u64()), Some(14));
     for bad in ["1", "23", "100000000000"] {
         let out = bench(bad);
         assert_eq!(out.status.code(), Some(2), "--seats {bad}");

@@ -131,8 +131,7 @@ export function poll(tick, ms = 1000) {
         return;
       }
       if (e.status === 409 && e.parameter === 'device' && /another device/.test(e.message)) {
-        document.body.dataset.stopped = 'claimed';
-        showError(CLAIMED_ELSEWHERE);
+        stopPage('claimed', CLAIMED_ELSEWHERE);
         return;
       }
       showError(e.message);
