@@ -83,9 +83,10 @@ def hex32(text, what):
 
 
 def read_point(text, what):
-    """Section 2: a point; RFC 9496 decoding refuses non-canonical bytes (`point-encoding`)."""
+    """Section 2: a point; RFC 9496 decoding refuses non-canonical bytes (`point-encoding`),
+    bit 255 set included (libsodium's check ignores that bit, so it is tested here first)."""
     data = hex32(text, what)
-    if not rbcl.crypto_core_ristretto255_is_valid_point(data):
+    if data[31] & 0x80 or not rbcl.crypto_core_ristretto255_is_valid_point(data):
         raise Failure("point-encoding", "%s is not a canonical ristretto255 encoding" % what)
     return data
 

@@ -118,6 +118,15 @@ pub fn mix_steps(model: Model, n: usize, shuffles: &[u32], trials: u64) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
+/// `fairdeck bench --passes -n N --rounds R`: R timed rounds and one
+/// warm-up, each one production shuffle of N `u32`: five passes over every
+/// element (labels, scatter, inner labels, settle, Fisher–Yates), about two
+/// steps each (a roll or a label, and a write that mostly misses the cache).
+/// So the default 5 rounds of 10⁸ fit the budget and 1000 rounds do not.
+pub fn passes_steps(n: usize, rounds: u64) -> u64 {
+    times(times(rounds.saturating_add(1), n as u64), 10)
+}
+
 /// `fairdeck chaos --distribution N --trials T`: the exact law visits all
 /// n! orders (n ≤ 10), the simulated one shuffles T decks of n; both add
 /// the Stirling numbers (n² big-integer operations of n·log₂ n bits).

@@ -164,3 +164,42 @@ fn mix_overhand_suggests_limits_at_the_edge() {
     ];
     the_suggestion_is_the_edge(&args, "-n");
 }
+
+/// `bench --passes --rounds 1000` ran for minutes with no budget check:
+/// rounds × N is now checked like every other long run, the suggested
+/// --rounds is the edge, and `--allow-long` lets it run.
+#[test]
+fn bench_passes_checks_its_rounds_against_the_budget() {
+    let args = ["bench", "--passes", "--sizes", "1e7", "--rounds", "1000"];
+    let most = the_suggestion_is_the_edge(&args, "--rounds");
+    assert!((5..1000).contains(&most), "{most}");
+    let long = owned(&[&args[..], &["--allow-long"]].concat());
+    assert!(matches!(start(&long), Start::Accepted));
+}
+
+/// `mix overhand -n 7` with a --step beyond the last row shown said its run
+/// was "within the budget" (the rows shown) and then carried the exact law
+/// to --max-shuffles, unshown, for minutes. The law now stops at the last
+/// row, which is what the estimate counts: the run ends at once.
+#[test]
+fn mix_exact_work_is_what_the_estimate_counts() {
+    let begun = Instant::now();
+    let out = Process::new(assert_cmd::cargo::cargo_bin("fairdeck"))
+        .args(["--format", "json", "mix", "overhand", "-n", "7"])
+        .args(["--max-shuffles", "1000000", "--step", "2000000"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        begun.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        begun.elapsed()
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 1, "{v}");
+}

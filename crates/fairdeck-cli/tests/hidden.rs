@@ -91,13 +91,14 @@ fn steps_out_of_turn_and_wrong_key_files_are_refused() {
     let out = t.run(&["shuffle", "--key", &key1]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("seat 0's turn"), "{}", stderr(&out));
-    // A key file relabelled as another seat's.
+    // A key file relabelled as another seat's: a usage error, as a key file of
+    // another table is (the key given is wrong, not the transcript).
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(t.path("seat1.key")).unwrap()).unwrap();
     file["seat"] = 0.into();
     let forged = t.write("forged.key", &file);
     let out = t.run(&["shuffle", "--key", &forged]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("wrong-key"), "{}", stderr(&out));
     // A key file of another table; not a key file at all.
     file["table"] = "elsewhere".into();

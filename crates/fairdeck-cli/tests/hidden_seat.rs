@@ -381,6 +381,50 @@ fn bad_links_and_an_unreachable_service_are_one_line_errors() {
     );
 }
 
+/// A room writes the link: every part of it is checked before anything is
+/// done with it (no key file is named from a table id like `../x`, no port
+/// out of range is retried for minutes), with the default key file name.
+#[test]
+fn a_link_is_checked_whole_before_it_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    for (fragment, says) in [
+        ("table=../x&seat=0&token=a", "the table id \"../x\""),
+        ("table=a/b&seat=0&token=a", "the table id \"a/b\""),
+        ("table=&seat=0&token=a", "an empty table="),
+        ("table=t&seat=0&token=", "an empty token="),
+        ("table=t&seat=0&seat=1&token=a", "seat= given twice"),
+        ("table=t&seat=0&token=a&token=b", "token= given twice"),
+    ] {
+        let link = format!("http://127.0.0.1:1/x#{fragment}");
+        let out = Command::new(cargo_bin("fairdeck"))
+            .args(["hidden", "seat", "--patience", "0", "--link", &link])
+            .current_dir(&work)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{link}: {err}");
+        assert!(err.contains(says), "{link}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let start = Instant::now();
+    let out = Command::new(cargo_bin("fairdeck"))
+        .args(["hidden", "seat", "--link"])
+        .arg("http://127.0.0.1:99999/x#table=t&seat=0&token=a")
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the port \"99999\""), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(30), "retried: {err}");
+    for d in [dir.path(), work.as_path()] {
+        let names: Vec<_> = std::fs::read_dir(d).unwrap().collect();
+        assert_eq!(names.len(), usize::from(d == dir.path()), "{names:?}");
+    }
+}
+
 #[test]
 fn table_serve_help_points_at_hidden_tables() {
     let out = Command::new(cargo_bin("fairdeck"))

@@ -183,3 +183,213 @@ fn version_2_evidence_flags_with_a_version_3_transcript_are_usage_errors() {
     // The control: the same transcript without them verifies.
     ok(&verify_with(&[&t.arg("t.json")]));
 }
+
+/// The spec's version-2 "hold'em, 2 seats" vector: its transcript and `C`.
+fn version_2_vector() -> (Value, String) {
+    let doc = include_str!("../../../docs/fair-dealing.md");
+    let block = doc
+        .split("```json\n")
+        .find(|b| b.starts_with("{\"vector\": \"hold'em, 2 seats\""))
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let v: Value = serde_json::from_str(block).unwrap();
+    let c = v["transcript"]["commitment"].as_str().unwrap().to_string();
+    (v["transcript"].clone(), c)
+}
+
+/// Every flag of `fair verify` is read by the inputs it names and refused
+/// (exit 2, one line naming it) by every other: a flag silently ignored
+/// would give "valid" for a nonce, a seed or a secret never looked at.
+/// Each version is checked both ways: its own flags verify, the others'
+/// are refused.
+#[test]
+fn every_flag_of_another_version_is_a_usage_error_naming_it() {
+    let t = played("verify-flags");
+    let secret = "ab".repeat(32);
+    let deal = fairdeck()
+        .args([
+            "--format",
+            "json",
+            "fair",
+            "deal",
+            "--server-secret",
+            &secret,
+        ])
+        .args(["--client-seed", "alice", "--nonce", "0"])
+        .output()
+        .unwrap();
+    ok(&deal);
+    let v1_doc: Value = serde_json::from_slice(&deal.stdout).unwrap();
+    let v1_commitment = v1_doc["commitment"].as_str().unwrap().to_string();
+    let v1 = t.write("v1.json", &v1_doc);
+    let (v2_doc, v2_commitment) = version_2_vector();
+    let v2 = t.write("v2.json", &v2_doc);
+    let v3 = t.arg("t.json");
+    std::fs::write(t.path("secret.hex"), format!("{secret}\n")).unwrap();
+    std::fs::write(t.path("evidence.json"), "[]\n").unwrap();
+    let zeros = "0".repeat(64);
+    let (secret_file, key, evidence) = (
+        t.arg("secret.hex"),
+        t.arg("seat1.key"),
+        t.arg("evidence.json"),
+    );
+    // (the flag as named in the error, its arguments, the inputs that read it)
+    let flags: Vec<(&str, Vec<&str>, &[&str])> = vec![
+        ("--server-secret", vec!["--server-secret", &secret], &["v1"]),
+        (
+            "--secret-file",
+            vec!["--secret-file", &secret_file],
+            &["v1"],
+        ),
+        ("--client-seed", vec!["--client-seed", "alice"], &[]),
+        ("--nonce", vec!["--nonce", "0"], &[]),
+        ("--game", vec!["-g", "holdem"], &[]),
+        ("--deck", vec!["-d", "standard"], &[]),
+        ("--commitment", vec!["--commitment", &zeros], &["v1", "v2"]),
+        ("--lock", vec!["--lock", &zeros], &["v2"]),
+        ("--seat", vec!["--seat", "ann", "--seed", "x"], &["v2"]),
+        ("--played", vec!["--played", "0"], &["v2"]),
+        ("--key", vec!["--key", &key], &["v3"]),
+        ("--evidence", vec!["--evidence", &evidence], &["v3"]),
+    ];
+    let inputs = [
+        (
+            "v1",
+            v1.as_str(),
+            "version 1",
+            vec!["--server-secret", &secret],
+        ),
+        ("v2", v2.as_str(), "version 2", vec![]),
+        ("v3", v3.as_str(), "version 3", vec![]),
+    ];
+    for (name, file, version, base) in &inputs {
+        // The control: the input alone verifies.
+        ok(&verify_with(&[&[*file][..], base].concat()));
+        for (flag, args, readers) in &flags {
+            if readers.contains(name) {
+                continue;
+            }
+            // A version-1 deal needs its secret; a secret flag replaces it.
+            let base: &[&str] = if flag.contains("secret") { &[] } else { base };
+            let out = verify_with(&[&[*file][..], base, args].concat());
+            let line = usage_line(&out);
+            assert!(line.contains(flag), "{name} {args:?}: {line}");
+            assert!(line.contains(version), "{name} {args:?}: {line}");
+        }
+    }
+    // Each version's own flags: read, not refused.
+    let secret_file_run = verify_with(&[
+        &v1,
+        "--secret-file",
+        &secret_file,
+        "--commitment",
+        &v1_commitment,
+    ]);
+    ok(&secret_file_run);
+    ok(&verify_with(&[
+        &v1,
+        "--server-secret",
+        &secret,
+        "--commitment",
+        &v1_commitment,
+    ]));
+    ok(&verify_with(&[
+        &v2,
+        "--commitment",
+        &v2_commitment,
+        "--played",
+        "0",
+    ]));
+    ok(&verify_with(&[&v3, "--key", &key]));
+}
+
+/// One exit code for one kind of mistake: a key file that is not the
+/// seat's key — of another table, or of this table but not the key its
+/// seat published — is a usage error (exit 2) for `fair verify --key`,
+/// `hidden cards` and every step alike; an all-zero secret says so.
+#[test]
+fn a_wrong_key_is_a_usage_error_everywhere_and_zero_is_named() {
+    let t = dealt("verify-key-kinds");
+    let other = dealt("another-kinds");
+    // Bob's secret in a file that says it is seat 0's: of this table, wrong.
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(t.path("seat1.key")).unwrap()).unwrap();
+    file["seat"] = 0.into();
+    let renamed = t.write("renamed.key", &file);
+    let foreign = other.arg("seat0.key");
+    for key in [&renamed, &foreign] {
+        for step in [&["cards"][..], &["open"], &["share", "--street", "flop"]] {
+            let line = usage_line(&t.run(&[step, &["--key", key][..]].concat()));
+            assert!(line.contains("key"), "{step:?} {key}: {line}");
+        }
+    }
+    file["secret_key"] = "0".repeat(64).into();
+    let zero = t.write("zero.key", &file);
+    let line = usage_line(&t.run(&["cards", "--key", &zero]));
+    assert!(line.contains("a secret key of zero"), "{line}");
+    assert!(!line.contains("below the group order"), "{line}");
+}
+
+/// `hidden new --seats 'a, b'` would make a seat named " b" that `--seat b`
+/// never finds: white space around a name is refused. A seat name that is
+/// a number wins over the index, as `--seat`'s help says.
+#[test]
+fn seat_names_are_read_as_written_and_a_name_wins_over_an_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let out = fairdeck()
+        .args([
+            "hidden",
+            "new",
+            "--table",
+            "sp",
+            "--seats",
+            "a, b",
+            "--transcript",
+        ])
+        .arg(t("spaced.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("\" b\" begins or ends with white space"));
+    assert!(!dir.path().join("spaced.json").exists());
+    let out = fairdeck()
+        .args([
+            "hidden",
+            "new",
+            "--table",
+            "nums",
+            "--seats",
+            "1,0,2",
+            "--transcript",
+        ])
+        .arg(t("nums.json"))
+        .output()
+        .unwrap();
+    ok(&out);
+    let out = fairdeck()
+        .args([
+            "--format",
+            "json",
+            "hidden",
+            "key",
+            "--seat",
+            "1",
+            "--secret-out",
+        ])
+        .arg(t("k.key"))
+        .args(["--seed", "nums", "--transcript"])
+        .arg(t("nums.json"))
+        .output()
+        .unwrap();
+    ok(&out);
+    let key: Value = serde_json::from_slice(&std::fs::read(t("k.key")).unwrap()).unwrap();
+    assert_eq!(key["seat"], 0, "the seat named \"1\" is seat 0");
+    let help = fairdeck()
+        .args(["hidden", "key", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("A name wins"), "{help}");
+}

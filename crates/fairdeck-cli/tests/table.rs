@@ -185,6 +185,110 @@ fn a_connection_string_never_becomes_a_sqlite_file() {
     assert!(names.is_empty(), "{names:?}");
 }
 
+/// A token file is one line of text: binary bytes, an empty file and an
+/// endless one (`/dev/zero`, read only up to a line's worth) are refused in
+/// one line, exit 2, before the database is touched.
+#[test]
+fn an_admin_token_is_a_line_of_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let nul = dir.path().join("nul");
+    std::fs::write(&nul, [0u8; 64]).unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, "").unwrap();
+    let spaced = dir.path().join("spaced");
+    std::fs::write(&spaced, format!("{} {}\n", "a".repeat(20), "b".repeat(20))).unwrap();
+    let db = dir.path().join("t.sqlite");
+    for (file, says) in [
+        (nul.as_path(), "not an admin token"),
+        (empty.as_path(), "at least 32 characters"),
+        (spaced.as_path(), "not an admin token"),
+        (Path::new("/dev/zero"), "longer than one line"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db"])
+            .arg(&db)
+            .arg("--admin-token-file")
+            .arg(file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{file:?}: {err}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{err}");
+        assert!(!db.exists(), "{file:?}: a database made");
+    }
+}
+
+/// SQLite's in-memory database and names that read like URLs are refused
+/// in one line (exit 2), and no file of that name is made.
+#[test]
+fn memory_and_url_like_databases_are_refused_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in [":memory:", "sqlite::memory:", "sqlite:", "file:t.db"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+            .current_dir(dir.path())
+            .args(["table", "serve", "--bind", "127.0.0.1:0", "--db", db])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{db}: {err}");
+        assert!(err.contains(db) && err.lines().count() == 1, "{err}");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(names.is_empty(), "{db}: {names:?}");
+    }
+}
+
+/// `table serve` says at start whether hidden tables have a browser seat:
+/// a build without the `wasm32-unknown-unknown` target has no seat module,
+/// and the service says so (and why, and how to get it) before anyone opens
+/// a seat page; a build with it says nothing. Which one this is: whether
+/// `/js/hidden/seat.wasm` is served.
+#[test]
+fn table_serve_says_at_start_when_browser_seats_are_unavailable() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairdeck"))
+        .args(["table", "serve", "--bind", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .trim_start_matches("fairdeck table serve: http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut said = String::new();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    while !said.contains("press Ctrl-C to stop") {
+        if err.read_line(&mut said).unwrap() == 0 {
+            break;
+        }
+    }
+    let server = Server { child, addr };
+    let (status, _) = server.call("HEAD", "/js/hidden/seat.wasm", None, "");
+    let note = "browser seats of hidden tables are unavailable";
+    match status {
+        404 => {
+            assert!(said.contains(note), "{said}");
+            for words in [
+                "rustup target add wasm32-unknown-unknown",
+                "fairdeck hidden seat --link",
+            ] {
+                assert!(said.contains(words), "{said}");
+            }
+        }
+        _ => {
+            assert_eq!(status, 200);
+            assert!(!said.contains(note), "{said}");
+        }
+    }
+}
+
 /// Tables and seats of the crash run: bounded, so the test stays under a
 /// few seconds (24 tables × 20 requests).
 const CRASH_TABLES: usize = 24;
@@ -441,6 +545,20 @@ fn bench_takes_the_seats_the_service_takes() {
         (report["hands_finished"].as_u64(), report["errors"].as_u64()),
         (Some(1), Some(0))
     );
+    // The per-kind rows add up to "all" (the claims were left out).
+    let rows: u64 = report["by_kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["requests"].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(rows), report["all"]["requests"].as_u64(), "{report}");
+    let claims = report["by_kind"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "claim");
+    assert_eq!(claims.and_then(|t| t["requests"].as_u64()), Some(14));
     for bad in ["1", "23", "100000000000"] {
         let out = bench(bad);
         assert_eq!(out.status.code(), Some(2), "--seats {bad}");

@@ -35,6 +35,10 @@ pub enum Error {
     PointEncoding,
     /// 32 bytes whose little-endian integer is not below the group order.
     ScalarEncoding,
+    /// A secret key of zero (its public key would be the identity); of the
+    /// kind `scalar-encoding`. Secret keys are never in a transcript: only
+    /// a seat's own key file holds one.
+    ZeroSecret,
     /// A public key is the identity point.
     Identity,
     /// The manifest breaks a rule (the text says which).
@@ -100,7 +104,7 @@ impl Error {
         match self {
             Error::Hex => "hex",
             Error::PointEncoding => "point-encoding",
-            Error::ScalarEncoding => "scalar-encoding",
+            Error::ScalarEncoding | Error::ZeroSecret => "scalar-encoding",
             Error::Identity => "identity",
             Error::Manifest(_) => "manifest",
             Error::Deck => "deck",
@@ -140,6 +144,7 @@ impl fmt::Display for Error {
             Error::ScalarEncoding => {
                 f.write_str("scalar-encoding: scalar not below the group order")
             }
+            Error::ZeroSecret => f.write_str("scalar-encoding: a secret key of zero"),
             Error::Identity => f.write_str("identity: a public key is the identity point"),
             Error::Manifest(why) => write!(f, "manifest: {why}"),
             Error::Deck => f.write_str("deck: two cards of the deck share a point"),

@@ -94,11 +94,12 @@ impl SecretKey {
     ///
     /// # Errors
     ///
-    /// [`Error::ScalarEncoding`] if the bytes are not a canonical non-zero scalar.
+    /// [`Error::ScalarEncoding`] if the bytes are not a canonical scalar,
+    /// [`Error::ZeroSecret`] if they are zero.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<SecretKey, Error> {
         let s = decode_scalar(&Hex32(*bytes))?;
         if s == Scalar::ZERO {
-            return Err(Error::ScalarEncoding);
+            return Err(Error::ZeroSecret);
         }
         Ok(SecretKey(s))
     }
@@ -191,4 +192,19 @@ pub fn joint_key(table: &Table, msgs: &[KeyMessage]) -> Result<(Vec<PublicKey>, 
         return Err(Error::Identity);
     }
     Ok((keys, PublicKey(sum)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zero_secret_is_named_as_such_not_as_a_large_scalar() {
+        let zero = SecretKey::from_bytes(&[0; 32]).map(|_| ()).unwrap_err();
+        assert_eq!(zero, Error::ZeroSecret);
+        assert_eq!(zero.kind(), "scalar-encoding");
+        assert_eq!(zero.to_string(), "scalar-encoding: a secret key of zero");
+        let large = SecretKey::from_bytes(&[0xff; 32]).map(|_| ()).unwrap_err();
+        assert_eq!(large, Error::ScalarEncoding);
+    }
 }

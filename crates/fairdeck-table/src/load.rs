@@ -178,7 +178,13 @@ pub enum Step {
 }
 
 impl Step {
-    /// The step's kind, for per-kind timings.
+    /// Every [`Step::kind`], in the order of a hand: a per-kind table that
+    /// lists these has a row for every request.
+    pub const KINDS: [&'static str; 8] = [
+        "open", "claim", "commit", "reveal", "deal", "view", "release", "close",
+    ];
+
+    /// The step's kind, for per-kind timings (one of [`Step::KINDS`]).
     pub fn kind(self) -> &'static str {
         match self {
             Step::Open => "open",

@@ -82,6 +82,12 @@ pub struct Args {
     #[arg(long, requires = "passes")]
     pub reuse_scratch: bool,
 
+    /// With --passes: run even when the estimated work (rounds × N) is
+    /// over the budget of 10^10 steps (about a minute); without it such a
+    /// run is refused before it starts, as every other long command does.
+    #[arg(long, requires = "passes")]
+    pub allow_long: bool,
+
     #[command(flatten)]
     pub random: RandomArgs,
 }
@@ -210,8 +216,20 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// `--passes`: where the time of one large shuffle goes.
 fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let n = args.sizes.first().copied().unwrap_or(MAX_SIZE);
+    let rounds = u64::from(args.rounds);
+    let steps = fairdeck_audit::budget::passes_steps(n, rounds);
+    fairdeck_report::budget::check(args.allow_long, "rounds", steps, |budget| {
+        let most = fairdeck_audit::budget::largest(rounds, budget, |r| {
+            fairdeck_audit::budget::passes_steps(n, r)
+        });
+        match most {
+            0 => format!("a smaller first --sizes than {n}"),
+            _ => format!("--rounds at most {most} at {n} elements"),
+        }
+    })?;
     let options = fairdeck_bench::passes::Options {
-        n: args.sizes.first().copied().unwrap_or(MAX_SIZE),
+        n,
         generator: args.random.generator,
         rounds: usize::from(args.rounds),
         counters: args.counters.into(),

@@ -1,7 +1,7 @@
 //! `fairdeck table serve`: the fair-dealing table service of a card room
 //! (its API: `fairdeck_table::service`).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -118,6 +118,9 @@ fn run_service<S: Store + Send + 'static>(
                     "note: listening on {local}: anyone who can reach this address can use the API"
                 ));
             }
+            if let Some(why) = browser_seat_missing() {
+                note(format_args!("note: {why}"));
+            }
             note("press Ctrl-C to stop");
         };
         let shutdown = async {
@@ -133,6 +136,21 @@ fn run_service<S: Store + Send + 'static>(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Why hidden tables have no browser seat in this build, if they have none:
+/// the seat module is compiled into the page at build time only when the
+/// `wasm32-unknown-unknown` target is installed (and `FAIRDECK_WASM` is not
+/// `skip`); without it the seat page could only fail to load it.
+fn browser_seat_missing() -> Option<&'static str> {
+    fairdeck_web::page::assets::find("/js/hidden/seat.wasm")
+        .is_none()
+        .then_some(
+            "browser seats of hidden tables are unavailable: this fairdeck was built without \
+             the seat module (no wasm32-unknown-unknown target, or FAIRDECK_WASM=skip); \
+             `rustup target add wasm32-unknown-unknown` and build again. Seats can still play \
+             with `fairdeck hidden seat --link`",
+        )
+}
+
 /// `localhost:PORT` as `127.0.0.1:PORT` (the name every system gives the
 /// loopback address; no resolver is asked); any other text unchanged.
 pub(crate) fn loopback_name(bind: &str) -> String {
@@ -142,22 +160,36 @@ pub(crate) fn loopback_name(bind: &str) -> String {
     }
 }
 
-/// The admin token in `path`, or `None` when there is no such file.
+/// The longest admin token file read: a token is one line of text (the
+/// tokens this command writes are 65 bytes); a longer file is refused
+/// without reading it all (`/dev/zero` is not a token).
+const MAX_TOKEN_FILE: u64 = 1024;
+
+/// The admin token in `path`, or `None` when there is no such file. The
+/// token is the file's one line: 32 to 1023 visible ASCII characters (it
+/// travels in an HTTP header), surrounding white space ignored.
 fn read_admin_token(path: &Path) -> anyhow::Result<Option<String>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let token = text.trim().to_string();
-            if token.len() < 32 {
-                return Err(usage(format!(
-                    "{}: an admin token must be at least 32 characters",
-                    path.display()
-                )));
-            }
-            Ok(Some(token))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_TOKEN_FILE)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let refuse = |why: &str| Err(usage(format!("{}: {why}", path.display())));
+    if bytes.len() as u64 >= MAX_TOKEN_FILE {
+        return refuse("not an admin token: longer than one line of 1023 characters");
     }
+    let token = bytes.trim_ascii();
+    if !token.iter().all(u8::is_ascii_graphic) {
+        return refuse("not an admin token: one line of visible ASCII characters, without spaces");
+    }
+    if token.len() < 32 {
+        return refuse("an admin token must be at least 32 characters");
+    }
+    Ok(Some(String::from_utf8_lossy(token).into_owned()))
 }
 
 /// A fresh admin token, written to `path` (0600).

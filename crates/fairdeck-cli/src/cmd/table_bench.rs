@@ -264,9 +264,6 @@ fn measure<S: Store + Send + 'static>(
     let hands_finished = results.iter().map(|r| r.0).sum();
     let timings: Vec<Timing> = results.iter().flat_map(|r| r.1.iter().copied()).collect();
     let first_error = results.iter().find_map(|r| r.2.clone());
-    let kinds = [
-        "open", "commit", "reveal", "deal", "view", "release", "close",
-    ];
     Ok(Report {
         store: name,
         tables: args.tables,
@@ -278,7 +275,8 @@ fn measure<S: Store + Send + 'static>(
         requests: timings.len(),
         errors: timings.iter().filter(|t| t.failed).count(),
         all: times("all", timings.iter().map(|t| t.time)),
-        by_kind: kinds
+        // Every kind, claims included: the rows add up to "all".
+        by_kind: fairdeck_table::load::Step::KINDS
             .iter()
             .map(|&k| {
                 times(

@@ -27,6 +27,7 @@ impl Location {
     /// # Errors
     ///
     /// [`Error::Invalid`] (`db`) for an empty string, another URL scheme,
+    /// SQLite's `:memory:`, a name that starts like a URL (`sqlite:…`),
     /// a PostgreSQL string that does not read, an unsupported sslmode, or a
     /// host on another machine without `sslmode`.
     ///
@@ -63,8 +64,35 @@ impl Location {
                 "empty: give a SQLite file or a PostgreSQL string",
             ));
         }
+        if let Some(why) = not_a_file(db) {
+            return Err(Error::invalid("db", why));
+        }
         Ok(Location::Sqlite(PathBuf::from(db)))
     }
+}
+
+/// Why `db` is no SQLite file's path, if it is not: SQLite's in-memory
+/// database (`:memory:`, whose tables are lost at exit; SQLite would open
+/// it and the service would leave an empty file of that name), or a name
+/// that starts like a URL (`sqlite:`, `sqlite::memory:`, `file:t.db`,
+/// which other tools read as a database URL and SQLite as a URI or a file
+/// named so). A file with such a name is still given as `./NAME`. O(len).
+fn not_a_file(db: &str) -> Option<String> {
+    if db == ":memory:" || db.starts_with("file::memory:") {
+        return Some(format!(
+            "{db} is a database in memory, lost at exit: give a SQLite file or a PostgreSQL string"
+        ));
+    }
+    let scheme = db.split_once(':')?.0;
+    let mut chars = scheme.chars();
+    let url_like = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    url_like.then(|| {
+        format!(
+            "{db} reads like a URL ({scheme}:), not a file: give a SQLite file's path \
+             (./{db} for a file of that very name) or a PostgreSQL string"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -83,7 +111,14 @@ mod tests {
         ] {
             assert_eq!(Location::parse(s).unwrap(), pg(s), "{s}");
         }
-        for s in ["tables.sqlite", "/var/lib/fairdeck/t.db", "./a b.sqlite"] {
+        for s in [
+            "tables.sqlite",
+            "/var/lib/fairdeck/t.db",
+            "./a b.sqlite",
+            "./sqlite:",
+            "./:memory:",
+            "1:t.db",
+        ] {
             assert_eq!(
                 Location::parse(s).unwrap(),
                 Location::Sqlite(s.into()),
@@ -98,6 +133,12 @@ mod tests {
             "postgres://u@h/db",
             "host=h dbname=t",
             "host=h sslmode=allow",
+            ":memory:",
+            "file::memory:?cache=shared",
+            "sqlite::memory:",
+            "sqlite:",
+            "sqlite:t.db",
+            "file:t.db",
         ] {
             assert!(Location::parse(s).is_err(), "{s:?}");
         }

@@ -41,6 +41,9 @@ test('a seat link opened in a second browser is claimed elsewhere; the operator 
   await phonePage.waitForSelector('body[data-stopped="claimed"]');
   assert.match(await phonePage.textContent('#error'), /already claimed on another device/);
   assert.equal(await phonePage.isVisible('#claim-button'), false);
+  // Only the error: no "Loading…" above it, no empty headings of cards it will never show.
+  assert.equal(await phonePage.isVisible('#status'), false);
+  assert.deepEqual(await phonePage.$$eval('main section', (all) => all.filter((s) => !s.hidden).map((s) => s.id)), []);
   await phonePage.waitForTimeout(1500);
   assert.equal(commits.n, 0, 'the second browser commits nothing');
   await fits(phonePage, 'a seat claimed on another device');

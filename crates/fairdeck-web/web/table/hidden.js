@@ -12,7 +12,7 @@
 // the whole transcript, and a void table names the seat that stalled and what it owed.
 
 import { loadSeat } from '/js/hidden/seat.js';
-import { FINAL, api, linkParams, showCards, showError } from '/table/table.js';
+import { FINAL, api, linkParams, showCards, showError, stopPage } from '/table/table.js';
 import { KeyStore, importKey } from '/table/hidden-key.js';
 import { showVerdict, stallOf, transcriptText as fetchTranscript, voidWords } from '/table/hidden-record.js';
 import { servedBy } from '/table/served-by.js';
@@ -360,8 +360,9 @@ async function start() {
   try {
     module = await loadSeat();
   } catch (e) {
-    document.body.dataset.stopped = 'module';
-    showError(e.message);
+    // Said in words, not left at "Loading…": the room's fairdeck has no browser seat, and the
+    // seat can still be played from a terminal.
+    stopPage('module', `${e.message}. This seat can still be played with \`fairdeck hidden seat --link\` and this page's address`);
     return;
   }
   const page = new SeatPage(module, token);

@@ -95,6 +95,16 @@ export function showError(message) {
   box.textContent = message ?? '';
 }
 
+/**
+ * Stops a seat page that cannot go on: only the error stays — no "Loading…" above it and no
+ * empty headings of cards it will never show. `reason` goes to `body[data-stopped]`.
+ */
+export function stopPage(reason, message) {
+  document.body.dataset.stopped = reason;
+  showError(message);
+  for (const part of document.querySelectorAll('#status, main section')) part.hidden = true;
+}
+
 /** Answers after which asking again cannot help: the page stops and says why. */
 export const FINAL = {
   401: 'this link carries no token: open the whole link the room sent you',
@@ -121,8 +131,7 @@ export function poll(tick, ms = 1000) {
         return;
       }
       if (e.status === 409 && e.parameter === 'device' && /another device/.test(e.message)) {
-        document.body.dataset.stopped = 'claimed';
-        showError(CLAIMED_ELSEWHERE);
+        stopPage('claimed', CLAIMED_ELSEWHERE);
         return;
       }
       showError(e.message);

@@ -5,6 +5,7 @@
 //! are in `session.rs`.
 
 mod document;
+mod flags;
 mod lock;
 mod seed;
 mod session;

@@ -13,6 +13,7 @@ use fairdeck::fair::{
 use serde::Serialize;
 
 use super::document::{declared_version, not_json, read_json_bytes};
+use super::flags::{Input, only_flags_of};
 use super::{VerifyArgs, parse_cards};
 use crate::failure::usage;
 use crate::output::{Format, Output};
@@ -48,9 +49,11 @@ struct DifferenceDoc {
 /// Runs `fairdeck fair verify`.
 pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.pbn {
+        only_flags_of(args, Input::Pbn)?;
         return super::session::verify(args, path, out);
     }
     if let Some(deal) = &args.deal {
+        only_flags_of(args, Input::DeckLine)?;
         return deck_line(args, deal, out);
     }
     let Some(path) = &args.transcript else {
@@ -68,7 +71,6 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if is_version_3(&text) {
         return version_3(args, Ok(&text), out);
     }
-    only_v2_flags(args)?;
     if is_table_document(&text) {
         return Err(usage(format!(
             "{}: a table document (manifest and commitment), not a transcript: verify the \
@@ -83,18 +85,18 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
                 path.display()
             )));
         }
-        Err(e) => refused(&e),
+        Err(e) => {
+            only_flags_of(args, declared(e.version))?;
+            refused(&e)
+        }
         Ok(Document::V2(t)) => {
+            only_flags_of(args, Input::V2)?;
             let v = verify_record(&t, &recorded);
             let checked = super::verdict_text::checked_v2(&t, &v);
             (t.version.name(), v, checked)
         }
         Ok(Document::V1(doc)) => {
-            if recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some() {
-                return Err(usage(
-                    "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
-                ));
-            }
+            only_flags_of(args, Input::V1)?;
             let (v, checked) = verify_v1(args, &doc, published.as_ref())?;
             ("1", v, checked)
         }
@@ -107,16 +109,7 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 /// are not JSON text (`Err`): `fairdeck-hidden`'s strict reader refuses
 /// those as `document`.
 fn version_3(args: &VerifyArgs, text: Result<&str, &[u8]>, out: &mut Output) -> Exit {
-    if args.commitment.is_some()
-        || args.lock.is_some()
-        || args.seat.is_some()
-        || args.played.is_some()
-    {
-        return Err(usage(
-            "--commitment, --lock, --seat/--seed and --played check version 2 transcripts; \
-             this is a version 3 (hidden hands) transcript",
-        ));
-    }
+    only_flags_of(args, Input::V3)?;
     let key = args.key.as_deref();
     let evidence = args.evidence.as_deref();
     let bytes = match text {
@@ -149,21 +142,12 @@ fn version_3(args: &VerifyArgs, text: Result<&str, &[u8]>, out: &mut Output) -> 
 
 type Exit = anyhow::Result<ExitCode>;
 
-/// `--evidence` and `--key` belong to version 3.
-fn only_v2_flags(args: &VerifyArgs) -> anyhow::Result<()> {
-    if args.evidence.is_some() {
-        return Err(usage(
-            "--evidence holds a seat's receipts of a version 3.1 (hidden hands) transcript; \
-             this is not one",
-        ));
+/// The reader of a document that declares `version` (1, else 2).
+fn declared(version: Option<&str>) -> Input {
+    match version {
+        Some("1") => Input::V1,
+        _ => Input::V2,
     }
-    if args.key.is_some() {
-        return Err(usage(
-            "--key reads a seat's own cards of a version 3 (hidden hands) transcript; \
-             this transcript is of another version",
-        ));
-    }
-    Ok(())
 }
 
 /// Bytes that are not exactly one JSON document (`why`): when they declare
@@ -187,14 +171,7 @@ fn not_json_text(
     if version == "3" {
         return version_3(args, std::str::from_utf8(bytes).map_err(|_| bytes), out);
     }
-    only_v2_flags(args)?;
-    if version == "1"
-        && (recorded.lock.is_some() || recorded.seat.is_some() || recorded.played.is_some())
-    {
-        return Err(usage(
-            "--lock, --seat/--seed and --played check version 2 transcripts; this is a version 1 deal",
-        ));
-    }
+    only_flags_of(args, declared(Some(version)))?;
     let e = DocumentError {
         version: Some(version),
         message: why,

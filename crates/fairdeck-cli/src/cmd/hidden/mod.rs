@@ -75,12 +75,25 @@ pub struct NewArgs {
     /// The deck (default: the game's).
     #[arg(long)]
     pub deck: Option<String>,
-    /// The seat names in seat order, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// The seat names in seat order, comma-separated, without spaces
+    /// around them (`ann,bo`). A seat is named by `--seat` later by its
+    /// name or its index: a name that is a number wins over the index.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = seat_name)]
     pub seats: Vec<String>,
     /// The hands to play, FIRST-LAST (or one number).
     #[arg(long, default_value = "1")]
     pub hands: String,
+}
+
+/// One name of `--seats`: `a, b` would make a seat named " b" that
+/// `--seat b` never finds, so white space around a name is refused.
+fn seat_name(name: &str) -> Result<String, String> {
+    match name.trim() == name {
+        true => Ok(name.to_string()),
+        false => Err(format!(
+            "seat name {name:?} begins or ends with white space (write the names as a,b)"
+        )),
+    }
 }
 
 /// Flags of `hidden key`.
@@ -90,7 +103,8 @@ pub struct KeyArgs {
     /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
-    /// The seat: its index (from 0) or its name in the manifest.
+    /// The seat: its name in the manifest or its index (from 0). A name
+    /// wins: with seats named 1,0,2, `--seat 0` is the seat named "0".
     #[arg(long)]
     pub seat: String,
     /// Where to write the secret key: a new file, readable by its owner only.
@@ -110,7 +124,10 @@ pub struct StepArgs {
     /// locked through FILE.lock meanwhile; a symlink is written through).
     #[arg(long, value_name = "FILE")]
     pub transcript: PathBuf,
-    /// The seat's secret key file (from `hidden key`).
+    /// The seat's secret key file (from `hidden key`). A file of another
+    /// table or seat, or not the key its seat published, is a usage error
+    /// (exit 2), as with `fair verify --key`: the key given is wrong, not
+    /// the transcript.
     #[arg(long, value_name = "FILE")]
     pub key: PathBuf,
     /// The hand (default: the last hand of the transcript, or the first of

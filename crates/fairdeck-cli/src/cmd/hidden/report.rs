@@ -149,6 +149,13 @@ pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<
 pub(super) fn cards_of(args: &StepArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let record = super::files::read_record(&args.transcript)?;
     let (seat, sk) = super::files::read_key(&args.key, &record)?;
+    if fairdeck_hidden::seat::check_published(&record, seat, &sk).is_err() {
+        return Err(usage(format!(
+            "{}: wrong-key: not the key seat {seat} published in {}",
+            args.key.display(),
+            args.transcript.display()
+        )));
+    }
     let name = record.manifest.seats[seat as usize].clone();
     let turn = checked(&args.transcript, record, (seat, &sk))?;
     let report = turn

@@ -25,7 +25,7 @@ use fairdeck_table::load::Client;
 use serde_json::Value;
 
 use super::files::{generator, read_key, write_key};
-use super::link::{Link, link_text, parse_link};
+use super::link::{Link, key_file, link_text, parse_link};
 use super::report::print_verdict;
 use crate::failure::{note, usage};
 use crate::output::{Format, Output};
@@ -194,10 +194,7 @@ fn seat_key(
     status: &Status,
     rng: &mut chacha20::ChaCha20Rng,
 ) -> anyhow::Result<(SecretKey, PathBuf)> {
-    let path = args
-        .key
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-seat{}.key", link.table, link.seat)));
+    let path = args.key.clone().unwrap_or_else(|| key_file(link));
     let record = Record::new(status.manifest.clone());
     if path.exists() {
         let (seat, key) = read_key(&path, &record)?;

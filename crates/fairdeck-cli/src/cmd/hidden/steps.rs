@@ -139,11 +139,11 @@ fn step<'c>(
     let record = file.read()?;
     let (seat, sk) = read_key(&args.key, &record)?;
     if check_published(&record, seat, &sk).is_err() {
-        anyhow::bail!(
+        return Err(usage(format!(
             "{}: wrong-key: not the key seat {seat} published in {}",
             args.key.display(),
             args.transcript.display()
-        );
+        )));
     }
     Ok((file, record, seat, sk))
 }
