@@ -221,7 +221,7 @@ fn seat_key(
 pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let link = parse_link(&link_text(&args.link)?)?;
     if args.page {
-        let evidence = PathBuf::from(format!("{}-seat{}.evidence.json", link.table, link.seat));
+        let evidence = key_file(&link).with_extension("evidence.json");
         return super::page::run(link, args.page_bind, evidence);
     }
     let mut wire = Wire {
