@@ -49,6 +49,8 @@ pub struct ServeArgs {
 
     /// The admin token that may open tables: read from FILE, or written
     /// there (mode 0600, 256 random bits as hex) when FILE does not exist.
+    /// A token file holds one line of at least 32 visible ASCII characters
+    /// (read up to 1 KiB); anything else is refused.
     #[arg(long, value_name = "FILE", default_value = "tables.admin-token")]
     pub admin_token_file: PathBuf,
 
