@@ -81,22 +81,43 @@ const WORDS: usize = 256;
 /// of `next_u64`, little-endian, so no word is drawn that one call per word
 /// would not have drawn, and the values are the same (tested from Python
 /// against the rule applied to the raw stream).
+///
+/// The common case, an accepted word, is one straight run: split the word
+/// into the next group, move on. The rare rejection is a loop the CPU
+/// predicts as not taken, so the place the next group is written never
+/// waits for this group's multiplications (with the acceptance folded into
+/// the output pointer, every word waited for the whole chain of the word
+/// before it: 0.95 ns a value for 10**6 rolls below 10**6, three a word).
 fn fill_by<const K: usize, T: Bits, R: Rng + ?Sized>(rng: &mut R, n: u64, low: u64, out: &mut [T]) {
     let threshold = rejected(n, K);
     let (groups, rest) = out.as_chunks_mut::<K>();
     let mut bytes = [0u8; 8 * WORDS];
-    let mut groups = groups.iter_mut();
-    let mut group = groups.next();
-    while group.is_some() {
-        let m = (groups.len() + 1).min(WORDS);
+    let total = groups.len();
+    // The next group to fill.
+    let mut g = 0;
+    while g < total {
+        // At most one word per group left.
+        let m = (total - g).min(WORDS);
         rng.fill_bytes(&mut bytes[..8 * m]);
-        for word in bytes[..8 * m].as_chunks::<8>().0 {
-            let Some(g) = group.as_deref_mut() else {
-                unreachable!("a batch holds at most one word per group left");
-            };
-            if split(u64::from_le_bytes(*word), n, low, threshold, g) {
-                group = groups.next();
+        let words = bytes[..8 * m].as_chunks::<8>().0;
+        // Each word fills a group or is rejected, so the words of a batch
+        // never outnumber the groups left: `g` stays below `total` here.
+        let mut w = 0;
+        'batch: while w < m {
+            let group = &mut groups[g];
+            let mut accepted = split(u64::from_le_bytes(words[w]), n, low, threshold, group);
+            w += 1;
+            // A rejected word: the same group takes the next one (a loop,
+            // not a conditional move, so `g` never waits for the check).
+            while !accepted {
+                if w == m {
+                    // The batch ended on a rejection: the group takes the next batch's first word.
+                    break 'batch;
+                }
+                accepted = split(u64::from_le_bytes(words[w]), n, low, threshold, group);
+                w += 1;
             }
+            g += 1;
         }
     }
     if !rest.is_empty() {
