@@ -16,7 +16,7 @@
 //! link open from hammering the room.
 //!
 //! The addresses come from the connection ([`ConnectInfo`], set by
-//! `fairdeck_web::connection`); a request without one (an in-process
+//! `fairdeck_http::connection`); a request without one (an in-process
 //! caller) is not counted. At most [`MAX_KEYS`] (address, table) pairs are
 //! remembered, each with at most [`MAX_REFUSALS`] times; beyond that the
 //! pairs whose refusals have all expired are forgotten first, then all.
@@ -30,7 +30,7 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use fairdeck_web::error::ApiError;
+use fairdeck_http::error::ApiError;
 
 /// Refusals one address may earn on one table within [`WINDOW`] before
 /// its refusals there are paused and answered 429.

@@ -1,5 +1,5 @@
 //! The HTTP JSON API of `fairdeck table serve`, on the stack of
-//! [`fairdeck_web`] (Host checked against the bound address, state-changing
+//! [`fairdeck_http`] (Host checked against the bound address, state-changing
 //! requests only as JSON, slow clients cut off, every size bounded, every
 //! error a JSON object).
 //!
@@ -44,8 +44,8 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use fairdeck_web::access::{self, Access};
-use fairdeck_web::error::ApiError;
+use fairdeck_http::access::{self, Access};
+use fairdeck_http::error::ApiError;
 use serde::Serialize;
 
 pub mod hidden;
@@ -181,7 +181,7 @@ async fn open_table<S: Store + Send + 'static>(
         Some(t) if !svc.admin.admits(&t) => return Err(refused(Error::Forbidden)),
         Some(_) => {}
     }
-    let request: NewTable = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let request: NewTable = fairdeck_http::body::json(body, MAX_BODY_BYTES).await?;
     let invitation = svc
         .with(move |room| room.open_table(&request, now()))
         .await?;
@@ -222,7 +222,7 @@ async fn step<S: Store + Send + 'static>(
     step: Step,
 ) -> Answer {
     let token = bearer(&headers);
-    let _: serde::de::IgnoredAny = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let _: serde::de::IgnoredAny = fairdeck_http::body::json(body, MAX_BODY_BYTES).await?;
     let view = svc
         .with(move |r| match step {
             Step::Deal => r.deal(&id, token.as_deref(), now()),
@@ -240,7 +240,7 @@ async fn release<S: Store + Send + 'static>(
     body: Body,
 ) -> Answer {
     let token = bearer(&headers);
-    let request: ReleaseRequest = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let request: ReleaseRequest = fairdeck_http::body::json(body, MAX_BODY_BYTES).await?;
     let street = request.validate().map_err(refused)?;
     let view = svc
         .with(move |r| r.release(&id, token.as_deref(), request.deal, street, now()))
@@ -299,8 +299,8 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
         ))
 }
 
-/// The files the table pages need, from the page assets compiled into
-/// `fairdeck-web`: the pages under `/table/` (`/` is the page that opens
+/// The files the table pages need, from the page files compiled in by
+/// [`fairdeck_pages`]: the pages under `/table/` (`/` is the page that opens
 /// a table), the card faces, the independent verifier, the browser seat of
 /// hidden tables (`/table/hidden.html` runs it) and the style sheet.
 /// Everything else is a JSON 404.
@@ -320,14 +320,13 @@ const SHARED: [&str; 8] = [
 /// for anything else. `fairdeck hidden seat --page` serves the seat page
 /// from the player's own binary by the same rule.
 pub fn page_file(path: &str) -> Option<(&'static str, &'static [u8])> {
-    use fairdeck_web::page::assets;
     let path = match path {
         "/" | "/table" | "/table/" => "/table/index.html",
         p => p,
     };
     let page = path.starts_with("/table/") || SHARED.contains(&path);
-    let bytes = assets::find(path).filter(|_| page && !path.starts_with("/api/"))?;
-    Some((assets::content_type(path), bytes))
+    let bytes = fairdeck_pages::find(path).filter(|_| page && !path.starts_with("/api/"))?;
+    Some((fairdeck_pages::content_type(path), bytes))
 }
 
 async fn pages(method: axum::http::Method, uri: axum::http::Uri) -> axum::response::Response {
@@ -361,5 +360,5 @@ pub async fn serve<S: Store + Send + 'static>(
     let local = listener.local_addr()?;
     ready(local);
     let app = router(svc, Access::new(local, allow_hosts));
-    fairdeck_web::connection::serve(listener, app, shutdown).await
+    fairdeck_http::connection::serve(listener, app, shutdown).await
 }

@@ -102,7 +102,7 @@ async fn table_ids_follow_the_pages_pattern() {
     }
     assert_eq!(open(&app, "room-1.table_2").await.0, StatusCode::CREATED);
     // The page that opens tables checks the very same pattern.
-    let page = fairdeck_web::page::assets::find("/table/index.html").unwrap();
+    let page = fairdeck_pages::find("/table/index.html").unwrap();
     let page = String::from_utf8_lossy(page);
     assert!(
         page.contains(&format!("pattern=\"{TABLE_ID_PATTERN}\"")),
@@ -174,7 +174,7 @@ async fn the_hidden_seat_page_and_the_browser_seat_are_served() {
         ("/js/hidden/seat.js", "javascript"),
     ];
     // The module is embedded only when fairdeck was built with the wasm32 target.
-    if fairdeck_web::page::assets::find("/js/hidden/seat.wasm").is_some() {
+    if fairdeck_pages::find("/js/hidden/seat.wasm").is_some() {
         served.push(("/js/hidden/seat.wasm", "application/wasm"));
     }
     for (path, kind) in served {

@@ -276,7 +276,7 @@ fn service() -> (Router, tokio::runtime::Runtime) {
     let bind: std::net::SocketAddr = HOST.parse().unwrap();
     let app = fairdeck_table::service::router(
         fairdeck_table::service::Service::new(store, ADMIN),
-        fairdeck_web::access::Access::new(bind, vec![]),
+        fairdeck_http::access::Access::new(bind, vec![]),
     );
     (app, tokio::runtime::Runtime::new().unwrap())
 }

@@ -30,7 +30,7 @@ pub struct Args {
 
 /// Runs `fairdeck serve` until Ctrl-C.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let bind = fairdeck_web::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
+    let bind = fairdeck_http::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
     fairdeck_web::page::serve(bind, args.allow_host.clone(), args.open)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -27,7 +27,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use fairdeck_web::error::ApiError;
+use fairdeck_http::error::ApiError;
 use getrandom::SysRng;
 use rand_core::UnwrapErr;
 use serde::Serialize;
@@ -118,7 +118,7 @@ async fn open<S: Store + Send + 'static>(
         Some(t) if !svc.admin.admits(&t) => return Err(refused(Error::Forbidden).into_response()),
         Some(_) => {}
     }
-    let request: NewHiddenTable = fairdeck_web::body::json(body, MAX_BODY_BYTES)
+    let request: NewHiddenTable = fairdeck_http::body::json(body, MAX_BODY_BYTES)
         .await
         .map_err(api)?;
     let base = base(&headers);
@@ -240,13 +240,13 @@ async fn seat_post<S: Store + Send + 'static>(
         }
     };
     let post = match kind {
-        Kind::Key => Post::Key(fairdeck_web::body::json(body, limit).await.map_err(api)?),
+        Kind::Key => Post::Key(fairdeck_http::body::json(body, limit).await.map_err(api)?),
         Kind::Shuffle => Post::Shuffle(Box::new(
-            fairdeck_web::body::json(body, limit).await.map_err(api)?,
+            fairdeck_http::body::json(body, limit).await.map_err(api)?,
         )),
-        Kind::Shares => Post::Shares(fairdeck_web::body::json(body, limit).await.map_err(api)?),
+        Kind::Shares => Post::Shares(fairdeck_http::body::json(body, limit).await.map_err(api)?),
         Kind::Attestation => {
-            Post::Attestation(fairdeck_web::body::json(body, limit).await.map_err(api)?)
+            Post::Attestation(fairdeck_http::body::json(body, limit).await.map_err(api)?)
         }
     };
     let sent = match &post {
@@ -270,7 +270,7 @@ async fn advance<S: Store + Send + 'static>(
     body: Body,
 ) -> Answer {
     let token = bearer(&headers);
-    let step: Advance = fairdeck_web::body::json(body, MAX_BODY_BYTES)
+    let step: Advance = fairdeck_http::body::json(body, MAX_BODY_BYTES)
         .await
         .map_err(api)?;
     let board = run(&svc, move |s| {

@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
-use fairdeck_web::error::ApiError;
+use fairdeck_http::error::ApiError;
 use serde::Serialize;
 
 use super::{Answer, MAX_BODY_BYTES, Shared, bearer, now, private, refused, seat_number, views};
@@ -135,7 +135,7 @@ pub async fn reissue<S: Store + Send + 'static>(
 ) -> Answer {
     let token = bearer(&headers);
     let seat = seat_number(&seat)?;
-    let _: serde::de::IgnoredAny = fairdeck_web::body::json(body, MAX_BODY_BYTES).await?;
+    let _: serde::de::IgnoredAny = fairdeck_http::body::json(body, MAX_BODY_BYTES).await?;
     let answer = svc
         .with(move |r| r.reissue(&id, token.as_deref(), seat, now()))
         .await?;

@@ -6,7 +6,7 @@ use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use fairdeck_web::error::ApiError;
+use fairdeck_http::error::ApiError;
 
 /// The most of a non-JSON refusal's text kept in its JSON form.
 const MAX_TEXT: usize = 1024;

@@ -55,7 +55,7 @@ async fn change<S: Store + Send + 'static, T: serde::de::DeserializeOwned>(
     headers: HeaderMap,
     (body, wrap): (Body, fn(T) -> SeatChange),
 ) -> Answer {
-    let change = wrap(fairdeck_web::body::json(body, MAX_BODY_BYTES).await?);
+    let change = wrap(fairdeck_http::body::json(body, MAX_BODY_BYTES).await?);
     let (token, device) = (bearer(&headers), device(&headers));
     let seat = seat_number(&seat)?;
     let view = svc

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use axum::body::Bytes;
-use fairdeck_web::error::ApiError;
+use fairdeck_http::error::ApiError;
 
 use crate::state::TableState;
 use crate::{Access, Error, OperatorView, SeatPass, SeatView};

@@ -456,6 +456,6 @@ pub fn app(dir: &tempfile::TempDir) -> axum::Router {
     let bind: std::net::SocketAddr = HOST.parse().unwrap();
     fairdeck_table::service::router(
         fairdeck_table::service::Service::new(store, ADMIN),
-        fairdeck_web::access::Access::new(bind, vec![]),
+        fairdeck_http::access::Access::new(bind, vec![]),
     )
 }

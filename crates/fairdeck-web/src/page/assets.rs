@@ -1,17 +1,17 @@
-//! The page's files, compiled into the binary by `build.rs` (nothing is read
-//! from disk or fetched from the network at run time).
+//! The page's files, from those `fairdeck-pages` compiles into the binary
+//! (nothing is read from disk or fetched from the network at run time).
 
 use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::limits::ApiError;
+use fairdeck_pages::{content_type, find};
 
-include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+use super::limits::ApiError;
 
 /// The embedded file at the request's path (`/` is `index.html`), or a
 /// JSON 404; only GET and HEAD (405 otherwise). The security headers are
-/// added by [`crate::access::guard`].
+/// added by [`fairdeck_http::access::guard`].
 pub async fn serve(req: Request) -> Response {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
         let e = ApiError::bad(
@@ -37,24 +37,5 @@ pub async fn serve(req: Request) -> Response {
         None => ApiError::bad(format!("no such page or file: {path}"), None)
             .with_status(StatusCode::NOT_FOUND)
             .into_response(),
-    }
-}
-
-/// The bytes of the file served at `path`.
-pub fn find(path: &str) -> Option<&'static [u8]> {
-    FILES.iter().find(|(url, _)| *url == path).map(|(_, b)| *b)
-}
-
-/// The `Content-Type` of the file served at `path`, by its extension.
-pub fn content_type(path: &str) -> &'static str {
-    match path.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("ico") => "image/x-icon",
-        Some("wasm") => "application/wasm",
-        _ => "application/octet-stream",
     }
 }

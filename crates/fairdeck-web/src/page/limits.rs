@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-pub use crate::error::ApiError;
-pub use crate::transport::REQUEST_TIME;
+pub use fairdeck_http::error::ApiError;
+pub use fairdeck_http::transport::REQUEST_TIME;
 
 use axum::extract::{FromRequest, Query, Request};
 use axum::http::Method;
@@ -113,7 +113,7 @@ impl<S: Send + Sync> FromRequest<S> for Params {
             .map_err(|e| ApiError::bad(format!("bad query string: {e}"), Some("query")))?
             .0;
         if req.method() == Method::POST {
-            let body = crate::body::read(req.into_body(), MAX_BODY_BYTES).await?;
+            let body = fairdeck_http::body::read(req.into_body(), MAX_BODY_BYTES).await?;
             if !body.is_empty() {
                 params.extend(json_pairs(&body)?);
             }

@@ -27,9 +27,9 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
-use crate::access::{self, Access};
-use crate::connection;
 use api::AppState;
+use fairdeck_http::access::{self, Access};
+use fairdeck_http::connection;
 use limits::ApiError;
 
 /// The whole app over `state`: the API under `/api/`, the page's files

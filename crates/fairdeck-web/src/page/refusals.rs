@@ -14,7 +14,7 @@ use super::api::AppState;
 use super::lanes;
 use super::limits::HEAVY_AT_ONCE;
 use super::tests::{call, get, refused, request, send};
-use crate::access::{Access, SECURITY};
+use fairdeck_http::access::{Access, SECURITY};
 
 /// A POST of `body` with the given content type (none when `None`).
 fn post(uri: &str, content_type: Option<&str>, body: &str) -> (StatusCode, Value) {

@@ -7,7 +7,7 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use super::api::AppState;
-use crate::access::Access;
+use fairdeck_http::access::Access;
 
 /// The app as `fairdeck serve --bind 127.0.0.1:8080` serves it.
 pub(super) fn router() -> axum::Router {
@@ -283,7 +283,7 @@ fn the_browser_seat_is_served_as_webassembly_under_a_policy_that_allows_it() {
     assert!(!csp.contains("'unsafe-eval'"), "{csp}");
     let (js, _) = get("/js/hidden/seat.js");
     assert_eq!(js, StatusCode::OK);
-    let Some(bytes) = super::assets::find(SEAT) else {
+    let Some(bytes) = fairdeck_pages::find(SEAT) else {
         // Built without the seat (FAIRDECK_WASM=skip, or no wasm32 target and not
         // required): a JSON 404, which seat.js turns into what is missing.
         assert_eq!(status, StatusCode::NOT_FOUND);

@@ -8,7 +8,7 @@
 // turn, and prints for each the median and min–max of the wall time of RUNS hands (default 5),
 // and the median of each phase.
 //
-//   cargo build -p fairdeck-web            # with FAIRDECK_WASM=required: builds the seat module
+//   cargo build -p fairdeck-pages          # with FAIRDECK_WASM=required: builds the seat module
 //   node crates/fairdeck-web/web/bench/hidden-hand.mjs [RUNS]
 //
 // FAIRDECK_SEAT_WASM names another module; CHROMIUM another browser (default /usr/bin/chromium).

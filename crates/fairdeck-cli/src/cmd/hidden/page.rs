@@ -29,9 +29,9 @@ use fairdeck_hidden::ledger::evidence_signed;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
 use fairdeck_hidden::signature::Context;
 use fairdeck_hidden::wire::Hex32;
+use fairdeck_http::access::Access;
+use fairdeck_http::error::ApiError;
 use fairdeck_table::load::Client;
-use fairdeck_web::access::Access;
-use fairdeck_web::error::ApiError;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -149,7 +149,7 @@ async fn handle(
     }
     let body = match method {
         Method::GET => None,
-        Method::POST => match fairdeck_web::body::json::<Value>(body, MAX_POST_BYTES).await {
+        Method::POST => match fairdeck_http::body::json::<Value>(body, MAX_POST_BYTES).await {
             Ok(value) => Some(value),
             Err(e) => return e.into_response(),
         },
@@ -296,12 +296,12 @@ pub(super) fn run(
             .with_state(relay)
             .layer(axum::middleware::from_fn_with_state(
                 Arc::new(Access::new(local, Vec::new())),
-                fairdeck_web::access::guard,
+                fairdeck_http::access::guard,
             ));
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        fairdeck_web::connection::serve(listener, app, shutdown).await?;
+        fairdeck_http::connection::serve(listener, app, shutdown).await?;
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSeat } from '../../js/hidden/seat.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
-/** The seat module as crates/fairdeck-web/build.rs builds it (or $FAIRDECK_SEAT_WASM). */
+/** The seat module as crates/fairdeck-pages/build.rs builds it (or $FAIRDECK_SEAT_WASM). */
 export const WASM = process.env.FAIRDECK_SEAT_WASM
   ?? `${ROOT}target/wasm-seat/wasm32-unknown-unknown/release/fairdeck_hidden_wasm.wasm`;
 

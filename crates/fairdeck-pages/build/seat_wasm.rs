@@ -142,7 +142,7 @@ fn compile(workspace: &Path) -> PathBuf {
 /// Stops the build with one line saying what failed (and the nested
 /// cargo's own output below it, when there is one).
 fn fail(why: &str, detail: &str) -> ! {
-    eprintln!("error: fairdeck-web: browser seat: {why}");
+    eprintln!("error: fairdeck-pages: browser seat: {why}");
     if !detail.is_empty() {
         eprintln!("{detail}");
     }

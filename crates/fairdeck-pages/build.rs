@@ -1,9 +1,12 @@
-//! Embeds the web page: lists every file of `web/` (but not its tests or
-//! `node_modules`) as `include_bytes!` in `$OUT_DIR/assets.rs`, so
-//! `fairdeck serve` needs no files at run time and a new page module is
-//! served without editing a list. It also builds the browser seat — the
-//! protocol crate compiled to WebAssembly — and embeds it at
+//! Embeds the web pages: lists every file of `crates/fairdeck-web/web/`
+//! (but not its tests or `node_modules`) as `include_bytes!` in
+//! `$OUT_DIR/assets.rs`, so the servers need no files at run time and a new
+//! page module is served without editing a list. It also builds the browser
+//! seat — the protocol crate compiled to WebAssembly — and embeds it at
 //! `/js/hidden/seat.wasm` (see `build/seat_wasm.rs`).
+//!
+//! The files stay beside the page's crate, where their node tests
+//! (`web/test`, `web/e2e`) and the scripts that run them expect them.
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
@@ -17,10 +20,11 @@ const SKIP: [&str; 3] = ["e2e", "test", "node_modules"];
 const SERVED: [&str; 6] = ["html", "css", "js", "svg", "png", "ico"];
 
 fn main() {
-    let root = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("web");
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let workspace = fs::canonicalize(manifest.join("../..")).expect("the workspace exists");
+    let root = workspace.join("crates/fairdeck-web/web");
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
-    let workspace = fs::canonicalize(root.join("../../..")).expect("the workspace exists");
     if let Some(wasm) = seat_wasm::build(&workspace) {
         files.push((seat_wasm::SEAT_URL.to_string(), wasm));
     }
