@@ -65,8 +65,7 @@ pub fn to_bound(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     } else {
         obj.py().get_type::<PyInt>().call1((obj,))?
     };
-    wide_int(&int)
-        .map_err(|_| PyValueError::new_err(format!("{name} is out of bounds for int64")))
+    wide_int(&int).map_err(|_| PyValueError::new_err(format!("{name} is out of bounds for int64")))
 }
 
 /// A Python int as an `i128`: one C call when it fits in 64 bits (the

@@ -143,7 +143,7 @@ fn run_service<S: Store + Send + 'static>(
 /// `wasm32-unknown-unknown` target is installed (and `FAIRDECK_WASM` is not
 /// `skip`); without it the seat page could only fail to load it.
 fn browser_seat_missing() -> Option<&'static str> {
-    fairdeck_web::page::assets::find("/js/hidden/seat.wasm")
+    fairdeck_table::service::page_file("/js/hidden/seat.wasm")
         .is_none()
         .then_some(
             "browser seats of hidden tables are unavailable: this fairdeck was built without \
