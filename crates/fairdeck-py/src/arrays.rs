@@ -334,7 +334,7 @@ pub fn shuffled_range(
 /// it asks the kernel to back with huge pages: the shuffle's random
 /// accesses then miss the TLB far less often than in a vector's 4 KiB pages,
 /// 5-15 % of a `permutation(10**6)`). A long one is allocated through
-/// `numpy.empty` ([`crate::fill::empty`]), so that running out of memory is a
+/// `numpy.empty` ([`crate::boundary::empty`]), so that running out of memory is a
 /// `MemoryError`.
 pub fn shuffled_range_array<'py>(
     py: Python<'py>,
@@ -344,7 +344,7 @@ pub fn shuffled_range_array<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let array = if n >= DETACH_LEN {
         let dtype = numpy(py)?.call_method1("dtype", ("int64",))?;
-        crate::fill::empty(py, &[n], &dtype, "permutation")?.cast_into::<PyArray1<i64>>()?
+        crate::boundary::empty(py, &[n], &dtype, "permutation")?.cast_into::<PyArray1<i64>>()?
     } else {
         // SAFETY: every item is written below before the array is read.
         unsafe { PyArray1::<i64>::new(py, n, false) }

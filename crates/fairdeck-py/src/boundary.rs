@@ -12,6 +12,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::convert::numpy;
 
 /// Bytes an array may hold: numpy's own limit (`isize::MAX`).
 const MAX_BYTES: usize = isize::MAX as usize;
@@ -77,4 +80,32 @@ pub fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             "{what}: internal error in fairdeck ({message}); please report it"
         )))
     })
+}
+
+/// A fresh C-contiguous `numpy.empty(dims, dtype)`: `ValueError` when no
+/// array can be that big, `MemoryError` naming `what` when the memory is
+/// not there (checked before numpy is asked).
+pub fn empty<'py>(
+    py: Python<'py>,
+    dims: &[usize],
+    dtype: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let count = dims
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .unwrap_or(usize::MAX);
+    let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
+    let bytes = bytes_for(count, itemsize, what)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", dtype)?;
+    numpy(py)?
+        .call_method("empty", (PyTuple::new(py, dims)?,), Some(&kwargs))
+        .map_err(|e| {
+            if e.is_instance_of::<PyMemoryError>(py) {
+                out_of_memory(bytes, what)
+            } else {
+                e
+            }
+        })
 }

@@ -5,12 +5,11 @@
 //! Ctrl-C ([`Watch`]), so a long call can be interrupted between chunks.
 
 use numpy::PyUntypedArray;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 
-use crate::arrays::{RawItems, numpy};
-use crate::boundary::{bytes_for, out_of_memory};
+use crate::arrays::RawItems;
+pub use crate::boundary::empty;
 use crate::interrupt::Watch;
 use crate::stream::DETACH_LEN;
 
@@ -31,34 +30,6 @@ macro_rules! bits {
     )*};
 }
 bits!(u8 u16 u32 u64);
-
-/// A fresh C-contiguous `numpy.empty(dims, dtype)`: `ValueError` when no
-/// array can be that big, `MemoryError` naming `what` when the memory is
-/// not there (checked before numpy is asked).
-pub fn empty<'py>(
-    py: Python<'py>,
-    dims: &[usize],
-    dtype: &Bound<'py, PyAny>,
-    what: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let count = dims
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .unwrap_or(usize::MAX);
-    let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
-    let bytes = bytes_for(count, itemsize, what)?;
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("dtype", dtype)?;
-    numpy(py)?
-        .call_method("empty", (PyTuple::new(py, dims)?,), Some(&kwargs))
-        .map_err(|e| {
-            if e.is_instance_of::<PyMemoryError>(py) {
-                out_of_memory(bytes, what)
-            } else {
-                e
-            }
-        })
-}
 
 /// Fills the items of `out` (C-contiguous, writeable, items `T` wide) with
 /// `produce`, `chunk` items at a time, checking `watch` between chunks.
