@@ -284,7 +284,8 @@ fn act(
                 Err(e) => {
                     keep_evidence(&wire.evidence, follower)?;
                     anyhow::bail!(
-                        "the served transcript does not verify: {e}; this seat sends nothing more (its receipts and the heads it was served are in {})",
+                        "the served transcript does not verify: {e}{}; this seat sends nothing more (its receipts and the heads it was served are in {})",
+                        at_fault(&e),
                         wire.evidence.display()
                     );
                 }
@@ -312,6 +313,18 @@ fn act(
             }
             Ok(false)
         }
+    }
+}
+
+/// Who a refusal of the served transcript names, as the verdict does
+/// (§18, "Who is named"): a message not signed by its seat, a log that
+/// disagrees with the messages, or a history the room's own signatures
+/// contradict can only be the room's doing.
+fn at_fault(e: &fairdeck_hidden::Error) -> &'static str {
+    use fairdeck_hidden::Error as E;
+    match e {
+        E::Signature(..) | E::Log(_) | E::RoomSignature(_) | E::Room(_) => " [at fault: the room]",
+        _ => "",
     }
 }
 
