@@ -546,3 +546,38 @@ fn a_log_served_in_another_order_is_caught_by_every_seat() {
         assert!(names_the_room(&with), "seat {i}: {with}");
     }
 }
+
+/// §11 rogue key, served: every seat is shown the rogue key in seat 2's
+/// place under the room's signed head. It is caught, and named as the
+/// room's (its signature fails), never as seat 2's.
+#[test]
+fn a_rogue_key_served_in_seat_2s_place_is_caught_and_the_room_named() {
+    let room = Room::open("served-rogue", 1, 4);
+    let key = room.key.clone();
+    let x = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(17));
+    let hook: Arc<Hook> = Arc::new(move |req: &Req, up: &mut Client| {
+        if !req.transcript() {
+            return None;
+        }
+        Some(edited(&key, relay(req, up), |r, ctx| {
+            let real = r.keys.get(2)?.clone();
+            let forged = rogue(r, &real, &x);
+            r.keys[2] = forged.clone();
+            Some(vec![(key_digest(ctx, &real), key_digest(ctx, &forged))])
+        }))
+    });
+    let seats = room.seats(&hook);
+    room.operate(|_, _| {});
+    for (i, (ok, text)) in results(seats).iter().enumerate() {
+        assert!(!ok, "seat {i}: {text}");
+        assert!(
+            text.contains("seat 2's place is not signed by seat 2"),
+            "seat {i}: {text}"
+        );
+        assert!(!text.contains("at fault: seat 2"), "seat {i}: {text}");
+    }
+    let served = room.served(1, &hook);
+    let plain = room.fair(&served, "served.json", None);
+    assert!(kinds(&plain).contains(&"signature".to_string()), "{plain}");
+    assert!(names_the_room(&plain), "{plain}");
+}
