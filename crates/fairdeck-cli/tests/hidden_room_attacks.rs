@@ -581,3 +581,55 @@ fn a_rogue_key_served_in_seat_2s_place_is_caught_and_the_room_named() {
     assert!(kinds(&plain).contains(&"signature".to_string()), "{plain}");
     assert!(names_the_room(&plain), "{plain}");
 }
+
+/// §11 "show different parties different transcripts": only seat 2 is
+/// shown a hand whose first two shuffles are the room's (so the room
+/// would choose the deal), under the room's signed head. Seat 2 refuses to
+/// build on it; the room voids the hand against seat 2 "for its shuffle".
+/// Seat 2 keeps the room-signed head of what it was shown, which the
+/// published log does not extend: the void is no proof, the room named.
+#[test]
+fn a_room_that_shows_seat_2_other_shuffles_is_named_by_seat_2s_evidence() {
+    let room = Room::open("equivocal", 1, 4);
+    let key = room.key.clone();
+    let hook: Arc<Hook> = Arc::new(move |req: &Req, up: &mut Client| {
+        if req.seat != 2 || !req.transcript() {
+            return None;
+        }
+        Some(edited(&key, relay(req, up), |r, ctx| {
+            if r.hands.first().is_none_or(|h| h.shuffles.len() < 2) {
+                return None;
+            }
+            let mine = rooms_shuffles(r);
+            let mut swaps = Vec::new();
+            for (j, m) in mine.into_iter().enumerate() {
+                let old = shuffle_digest(ctx, &r.hands[0].shuffles[j]);
+                swaps.push((old, shuffle_digest(ctx, &m)));
+                r.hands[0].shuffles[j] = m;
+            }
+            Some(swaps)
+        }))
+    });
+    let seats = (0..3)
+        .map(|i| room.seat(i, if i == 2 { hook.clone() } else { honest() }))
+        .collect();
+    room.operate(|_, _| {});
+    let out = results(seats);
+    let (ok, text) = &out[2];
+    assert!(!ok, "{text}");
+    assert!(text.contains("is not signed by seat 0"), "{text}");
+    assert!(text.contains("the room"), "{text}");
+    let record = room.transcript();
+    assert_eq!(void_of(&record), Some((2, "shuffle".into())));
+    // Seats 0 and 1 were shown the true table: they cannot see what seat 2
+    // was shown.
+    for (ok, text) in &out[..2] {
+        assert!(ok, "{text}");
+    }
+    let plain = room.fair(&record, "equivocal.json", None);
+    assert!(valid(&plain), "alone the void is the room's claim: {plain}");
+    let with = room.fair(&record, "equivocal.json", Some(2));
+    assert!(kinds(&with).contains(&"room".to_string()), "{with}");
+    assert!(names_the_room(&with), "{with}");
+    assert!(says_the_void_is_not_proof(&with), "{with}");
+}
