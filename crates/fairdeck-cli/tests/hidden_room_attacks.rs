@@ -633,3 +633,56 @@ fn a_room_that_shows_seat_2_other_shuffles_is_named_by_seat_2s_evidence() {
     assert!(names_the_room(&with), "{with}");
     assert!(says_the_void_is_not_proof(&with), "{with}");
 }
+
+/// §11 rogue key, posted: the service refuses it (`key-proof`); the room
+/// then drops seat 2's real key after receipting it and voids the table
+/// against seat 2 at the keys stage. Seat 2's receipt refutes the void.
+#[test]
+fn a_rogue_key_is_refused_and_a_dropped_receipted_key_cannot_void_against_seat_2() {
+    let room = Room::open("rogue", 1, 3);
+    let (id, key) = (room.id().to_string(), room.key.clone());
+    let x = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(16));
+    let tried: Seen = Arc::default();
+    let hook: Arc<Hook> = {
+        let tried = tried.clone();
+        Arc::new(move |req: &Req, up: &mut Client| {
+            if !(req.seat == 2 && req.posts("key")) {
+                return None;
+            }
+            let before = upstream(up, &id);
+            if before.keys.len() != 2 {
+                return Some(not_now());
+            }
+            let real: KeyMessage = serde_json::from_value(req.body.clone()?).unwrap();
+            let body = serde_json::to_value(rogue(&before, &real, &x)).unwrap();
+            let (code, answer) = up
+                .call("POST", &req.path, req.token.as_deref(), Some(&body))
+                .unwrap();
+            tried
+                .lock()
+                .unwrap()
+                .push(format!("{code} {}", answer["kind"]));
+            let mut log = before.log.clone();
+            log.push(key_digest(&context(&before), &real));
+            let mut rng = ChaCha20Rng::seed_from_u64(6);
+            let r = receipt(&context(&before), &key, &log, &mut rng);
+            Some((200, json!({"receipts": [r]})))
+        })
+    };
+    let seats = (0..3)
+        .map(|i| room.seat(i, if i == 2 { hook.clone() } else { honest() }))
+        .collect();
+    room.operate(|_, _| {});
+    let out = results(seats);
+    assert_eq!(*tried.lock().unwrap(), ["422 \"key-proof\""]);
+    let record = room.transcript();
+    assert_eq!(void_of(&record), Some((2, "keys".into())));
+    let (ok, text) = &out[2];
+    assert!(!ok, "seat 2 says the void is false: {text}");
+    assert!(text.contains("the room"), "{text}");
+    let with = room.fair(&record, "rogue.json", Some(2));
+    assert!(names_the_room(&with), "{with}");
+    assert!(says_the_void_is_not_proof(&with), "{with}");
+    // The control: seat 0's evidence agrees with the log.
+    assert!(valid(&room.fair(&record, "rogue.json", Some(0))));
+}

@@ -370,10 +370,14 @@ fn finish(
     (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<ExitCode> {
     let record = wire.record(None)?;
+    // The seat's own receipts and heads weigh in (§18): a void naming it
+    // for a message it holds a receipt for, or a history the room
+    // rewrote after the seat's last step, names the room.
+    let evidence = follower.evidence().to_vec();
     let opts = Options {
         reader: Some((wire.link.seat, key)),
         in_progress: false,
-        evidence: &[],
+        evidence: &evidence,
     };
     let verdict = follower.verify(&record, &opts).verdict;
     keep_evidence(&wire.evidence, follower)?;
