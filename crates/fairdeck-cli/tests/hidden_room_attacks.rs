@@ -590,7 +590,23 @@ fn a_rogue_key_served_in_seat_2s_place_is_caught_and_the_room_named() {
 /// published log does not extend: the void is no proof, the room named.
 #[test]
 fn a_room_that_shows_seat_2_other_shuffles_is_named_by_seat_2s_evidence() {
-    let room = Room::open("equivocal", 1, 4);
+    equivocation(Room::open("equivocal", 1, 4));
+}
+
+/// The same on PostgreSQL: `scripts/test-table` runs it.
+#[test]
+#[ignore = "needs FAIRDECK_TABLE_PG (scripts/test-table)"]
+fn a_room_that_shows_seat_2_other_shuffles_on_postgres_is_named_by_seat_2s_evidence() {
+    let db = std::env::var("FAIRDECK_TABLE_PG").expect("set by scripts/test-table");
+    let id = format!("equivocal-{}", std::process::id());
+    equivocation(Room::open_on(
+        tempfile::tempdir().unwrap(),
+        &db,
+        (&id, 1, 4),
+    ));
+}
+
+fn equivocation(room: Room) {
     let key = room.key.clone();
     let hook: Arc<Hook> = Arc::new(move |req: &Req, up: &mut Client| {
         if req.seat != 2 || !req.transcript() {
@@ -627,6 +643,7 @@ fn a_room_that_shows_seat_2_other_shuffles_is_named_by_seat_2s_evidence() {
         assert!(ok, "{text}");
     }
     let plain = room.fair(&record, "equivocal.json", None);
+    // (the transcript's table id is the room's)
     assert!(valid(&plain), "alone the void is the room's claim: {plain}");
     let with = room.fair(&record, "equivocal.json", Some(2));
     assert!(kinds(&with).contains(&"room".to_string()), "{with}");
@@ -685,4 +702,57 @@ fn a_rogue_key_is_refused_and_a_dropped_receipted_key_cannot_void_against_seat_2
     assert!(says_the_void_is_not_proof(&with), "{with}");
     // The control: seat 0's evidence agrees with the log.
     assert!(valid(&room.fair(&record, "rogue.json", Some(0))));
+}
+
+/// Seat `seat`'s secret key, from the key file its process wrote.
+fn seat_key(room: &Room, seat: usize) -> SecretKey {
+    let file = std::fs::read(room.path(&format!("seat{seat}.key"))).unwrap();
+    let file: Value = serde_json::from_slice(&file).unwrap();
+    let hex = fairdeck_hidden::wire::Hex32::parse(file["secret_key"].as_str().unwrap()).unwrap();
+    SecretKey::from_bytes(&hex.0).unwrap()
+}
+
+/// §11, one seat "cannot steer the deal if any other seat is honest": seat
+/// 2 shuffles last, after seeing seats 0's and 1's work, and may choose its
+/// permutation. Whatever it chooses, its own key opens nothing of the deck
+/// it would publish (every card is still under seats 0's and 1's keys), so
+/// it has nothing to choose by: trying many permutations, none shows it a
+/// single card. The control: with all three keys the same ciphertexts open.
+#[test]
+fn the_last_shuffler_sees_no_card_whatever_permutation_it_tries() {
+    let room = Room::open("steer", 1, 600);
+    let seats = room.seats(&honest());
+    room.operate(|_, _| {});
+    for (i, (ok, text)) in results(seats).iter().enumerate() {
+        assert!(ok, "seat {i}: {text}");
+    }
+    let record = room.transcript();
+    let state = verify(&record, &Options::default()).state.unwrap();
+    let table = &state.table;
+    // What seat 2 had when its turn came: seat 1's output deck.
+    let input = fairdeck_hidden::elgamal::PublishedDeck::from_wire(
+        record.hands[0].shuffles[1].deck.clone(),
+    )
+    .unwrap();
+    let keys: Vec<SecretKey> = (0..3).map(|i| seat_key(&room, i)).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut with_all = 0;
+    for _try in 0..8 {
+        let (_, out) =
+            fairdeck_hidden::shuffle::shuffle(table, 1, 2, &state.joint, &input, &mut rng).unwrap();
+        for (p, e) in out.deck.0.iter().enumerate() {
+            let share = |j: usize, rng: &mut ChaCha20Rng| {
+                let m = fairdeck_hidden::dleq::share_message(
+                    table, 1, j as u64, p as u64, &keys[j], e, rng,
+                )
+                .unwrap();
+                fairdeck_hidden::group::decode_point(&m.share).unwrap()
+            };
+            let own = e.a - share(2, &mut rng);
+            assert_eq!(table.card_of(&own), None, "seat 2 reads position {p}");
+            let all = own - share(0, &mut rng) - share(1, &mut rng);
+            with_all += usize::from(table.card_of(&all).is_some());
+        }
+    }
+    assert_eq!(with_all, 8 * 52, "with every key each position is a card");
 }

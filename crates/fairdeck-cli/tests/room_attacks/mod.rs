@@ -137,7 +137,18 @@ impl Room {
     pub fn open(id: &str, hands: u64, step_seconds: u64) -> Room {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("t.sqlite");
-        let served = Served::start(db.to_str().unwrap(), dir.path());
+        let db = db.to_str().unwrap().to_string();
+        Room::open_on(dir, &db, (id, hands, step_seconds))
+    }
+
+    /// [`Room::open`] on the store `db`: a SQLite file, or a PostgreSQL
+    /// connection string (the room's key read from there).
+    pub fn open_on(
+        dir: tempfile::TempDir,
+        db: &str,
+        (id, hands, step_seconds): (&str, u64, u64),
+    ) -> Room {
+        let served = Served::start(db, dir.path());
         let mut c = served.client();
         let manifest = json!({"version": 3, "table": id, "game": "holdem", "deck": "standard",
             "seats": ["ann", "bo", "cy"], "first": 1, "last": hands});
@@ -147,7 +158,10 @@ impl Room {
             .unwrap();
         assert_eq!(code, 201, "{answer}");
         let inv: HiddenInvitation = serde_json::from_value(answer).unwrap();
-        let key = room_key(&db, id);
+        let key = match fairdeck_table::Location::parse(db).unwrap() {
+            fairdeck_table::Location::Sqlite(_) => room_key(Path::new(db), id),
+            _ => room_key_postgres(db, id),
+        };
         Room {
             served,
             dir,
@@ -303,6 +317,20 @@ pub fn room_key(db: &Path, id: &str) -> SecretKey {
         )
         .unwrap();
     let value: Value = serde_json::from_str(&entry).unwrap();
+    let hex = Hex32::parse(value["room"].as_str().unwrap()).unwrap();
+    SecretKey::from_bytes(&hex.0).unwrap()
+}
+
+/// [`room_key`] from a PostgreSQL store.
+pub fn room_key_postgres(db: &str, id: &str) -> SecretKey {
+    let mut conn = postgres::Client::connect(db, postgres::NoTls).unwrap();
+    let row = conn
+        .query_one(
+            "SELECT entry::text FROM hidden_log WHERE table_id = $1 AND kind = 'opened'",
+            &[&id],
+        )
+        .unwrap();
+    let value: Value = serde_json::from_str(row.get(0)).unwrap();
     let hex = Hex32::parse(value["room"].as_str().unwrap()).unwrap();
     SecretKey::from_bytes(&hex.0).unwrap()
 }
