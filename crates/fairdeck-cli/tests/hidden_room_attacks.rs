@@ -291,7 +291,7 @@ fn a_key_the_room_swaps_in_through_the_service_is_proved_by_seat_2s_receipt() {
         &mut ChaCha20Rng::seed_from_u64(8),
     );
     let path = format!("/api/hidden/{}/seats/2/attestation", room.id());
-    let body = serde_json::to_value(&a).unwrap();
+    let body = serde_json::to_value(a).unwrap();
     let (code, answer) = room
         .client()
         .call("POST", &path, Some(&room.inv.seats[2]), Some(&body))
