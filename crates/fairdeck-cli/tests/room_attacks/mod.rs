@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
-use fairdeck_hidden::keys::SecretKey;
-use fairdeck_hidden::ledger::{SignedHead, heads, sign_log};
+use fairdeck_hidden::keys::{KeyMessage, SecretKey, key_message};
+use fairdeck_hidden::ledger::{SignedHead, heads, key_digest, sign_log};
 use fairdeck_hidden::record::Record;
-use fairdeck_hidden::signature::Context;
+use fairdeck_hidden::signature::{Context, sign_seat};
 use fairdeck_hidden::wire::Hex32;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::load::Client;
@@ -442,4 +442,46 @@ pub fn upstream(up: &mut Client, id: &str) -> Record {
         .unwrap();
     assert_eq!(code, 200, "{answer}");
     Record::from_json(&answer.to_string()).unwrap()
+}
+
+/// A key message for seat 2 with the room's key `x`: signed by `signer`
+/// as seat 2 (the room's signing key: it cannot sign as seat 2), or by
+/// `x` itself (a whole new key message the room owns).
+pub fn rooms_key(record: &Record, x: &SecretKey, signer: Option<&SecretKey>) -> KeyMessage {
+    let table = fairdeck_hidden::Table::new(record.manifest.clone()).unwrap();
+    let ctx = context(record);
+    let mut rng = ChaCha20Rng::seed_from_u64(21);
+    let mut m = key_message(&table, 2, x, &mut rng).unwrap();
+    let d = key_digest(&ctx, &m);
+    m.signature = Some(sign_seat(&ctx, 2, signer.unwrap_or(x), &d, &mut rng));
+    m
+}
+
+/// The room's answer to seat 2's key before its turn (relaying it could
+/// race with seat 1's key and let seat 2's own key in).
+pub fn not_now() -> (u16, Value) {
+    (409, json!({"error": "keys come in seat order"}))
+}
+
+/// The one line a seat stopped with (its last line on stderr).
+pub fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+/// Seat processes' results, in seat order.
+pub fn results(seats: Vec<std::process::Child>) -> Vec<(bool, String)> {
+    seats.into_iter().map(output_of).collect()
+}
+
+/// The served void's seat and stage.
+pub fn void_of(record: &Record) -> Option<(u64, String)> {
+    let hands = record.hands.iter().filter_map(|h| h.void.as_ref());
+    let v = record.void.iter().chain(hands).next()?;
+    Some((v.seat, v.stage.clone()))
+}
+
+pub fn says_the_void_is_not_proof(verdict: &Value) -> bool {
+    verdict
+        .to_string()
+        .contains("is not proof against that seat")
 }
