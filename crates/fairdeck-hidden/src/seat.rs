@@ -40,8 +40,8 @@ use crate::group::encode_point;
 use crate::keys::{KeyMessage, Proof, SecretKey, key_message};
 use crate::layout::Stage;
 use crate::ledger::{
-    Evidence, Receipt, digests, evidence_agrees, evidence_signed, heads, key_digest, share_digest,
-    shuffle_digest, staged_shares,
+    Evidence, Receipt, digests, evidence_agrees, evidence_signed, head_signed, heads, key_digest,
+    share_digest, shuffle_digest, staged_shares,
 };
 use crate::play::{next_shuffle, owed_shares, record_shares, showdown_shares};
 use crate::record::Record;
@@ -324,6 +324,29 @@ impl Follower {
         Ok(())
     }
 
+    /// A record the seat refuses: its head, if the room signed it, is
+    /// kept all the same — the room's signed statement of the log it
+    /// served, which the published log may not extend (§18: the room
+    /// showed this seat another history, and a void naming this seat
+    /// after it is no proof). A head under another room key than the one
+    /// the seat saw before is not kept (it proves nothing).
+    fn keep_head(&mut self, table: &Table, record: &Record) {
+        let (Some(room), Some(h)) = (&record.room, record.head) else {
+            return;
+        };
+        if self
+            .seen
+            .as_ref()
+            .is_some_and(|(r, _)| r.as_ref() != Some(room))
+        {
+            return;
+        }
+        let ctx = Context::new(table, Some(room));
+        if head_signed(&ctx, room, &h) && !self.evidence.contains(&Evidence::Head(h)) {
+            self.evidence.push(Evidence::Head(h));
+        }
+    }
+
     /// After a record verified: remember its log, the seat's own messages
     /// in it, and its signed head.
     fn remember(&mut self, table: &Table, record: &Record, seat: u64) {
@@ -377,11 +400,17 @@ impl Follower {
         let table = record
             .is_signed()
             .then(|| Table::new(record.manifest.clone()));
-        if let Some(Ok(table)) = &table {
-            self.history(table, &record, seat)?;
+        if let Some(Ok(table)) = &table
+            && let Err(e) = self.history(table, &record, seat)
+        {
+            self.keep_head(table, &record);
+            return Err(e);
         }
         let outcome = self.verifier.verify(&record, &opts);
         if let Some(d) = outcome.verdict.differences.first() {
+            if let Some(Ok(table)) = &table {
+                self.keep_head(table, &record);
+            }
             return Err(Refused::Invalid {
                 summary: outcome.verdict.summary(),
                 first: d.message.clone(),

@@ -296,7 +296,28 @@ fn signed_key(
     signing: Option<&Signing>,
     m: &crate::keys::KeyMessage,
 ) -> Result<PublicKey, Error> {
-    let pk = verify_key(table, m)?;
+    let pk = match verify_key(table, m) {
+        Ok(pk) => pk,
+        // §18: a failed proof is its seat's fault only under its seat's
+        // signature. A key message not signed under the key it carries
+        // (a rogue key, which nobody can prove or sign for) was put in the
+        // seat's place by someone else: `signature`, the room's.
+        Err(Error::KeyProof(j)) => {
+            if let (Some(ctx), Ok(point)) = (signing, crate::group::decode_point(&m.public_key)) {
+                let what = format!("the key message in seat {}'s place", m.seat);
+                let digest = key_digest(ctx, m);
+                authorship::check(
+                    ctx,
+                    (m.seat, &PublicKey(point)),
+                    &digest,
+                    &m.signature,
+                    what,
+                )?;
+            }
+            return Err(Error::KeyProof(j));
+        }
+        Err(e) => return Err(e),
+    };
     if let Some(ctx) = signing {
         let what = format!("the key message in seat {}'s place", m.seat);
         authorship::check(ctx, (m.seat, &pk), &key_digest(ctx, m), &m.signature, what)?;

@@ -296,7 +296,8 @@ fn act(
                 Err(e) => {
                     keep_evidence(&wire.evidence, follower)?;
                     anyhow::bail!(
-                        "the served transcript does not verify: {e}; this seat sends nothing more (its receipts and the heads it was served are in {})",
+                        "the served transcript does not verify: {e}{}; this seat sends nothing more (its receipts and the heads it was served are in {})",
+                        at_fault(&e),
                         wire.evidence.display()
                     );
                 }
@@ -324,6 +325,18 @@ fn act(
             }
             Ok(false)
         }
+    }
+}
+
+/// Who a refusal of the served transcript names, as the verdict does
+/// (§18, "Who is named"): a message not signed by its seat, a log that
+/// disagrees with the messages, or a history the room's own signatures
+/// contradict can only be the room's doing.
+fn at_fault(e: &fairdeck_hidden::Error) -> &'static str {
+    use fairdeck_hidden::Error as E;
+    match e {
+        E::Signature(..) | E::Log(_) | E::RoomSignature(_) | E::Room(_) => " [at fault: the room]",
+        _ => "",
     }
 }
 
@@ -369,10 +382,14 @@ fn finish(
     (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<ExitCode> {
     let record = wire.record(None)?;
+    // The seat's own receipts and heads weigh in (§18): a void naming it
+    // for a message it holds a receipt for, or a history the room
+    // rewrote after the seat's last step, names the room.
+    let evidence = follower.evidence().to_vec();
     let opts = Options {
         reader: Some((wire.link.seat, key)),
         in_progress: false,
-        evidence: &[],
+        evidence: &evidence,
     };
     let verdict = follower.verify(&record, &opts).verdict;
     keep_evidence(&wire.evidence, follower)?;
