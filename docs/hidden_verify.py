@@ -664,6 +664,11 @@ def check_key_message(table, place, message, report):
         c = read_scalar(message["proof"]["c"], "seat %d's key proof c" % place)
         s = read_scalar(message["proof"]["s"], "seat %d's key proof s" % place)
         if not key_proof_holds(table.m_bytes, place, public_key, c, s):
+            # Section 17, order of checks: a failed key proof is the seat's (key-proof) only under
+            # a signature that holds with the key it carries; else it is `signature`.
+            if table.signed and not table.signature(place, public_key, key_digest(table.ctx, message), message,
+                                                    report, "the key message at seat %d's place" % place):
+                return None
             raise Failure("key-proof", "seat %d's key proof fails" % place)
     except Failure as failure:
         report.differ(failure.kind, failure.detail, seat=place)
@@ -1357,7 +1362,15 @@ def generate31(manifest):
     attested = attestation_digest(3, chain[3])
     got["attestation"] = {"seat": 1, "length": 3, "head": chain[3].hex(), "signature": schnorr_sign(
         sk[1], draw(), lambda r: seat_challenge(ctx, 1, pks[1], attested, r))}
+    got.update({"fp_%d" % j: fingerprint(pk) for j, pk in enumerate(pks)})
     return got, ctx, pks, room
+
+
+def fingerprint(public_key):
+    """Section 17, key fingerprints: the first 10 bytes of SHA-512(lp(D_fp) || enc(PK)), as 20 hex
+    digits in five groups of four joined by '-'."""
+    digits = hashlib.sha512(lp(b"fairdeck-hidden-v3.1/key-fingerprint") + public_key).digest()[:10].hex()
+    return "-".join(digits[i:i + 4] for i in range(0, 20, 4))
 
 
 def vector_checks31(blocks, manifest):
@@ -1374,7 +1387,7 @@ def vector_checks31(blocks, manifest):
     checks.append(("3.1: seat 0's signed key message", theirs, got["key"]))
     for name in ("ciphertext", "share"):
         checks.append(("3.1: " + name, parse_strictly(named[name]), got[name]))
-    for name in ("d_key0", "d_share", "d_void") + tuple("h_%d" % i for i in range(4)):
+    for name in ("d_key0", "d_share", "d_void", "fp_0", "fp_1") + tuple("h_%d" % i for i in range(4)):
         checks.append(("3.1: " + name, named[name], got[name]))
     d_key = key_digest(ctx, theirs)
     checks.append(("3.1: d_key0 from the written key message", named["d_key0"], d_key.hex()))

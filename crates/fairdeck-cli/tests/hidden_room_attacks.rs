@@ -220,12 +220,13 @@ fn a_key_the_room_swaps_in_through_the_service_is_proved_by_seat_2s_receipt() {
 }
 
 /// The same swap where the room refuses seat 2's key (it need not give a
-/// receipt): nobody can prove it. Seat 2 stops, saying its key was
+/// receipt): no receipt proves it. Seat 2 stops, saying its key was
 /// refused; seats 0 and 1 and `fair verify` see a valid table that the
-/// room (as seat 2) voided. This is §11's "refuse messages", but the void
-/// names seat 2 and the room holds seat 2's place: the gap this test pins.
+/// room (as seat 2) voided. What tells is §17's key fingerprints: seat 2's
+/// own differs from the one every other seat lists for seat 2, and pinned
+/// it makes `fair verify` name the room.
 #[test]
-fn a_room_that_refuses_seat_2s_key_and_sends_its_own_leaves_seat_2_no_proof() {
+fn a_room_that_refuses_seat_2s_key_and_sends_its_own_is_told_by_the_key_fingerprints() {
     let room = Room::open("refused", 1, 4);
     let x = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(15));
     let hook = swap_key_hook(&room, &x, |_, _, _| {
@@ -246,10 +247,47 @@ fn a_room_that_refuses_seat_2s_key_and_sends_its_own_leaves_seat_2_no_proof() {
     let record = room.transcript();
     assert_eq!(void_of(&record), Some((2, "deal".into())));
     let plain = room.fair(&record, "refused.json", None);
-    assert!(valid(&plain), "the gap: nothing shows the swap: {plain}");
+    assert!(
+        valid(&plain),
+        "nothing in the transcript shows the swap: {plain}"
+    );
     for (ok, text) in &out[..2] {
         assert!(ok, "{text}");
     }
+    fingerprints_tell(&room, &record, &out, "refused");
+}
+
+/// §17 key fingerprints: what tells a key the room sent in seat 2's place.
+/// Seat 2 printed its own key's fingerprint; every other seat's verdict
+/// lists another one for seat 2; pinned, `fair verify` says `room` and
+/// names the room. The control: the honest seats' pins hold.
+fn fingerprints_tell(room: &Room, record: &Record, out: &[(bool, String)], name: &str) {
+    let own = own_fingerprint(&out[2].1);
+    let listed = |text: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("key fingerprints"))
+            .unwrap_or_else(|| panic!("no fingerprints in the verdict: {text}"))
+            .to_string();
+        line
+    };
+    for (_, text) in &out[..2] {
+        let line = listed(text);
+        assert!(!line.contains(&format!("seat 2 {own}")), "{line}");
+        assert!(
+            line.contains(&format!("seat 0 {}", own_fingerprint(&out[0].1))),
+            "{line}"
+        );
+    }
+    let file = format!("{name}-pinned.json");
+    let pinned = room.fair_pinned(record, &file, &[(2, own.as_str())]);
+    assert!(!valid(&pinned), "{pinned}");
+    assert!(names_the_room(&pinned), "{pinned}");
+    assert_eq!(pinned["differences"][0]["kind"], "room", "{pinned}");
+    let f0 = own_fingerprint(&out[0].1);
+    let f1 = own_fingerprint(&out[1].1);
+    let control = room.fair_pinned(record, &file, &[(0, f0.as_str()), (1, f1.as_str())]);
+    assert!(valid(&control), "{control}");
 }
 
 /// A rogue key for seat 2: `X·G − PK0 − PK1`, so that the joint key would
@@ -365,9 +403,9 @@ fn a_rogue_key_is_refused_and_a_dropped_receipted_key_cannot_void_against_seat_2
 /// not compare a receipt's digest with its message, so it keeps it; at
 /// its turn it stops with `wrong-key` (as if its own key file were
 /// wrong), and its evidence agrees with the published log: nothing names
-/// the room. This pins the gap (see the refused-key test).
+/// the room. The key fingerprints tell, as in the refused-key test.
 #[test]
-fn a_room_that_hands_seat_2_the_receipt_of_its_own_key_leaves_seat_2_no_proof() {
+fn a_room_that_hands_seat_2_the_receipt_of_its_own_key_is_told_by_the_key_fingerprints() {
     let room = Room::open("lazy", 1, 4);
     let x = SecretKey::generate(&mut ChaCha20Rng::seed_from_u64(18));
     let hook = swap_key_hook(&room, &x, |_, _, taken| (200, taken));
@@ -385,8 +423,6 @@ fn a_room_that_hands_seat_2_the_receipt_of_its_own_key_leaves_seat_2_no_proof() 
     let record = room.transcript();
     assert_eq!(void_of(&record), Some((2, "deal".into())));
     let with = room.fair(&record, "lazy.json", Some(2));
-    assert!(
-        valid(&with),
-        "the gap: seat 2's evidence proves nothing: {with}"
-    );
+    assert!(valid(&with), "seat 2's evidence proves nothing: {with}");
+    fingerprints_tell(&room, &record, &out, "lazy");
 }

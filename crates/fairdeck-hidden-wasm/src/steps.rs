@@ -215,6 +215,7 @@ pub(crate) fn attest(
         reader: None,
         in_progress: false,
         evidence: &[],
+        pins: &[],
     };
     let verdict = fairdeck_hidden::verify::verify(&turn.record, &opts).verdict;
     if !verdict.is_valid() {
@@ -244,6 +245,7 @@ pub(crate) fn verdict(transcript: &str, in_progress: bool) -> Result<String, Str
         reader: None,
         in_progress,
         evidence: &[],
+        pins: &[],
     };
     let verdict = verify_json(transcript, &opts).verdict;
     answer(&Report {

@@ -190,6 +190,11 @@ pub fn vectors_31() -> String {
     );
     let a: Attestation = attest(&ctx, 1, &sk[1], &log, &mut rng);
     block("Seat 1's attestation of the whole log", pretty(&a));
+    let fp = |k: &SecretKey| keys::fingerprint(&encode_point(&k.public_key().0));
+    block(
+        "Key fingerprints of PK_0 and PK_1",
+        format!("fp_0  {}\nfp_1  {}", fp(&sk[0]), fp(&sk[1])),
+    );
     out
 }
 

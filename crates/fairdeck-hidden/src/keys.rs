@@ -25,6 +25,23 @@ use crate::{Error, Table};
 /// Domain of key proofs.
 pub const KEY_DOMAIN: &str = "fairdeck-hidden-v3/key";
 
+/// The domain of a key's fingerprint (§17, "Key fingerprints").
+pub const FINGERPRINT_DOMAIN: &str = "fairdeck-hidden-v3.1/key-fingerprint";
+
+/// A public key's fingerprint, for players to compare outside the room
+/// (§17): the first 10 bytes of `SHA-512(lp(D_fp) ‖ enc(PK))` as 20
+/// lowercase hex digits in five groups of four joined by `-`
+/// (`3f2a-…`). A room that played a seat with a key of its own cannot
+/// give it the seat's fingerprint short of a 2^80 search. O(1).
+pub fn fingerprint(public_key: &Hex32) -> String {
+    let mut t = Transcript::new(FINGERPRINT_DOMAIN);
+    t.element(public_key);
+    let digest = t.digest();
+    let hex: String = digest.0[..10].iter().map(|b| format!("{b:02x}")).collect();
+    let groups: Vec<&str> = (0..5).map(|i| &hex[4 * i..4 * i + 4]).collect();
+    groups.join("-")
+}
+
 /// A seat's secret key `sk`: wiped on drop, never printed.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct SecretKey(pub(crate) Scalar);

@@ -396,6 +396,7 @@ impl Follower {
             reader: Some((seat, key)),
             in_progress: true,
             evidence: &[],
+            pins: &[],
         };
         let table = record
             .is_signed()

@@ -20,6 +20,11 @@ pub struct Verdict {
     pub signed: bool,
     /// Version 3.1: the seats that attested the whole log (§18 check 4).
     pub attested_by: Vec<u64>,
+    /// The fingerprint of each key in the transcript (§17), in the order of
+    /// its `keys` list, for players to compare outside the room: a seat
+    /// that shows another fingerprint for its own key was played by
+    /// someone else.
+    pub key_fingerprints: Vec<String>,
     /// The table id, when the manifest could be read.
     pub table: Option<String>,
     /// What was checked, one line each.

@@ -46,6 +46,10 @@ pub struct Options<'a> {
     /// Version 3.1: receipts and signed heads a seat holds, weighed against
     /// the published log (§18, "Evidence").
     pub evidence: &'a [Evidence],
+    /// Seats' key fingerprints the verifier knows from outside the
+    /// transcript (the players compared them, §17): a key in a pinned
+    /// seat's place with another fingerprint is `room`.
+    pub pins: &'a [(u64, String)],
 }
 
 /// The verdict, and for parties that play on, what the checks established.
@@ -122,6 +126,7 @@ fn verdict(
         },
         signed,
         attested_by: Vec::new(),
+        key_fingerprints: Vec::new(),
         table,
         checked,
         hands,

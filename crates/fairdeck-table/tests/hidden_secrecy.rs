@@ -26,6 +26,7 @@ fn hole_cards(record: &fairdeck_hidden::record::Record, seats: &[Seat]) -> Vec<(
             reader: Some((s.seat, &s.key)),
             in_progress: true,
             evidence: &[],
+            pins: &[],
         };
         let v = verify(record, &opts).verdict;
         assert!(v.is_valid(), "{:?}", v.differences);

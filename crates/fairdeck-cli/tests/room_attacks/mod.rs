@@ -300,6 +300,20 @@ impl Room {
         })
     }
 
+    /// `fair verify --format json` of `record` with seat key pins
+    /// (`--seat-key SEAT=FINGERPRINT`).
+    pub fn fair_pinned(&self, record: &Record, name: &str, pins: &[(u64, &str)]) -> Value {
+        let path = self.path(name);
+        std::fs::write(&path, record.to_json()).unwrap();
+        let mut cmd = Command::new(cargo_bin("fairdeck"));
+        cmd.args(["--format", "json", "fair", "verify"]).arg(&path);
+        for (seat, fp) in pins {
+            cmd.arg("--seat-key").arg(format!("{seat}={fp}"));
+        }
+        let out = cmd.output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
     /// Seat `i`'s evidence file.
     pub fn evidence(&self, i: usize) -> PathBuf {
         self.path(&format!("seat{i}.evidence.json"))
@@ -484,4 +498,13 @@ pub fn says_the_void_is_not_proof(verdict: &Value) -> bool {
     verdict
         .to_string()
         .contains("is not proof against that seat")
+}
+
+/// The key fingerprint a seat printed for its own key (§17).
+pub fn own_fingerprint(text: &str) -> String {
+    let after = text
+        .split("key fingerprint ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no fingerprint printed: {text}"));
+    after.split_whitespace().next().unwrap().to_string()
 }

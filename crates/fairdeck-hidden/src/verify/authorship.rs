@@ -92,6 +92,12 @@ pub(super) fn finish(
         found.extend(evidence(&ctx, record, &hs, opts));
         v.differences.extend(found);
     }
+    v.key_fingerprints = record
+        .keys
+        .iter()
+        .map(|m| crate::keys::fingerprint(&m.public_key))
+        .collect();
+    v.differences.extend(pinned(record, opts.pins));
     blame(record, table, v);
     v.verdict = if v.differences.is_empty() {
         "valid"
@@ -259,4 +265,31 @@ fn blame(record: &Record, table: &Table, v: &mut Verdict) {
             d.message = format!("{} [at fault: {who}]", d.message);
         }
     }
+}
+
+/// §17, "Key fingerprints": each pinned seat's key in the transcript has
+/// the fingerprint its seat gave outside the room (`room` otherwise; a
+/// missing key is reported by the key checks). Case and the `-`
+/// separators of a pin do not matter.
+fn pinned(record: &Record, pins: &[(u64, String)]) -> Vec<Difference> {
+    let plain = |f: &str| -> String {
+        f.chars()
+            .filter(|c| *c != '-')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (seat, pin) in pins {
+        let Some(m) = record.keys.get(*seat as usize).filter(|m| m.seat == *seat) else {
+            continue;
+        };
+        let found = crate::keys::fingerprint(&m.public_key);
+        if plain(&found) != plain(pin) {
+            let why = format!(
+                "the key in seat {seat}'s place has the fingerprint {found}, not {pin}, the one seat {seat} gave: someone else played seat {seat}"
+            );
+            out.push(Difference::new(None, Error::Room(why)));
+        }
+    }
+    out
 }

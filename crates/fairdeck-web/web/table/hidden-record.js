@@ -44,5 +44,20 @@ export async function showVerdict(module, text, section, line) {
   line.textContent = r.valid
     ? `The whole transcript verifies (checked in this browser by the code of fairdeck fair verify): ${r.summary}`
     : `The transcript does NOT verify: ${r.summary}`;
+  showFingerprints(r.verdict, section.querySelector('.fingerprints'));
   return r;
+}
+
+/**
+ * Version 3.1: each seat's key fingerprint (spec §17), for the players to compare outside the
+ * room: a player whose own seat shows another fingerprint than this list was played by someone
+ * else. `where` is an element with `data-seat` (the reader's seat, if any).
+ */
+function showFingerprints(verdict, where) {
+  if (!where || !verdict.signed || !verdict.key_fingerprints?.length) return;
+  const mine = where.dataset.seat === undefined ? null : Number(where.dataset.seat);
+  const list = verdict.key_fingerprints.map((f, j) => `seat ${j}${j === mine ? ' (you)' : ''} ${f}`);
+  where.textContent = `Key fingerprints: ${list.join(', ')}. Compare yours with your fellow players, outside `
+    + 'this room: a seat whose player sees another fingerprint was played by someone else.';
+  where.hidden = false;
 }

@@ -220,6 +220,7 @@ class SeatPage {
     const stall = stallOf(JSON.parse(text));
     if (s.state === 'void' && stall) showVoid(stall, s.manifest.seats);
     const section = document.getElementById('verified');
+    document.getElementById('fingerprints').dataset.seat = String(seat);
     await showVerdict(this.module, text, section, document.getElementById('verdict'));
     if (section.dataset.verdict === 'valid') await this.attest(text);
     const a = document.getElementById('download-transcript');

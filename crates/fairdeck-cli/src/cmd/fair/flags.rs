@@ -41,7 +41,7 @@ type Rule = (&'static str, bool, &'static str, &'static [Input]);
 /// what it is for. O(1).
 pub(super) fn only_flags_of(args: &VerifyArgs, input: Input) -> anyhow::Result<()> {
     let inputs = &args.inputs;
-    let table: [Rule; 14] = [
+    let table: [Rule; 15] = [
         (
             "--commitment",
             args.commitment.is_some(),
@@ -82,6 +82,12 @@ pub(super) fn only_flags_of(args: &VerifyArgs, input: Input) -> anyhow::Result<(
             "--evidence",
             args.evidence.is_some(),
             "holds a seat's receipts of a version 3.1 (hidden hands) transcript",
+            &[V3],
+        ),
+        (
+            "--seat-key",
+            !args.seat_key.is_empty(),
+            "pins a seat's key of a version 3.1 (hidden hands) transcript",
             &[V3],
         ),
         (

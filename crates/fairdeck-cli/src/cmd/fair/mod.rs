@@ -153,6 +153,15 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE", requires = "transcript")]
     pub evidence: Option<PathBuf>,
 
+    /// Version 3.1 (hidden hands): a seat's key fingerprint as its player
+    /// gave it outside the room (`fairdeck hidden seat` prints its own),
+    /// `SEAT=FINGERPRINT`; repeatable. A key in that seat's place with
+    /// another fingerprint means someone else played the seat, and names
+    /// the room that relayed it.
+    #[arg(long, value_name = "SEAT=FINGERPRINT", requires = "transcript",
+          value_parser = seat_key_pin)]
+    pub seat_key: Vec<(u64, String)>,
+
     /// Your seat's name, to check your own seed (with --seed).
     #[arg(long, value_name = "NAME", requires = "seed")]
     pub seat: Option<String>,
@@ -371,4 +380,23 @@ pub(crate) fn parse_cards(text: &str) -> anyhow::Result<Vec<Card>> {
         .filter(|t| !t.is_empty())
         .map(|t| t.parse::<Card>().map_err(anyhow::Error::from))
         .collect()
+}
+
+/// `--seat-key SEAT=FINGERPRINT`: a seat index and 20 hex digits (the
+/// `-` between groups optional).
+fn seat_key_pin(text: &str) -> Result<(u64, String), String> {
+    let (seat, fp) = text
+        .split_once('=')
+        .ok_or("expected SEAT=FINGERPRINT (seat 2: 2=3f2a-…)")?;
+    let seat = seat
+        .trim()
+        .parse()
+        .map_err(|_| format!("{seat:?} is not a seat index"))?;
+    let digits: String = fp.chars().filter(|c| *c != '-').collect();
+    if digits.len() != 20 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!(
+            "{fp:?} is not a key fingerprint (20 hex digits in groups of four)"
+        ));
+    }
+    Ok((seat, fp.to_string()))
 }

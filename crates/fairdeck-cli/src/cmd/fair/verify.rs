@@ -112,8 +112,9 @@ fn version_3(args: &VerifyArgs, text: Result<&str, &[u8]>, out: &mut Output) -> 
     only_flags_of(args, Input::V3)?;
     let key = args.key.as_deref();
     let evidence = args.evidence.as_deref();
+    let pins = &args.seat_key;
     let bytes = match text {
-        Ok(text) => return crate::cmd::hidden::verify_text(text, (key, evidence), out), // read again, strictly
+        Ok(text) => return crate::cmd::hidden::verify_text(text, (key, evidence, pins), out), // read again, strictly
         Err(bytes) => bytes,
     };
     // Not UTF-8: the verdict of a refused document, with the reader's reason.

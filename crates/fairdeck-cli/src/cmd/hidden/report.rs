@@ -22,7 +22,7 @@ use crate::output::{Format, Output};
 /// otherwise); a transcript too broken to read is reported without it.
 pub fn verify_text(
     text: &str,
-    (key, evidence): (Option<&Path>, Option<&Path>),
+    (key, evidence, pins): (Option<&Path>, Option<&Path>, &[(u64, String)]),
     out: &mut Output,
 ) -> anyhow::Result<ExitCode> {
     let evidence = match evidence {
@@ -46,6 +46,7 @@ pub fn verify_text(
         reader: reader.as_ref().map(|(seat, sk, _)| (*seat, sk)),
         in_progress: false,
         evidence: &evidence,
+        pins,
     };
     let verdict = verify_json(text, &opts).verdict;
     match out.format() {
@@ -134,6 +135,16 @@ pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<
     writeln!(w, "version {version} transcript; checked:")?;
     for c in &v.checked {
         writeln!(w, "  {c}")?;
+    }
+    if !v.key_fingerprints.is_empty() {
+        let list: Vec<String> = (v.key_fingerprints.iter().enumerate())
+            .map(|(j, f)| format!("seat {j} {f}"))
+            .collect();
+        writeln!(
+            w,
+            "key fingerprints (each player compares their own): {}",
+            list.join(", ")
+        )?;
     }
     for h in &v.hands {
         print_hand(w, h)?;

@@ -242,6 +242,13 @@ pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode>
         )));
     }
     let (key, key_path) = seat_key(args, &wire.link, &status, &mut rng)?;
+    let own = fairdeck_hidden::group::encode_point(&key.public_key().0);
+    note(format_args!(
+        "seat {}: key fingerprint {} (every seat prints each seat's at the end: if another player's shows a different one for seat {}, someone else played this seat)",
+        wire.link.seat,
+        fairdeck_hidden::keys::fingerprint(&own),
+        wire.link.seat
+    ));
     wire.evidence = key_path.with_extension("evidence.json");
     let mut follower = Follower::new();
     let mut shown = Shown::new();
@@ -390,6 +397,7 @@ fn finish(
         reader: Some((wire.link.seat, key)),
         in_progress: false,
         evidence: &evidence,
+        pins: &[],
     };
     let verdict = follower.verify(&record, &opts).verdict;
     keep_evidence(&wire.evidence, follower)?;

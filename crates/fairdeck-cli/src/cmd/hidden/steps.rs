@@ -228,6 +228,7 @@ pub(super) fn void(args: &VoidArgs, cancel: &Cancel, out: &mut Output) -> anyhow
             reader: None,
             in_progress: true,
             evidence: &[],
+            pins: &[],
         },
     );
     if let Some(d) = outcome.verdict.differences.first() {
