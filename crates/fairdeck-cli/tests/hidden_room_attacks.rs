@@ -264,12 +264,10 @@ fn a_room_that_refuses_seat_2s_key_and_sends_its_own_is_told_by_the_key_fingerpr
 fn fingerprints_tell(room: &Room, record: &Record, out: &[(bool, String)], name: &str) {
     let own = own_fingerprint(&out[2].1);
     let listed = |text: &str| {
-        let line = text
-            .lines()
+        text.lines()
             .find(|l| l.starts_with("key fingerprints"))
             .unwrap_or_else(|| panic!("no fingerprints in the verdict: {text}"))
-            .to_string();
-        line
+            .to_string()
     };
     for (_, text) in &out[..2] {
         let line = listed(text);
