@@ -63,6 +63,8 @@ test('a seat page served by the player\'s own fairdeck plays a hand; the room se
     await page.waitForSelector('#verified[data-attested]', LONG);
     assert.equal(await page.getAttribute('#verified', 'data-attested'), 'yes');
     assert.equal((await cardsIn(page, '#hand')).length, 2);
+    // Each seat key's fingerprint, this seat's marked, for the players to compare (spec §17).
+    assert.match(await page.textContent('#fingerprints'), /^Key fingerprints: seat 0 \(you\) [0-9a-f]{4}(-[0-9a-f]{4}){4}, seat 1 [0-9a-f]{4}(-[0-9a-f]{4}){4}\./);
     await shot(page, 'hidden-seat-own-page-phone');
     const seat = await cli;
     assert.equal(seat.code, 0, seat.err);
