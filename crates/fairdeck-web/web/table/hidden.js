@@ -180,6 +180,14 @@ class SeatPage {
     showOpened(s.manifest.seats, report.opened);
   }
 
+  /** Stopped by the room: the verification section shows only the seat's receipts. */
+  async keepEvidence() {
+    document.getElementById('verdict').textContent = 'Not verified: this seat stopped (see above).';
+    document.getElementById('download-transcript').hidden = true;
+    await this.offerEvidence();
+    document.getElementById('verified').hidden = false;
+  }
+
   /** Version 3.1: a link to this seat's receipts and signed heads, for `fair verify --evidence`. */
   async offerEvidence() {
     if (this.key === null) return;
@@ -267,7 +275,22 @@ function showOpened(names, opened) {
 /** Why polling stops after `e`, or null to try again. */
 function stopWords(e) {
   if (e.final) return e.message;
+  if (roomRefusal(e)) {
+    return `the room served a transcript this seat refuses: ${e.message.replace(/^transcript: /, '')}; `
+      + 'this seat sends nothing more (its receipts are below, for fair verify --evidence)';
+  }
   return FINAL[e.status] ? `${FINAL[e.status]} (${e.status}; polling stopped)` : null;
+}
+
+/**
+ * Spec §19: the seat module refused the served transcript because of the room (a message not
+ * signed by its seat, a rewritten history, a log the room's own signatures contradict). Asking
+ * again cannot help: the seat stops for good and keeps its evidence.
+ */
+function roomRefusal(e) {
+  const m = e.message ?? '';
+  return m.startsWith('transcript: ')
+    && (m.includes('[at fault: the room]') || m.includes("the room changed the table's history"));
 }
 
 /** Polls one request at a time; an error that may pass backs off, one that cannot stops. */
@@ -282,8 +305,9 @@ async function run(page) {
       const stop = stopWords(e);
       showError(stop ?? e.message);
       if (stop) {
-        document.body.dataset.stopped = String(e.status ?? 'final');
+        document.body.dataset.stopped = roomRefusal(e) ? 'room' : String(e.status ?? 'final');
         line.textContent = 'stopped';
+        if (roomRefusal(e)) await page.keepEvidence();
         return;
       }
       wait = Math.min(wait * 2, MAX_POLL_MS);
