@@ -138,19 +138,7 @@ fn a_key_of_another_table_seat_or_none_is_a_usage_error() {
 fn key_with_a_version_1_transcript_is_a_usage_error() {
     let t = dealt("verify-key-v1");
     let secret = "ab".repeat(32);
-    let deal = fairdeck()
-        .args([
-            "--format",
-            "json",
-            "fair",
-            "deal",
-            "--server-secret",
-            &secret,
-        ])
-        .args(["--client-seed", "alice", "--nonce", "0"])
-        .output()
-        .unwrap();
-    ok(&deal);
+    let deal = v1_deal(&secret);
     std::fs::write(t.path("v.json"), &deal.stdout).unwrap();
     let v1 = [t.arg("v.json"), "--server-secret".into(), secret];
     let v1: Vec<&str> = v1.iter().map(String::as_str).collect();
@@ -206,19 +194,7 @@ fn version_2_vector() -> (Value, String) {
 fn every_flag_of_another_version_is_a_usage_error_naming_it() {
     let t = played("verify-flags");
     let secret = "ab".repeat(32);
-    let deal = fairdeck()
-        .args([
-            "--format",
-            "json",
-            "fair",
-            "deal",
-            "--server-secret",
-            &secret,
-        ])
-        .args(["--client-seed", "alice", "--nonce", "0"])
-        .output()
-        .unwrap();
-    ok(&deal);
+    let deal = v1_deal(&secret);
     let v1_doc: Value = serde_json::from_slice(&deal.stdout).unwrap();
     let v1_commitment = v1_doc["commitment"].as_str().unwrap().to_string();
     let v1 = t.write("v1.json", &v1_doc);
@@ -392,4 +368,22 @@ fn seat_names_are_read_as_written_and_a_name_wins_over_an_index() {
     let help = String::from_utf8_lossy(&help.stdout);
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(help.contains("A name wins"), "{help}");
+}
+
+/// A version-1 deal (`fair deal`, JSON) under `secret`, for alice's nonce 0.
+fn v1_deal(secret: &str) -> std::process::Output {
+    let deal = fairdeck()
+        .args([
+            "--format",
+            "json",
+            "fair",
+            "deal",
+            "--server-secret",
+            secret,
+        ])
+        .args(["--client-seed", "alice", "--nonce", "0"])
+        .output()
+        .unwrap();
+    ok(&deal);
+    deal
 }
