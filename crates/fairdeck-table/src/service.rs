@@ -307,13 +307,23 @@ pub fn router<S: Store + Send + 'static>(svc: Arc<Service<S>>, access: Access) -
 const SHARED: [&str; 8] = [
     "/js/cards.js",
     "/js/hidden/seat.js",
-    "/js/hidden/seat.wasm",
+    SEAT_MODULE,
     "/js/fairspec.js",
     "/js/fairspec-decks.js",
     "/js/fairspec-json.js",
     "/js/fairspec-v2.js",
     "/style.css",
 ];
+
+/// The browser seat's WebAssembly module, which a build without the
+/// `wasm32-unknown-unknown` target lacks.
+pub const SEAT_MODULE: &str = "/js/hidden/seat.wasm";
+
+/// Whether this build serves browser seats of hidden tables (it has
+/// [`SEAT_MODULE`]).
+pub fn browser_seat() -> bool {
+    page_file(SEAT_MODULE).is_some()
+}
 
 /// A file of the table pages: its content type and bytes, for a path the
 /// pages use (`/` and `/table/` are the page that opens a table); `None`

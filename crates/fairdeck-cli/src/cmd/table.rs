@@ -143,14 +143,12 @@ fn run_service<S: Store + Send + 'static>(
 /// `wasm32-unknown-unknown` target is installed (and `FAIRDECK_WASM` is not
 /// `skip`); without it the seat page could only fail to load it.
 fn browser_seat_missing() -> Option<&'static str> {
-    fairdeck_table::service::page_file("/js/hidden/seat.wasm")
-        .is_none()
-        .then_some(
-            "browser seats of hidden tables are unavailable: this fairdeck was built without \
+    (!fairdeck_table::service::browser_seat()).then_some(
+        "browser seats of hidden tables are unavailable: this fairdeck was built without \
              the seat module (no wasm32-unknown-unknown target, or FAIRDECK_WASM=skip); \
              `rustup target add wasm32-unknown-unknown` and build again. Seats can still play \
              with `fairdeck hidden seat --link`",
-        )
+    )
 }
 
 /// `localhost:PORT` as `127.0.0.1:PORT` (the name every system gives the

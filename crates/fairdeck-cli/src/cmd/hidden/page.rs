@@ -248,7 +248,7 @@ pub(super) fn run(
     bind: Option<SocketAddr>,
     evidence: PathBuf,
 ) -> anyhow::Result<ExitCode> {
-    if fairdeck_table::service::page_file(SEAT_MODULE).is_none() {
+    if !fairdeck_table::service::browser_seat() {
         return Err(anyhow::anyhow!(
             "this fairdeck was built without the browser seat (its WebAssembly module): add the target with `rustup target add wasm32-unknown-unknown` and build again"
         ));
@@ -306,9 +306,6 @@ pub(super) fn run(
     })?;
     Ok(ExitCode::SUCCESS)
 }
-
-/// The browser seat's module, which a build without the WebAssembly target lacks.
-const SEAT_MODULE: &str = "/js/hidden/seat.wasm";
 
 #[cfg(test)]
 mod tests {
