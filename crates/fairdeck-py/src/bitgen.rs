@@ -103,55 +103,90 @@ impl Shared {
 
 /// numpy's `bitgen_t` (numpy/random/bitgen.h), field for field.
 #[repr(C)]
-pub(crate) struct BitGenT {
-    pub(crate) state: *mut c_void,
-    pub(crate) next_uint64: unsafe extern "C" fn(*mut c_void) -> u64,
-    pub(crate) next_uint32: unsafe extern "C" fn(*mut c_void) -> u32,
-    pub(crate) next_double: unsafe extern "C" fn(*mut c_void) -> f64,
-    pub(crate) next_raw: unsafe extern "C" fn(*mut c_void) -> u64,
+struct BitGenT {
+    state: *mut c_void,
+    next_uint64: unsafe extern "C" fn(*mut c_void) -> u64,
+    next_uint32: unsafe extern "C" fn(*mut c_void) -> u32,
+    next_double: unsafe extern "C" fn(*mut c_void) -> f64,
+    next_raw: unsafe extern "C" fn(*mut c_void) -> u64,
+}
+
+/// A stream numpy's functions may draw from on any thread (its state is
+/// behind a mutex): a standalone byte stream ([`Shared`]) or a
+/// `fairdeck.Generator`'s own stream (`generator_bits.rs`).
+pub(crate) trait BitSource: Send + Sync + 'static {
+    /// The next 64 bits.
+    fn next_u64(&self) -> u64;
+    /// The next 32 bits.
+    fn next_u32(&self) -> u32;
 }
 
 /// What the capsule holds: the `bitgen_t` first (the capsule's pointer is a
 /// pointer to it), then the owner of the state it points to.
 #[repr(C)]
-struct Capsule {
+struct Capsule<T: BitSource> {
     bitgen: BitGenT,
-    owner: Arc<Shared>,
+    owner: Arc<T>,
 }
 
-// SAFETY: the only raw pointer, `bitgen.state`, points into the `Shared`
-// that `owner` keeps alive, and `Shared` is `Sync` (a mutex): moving the
-// capsule's contents to another thread (numpy may free it on any thread)
-// moves nothing that is tied to this one.
-unsafe impl Send for Capsule {}
+// SAFETY: the only raw pointer, `bitgen.state`, points into the `T` that
+// `owner` keeps alive, and `T` is `Sync`: moving the capsule's contents to
+// another thread (numpy may free it on any thread) moves nothing that is
+// tied to this one.
+unsafe impl<T: BitSource> Send for Capsule<T> {}
 
-/// The `Shared` behind numpy's state pointer.
+/// The `T` behind numpy's state pointer.
 ///
 /// # Safety
 ///
-/// `state` must be the `state` of a `bitgen_t` made by [`BitStream::new`],
-/// whose capsule (and so the `Arc` owning the `Shared`) is still alive —
+/// `state` must be the `state` of a `bitgen_t` made by [`capsule`] for a
+/// `T`, whose capsule (and so the `Arc` owning the `T`) is still alive —
 /// numpy guarantees it: a `Generator` holds its bit generator.
-unsafe fn shared<'a>(state: *mut c_void) -> &'a Shared {
+unsafe fn source<'a, T: BitSource>(state: *mut c_void) -> &'a T {
     // SAFETY: by the function's contract `state` came from `Arc::as_ptr` of
-    // a live `Arc<Shared>`.
-    unsafe { &*state.cast::<Shared>() }
+    // a live `Arc<T>`.
+    unsafe { &*state.cast::<T>() }
 }
 
-unsafe extern "C" fn next_uint64(state: *mut c_void) -> u64 {
+unsafe extern "C" fn next_uint64<T: BitSource>(state: *mut c_void) -> u64 {
     // SAFETY: numpy passes the `state` of the `bitgen_t` it was given.
-    unsafe { shared(state) }.with(Bytes::next_u64)
+    unsafe { source::<T>(state) }.next_u64()
 }
 
-unsafe extern "C" fn next_uint32(state: *mut c_void) -> u32 {
+unsafe extern "C" fn next_uint32<T: BitSource>(state: *mut c_void) -> u32 {
     // SAFETY: as in `next_uint64`.
-    unsafe { shared(state) }.with(|b| u32::from_le_bytes(b.take()))
+    unsafe { source::<T>(state) }.next_u32()
 }
 
-unsafe extern "C" fn next_double(state: *mut c_void) -> f64 {
+unsafe extern "C" fn next_double<T: BitSource>(state: *mut c_void) -> f64 {
     // SAFETY: as in `next_uint64`.
-    let word = unsafe { shared(state) }.with(Bytes::next_u64);
-    unit_double(word)
+    unit_double(unsafe { source::<T>(state) }.next_u64())
+}
+
+/// numpy's C interface to `owner`: a `PyCapsule` named `"BitGenerator"`
+/// holding a `bitgen_t` whose functions draw from it.
+pub(crate) fn capsule<T: BitSource>(py: Python<'_>, owner: &Arc<T>) -> PyResult<Py<PyCapsule>> {
+    let value = Capsule {
+        bitgen: BitGenT {
+            state: Arc::as_ptr(owner).cast_mut().cast(),
+            next_uint64: next_uint64::<T>,
+            next_uint32: next_uint32::<T>,
+            next_double: next_double::<T>,
+            next_raw: next_uint64::<T>,
+        },
+        owner: Arc::clone(owner),
+    };
+    Ok(PyCapsule::new_with_value(py, value, c"BitGenerator")?.unbind())
+}
+
+impl BitSource for Shared {
+    fn next_u64(&self) -> u64 {
+        self.with(Bytes::next_u64)
+    }
+
+    fn next_u32(&self) -> u32 {
+        self.with(|b| u32::from_le_bytes(b.take()))
+    }
 }
 
 /// The top 53 bits of `word` as a double in [0, 1): every value a multiple
@@ -182,17 +217,7 @@ impl BitStream {
             .map_err(|e| PyValueError::new_err(format!("{e}")))?;
         let key = Key::from_arg(seed)?.seed;
         let shared = Arc::new(Shared(Mutex::new(Bytes::new(kind, &key))));
-        let value = Capsule {
-            bitgen: BitGenT {
-                state: Arc::as_ptr(&shared).cast_mut().cast(),
-                next_uint64,
-                next_uint32,
-                next_double,
-                next_raw: next_uint64,
-            },
-            owner: Arc::clone(&shared),
-        };
-        let capsule = PyCapsule::new_with_value(py, value, c"BitGenerator")?.unbind();
+        let capsule = capsule(py, &shared)?;
         Ok(BitStream {
             kind,
             shared,

@@ -14,7 +14,6 @@
 //! A standalone `fairdeck.ChaCha20(seed)` is a different object
 //! (`bitgen.rs`): a byte stream of its own, as `fairdeck rng` writes it.
 
-use std::ffi::c_void;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -24,50 +23,19 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule};
 use rand_core::Rng;
 
-use crate::bitgen::{BitGenT, unit_double};
+use crate::bitgen::{BitSource, capsule, unit_double};
 use crate::convert::to_usize;
 use crate::generator::Generator;
 use crate::stream::Stream;
 
-/// What the capsule holds: the `bitgen_t` first (the capsule's pointer is a
-/// pointer to it), then the owner of the stream it points to.
-#[repr(C)]
-struct Capsule {
-    bitgen: BitGenT,
-    owner: Arc<Stream>,
-}
+impl BitSource for Stream {
+    fn next_u64(&self) -> u64 {
+        self.with(|dice| dice.rng_mut().next_u64())
+    }
 
-// SAFETY: the only raw pointer, `bitgen.state`, points into the `Stream`
-// that `owner` keeps alive, and `Stream` is `Sync` (its dice are behind a
-// mutex): numpy may free the capsule on any thread.
-unsafe impl Send for Capsule {}
-
-/// The `Stream` behind numpy's state pointer.
-///
-/// # Safety
-///
-/// `state` must be the `state` of a `bitgen_t` made by [`GeneratorBits::new`]
-/// whose capsule (and so the `Arc` owning the stream) is still alive; numpy
-/// guarantees it, as a `Generator` holds its bit generator.
-unsafe fn stream<'a>(state: *mut c_void) -> &'a Stream {
-    // SAFETY: by the function's contract `state` came from `Arc::as_ptr` of
-    // a live `Arc<Stream>`.
-    unsafe { &*state.cast::<Stream>() }
-}
-
-unsafe extern "C" fn next_uint64(state: *mut c_void) -> u64 {
-    // SAFETY: numpy passes the `state` of the `bitgen_t` it was given.
-    unsafe { stream(state) }.with(|dice| dice.rng_mut().next_u64())
-}
-
-unsafe extern "C" fn next_uint32(state: *mut c_void) -> u32 {
-    // SAFETY: as in `next_uint64`.
-    unsafe { stream(state) }.with(|dice| dice.rng_mut().next_u32())
-}
-
-unsafe extern "C" fn next_double(state: *mut c_void) -> f64 {
-    // SAFETY: as in `next_uint64`.
-    unit_double(unsafe { stream(state) }.with(|dice| dice.rng_mut().next_u64()))
+    fn next_u32(&self) -> u32 {
+        self.with(|dice| dice.rng_mut().next_u32())
+    }
 }
 
 /// A `fairdeck.Generator`'s stream as numpy reads a bit generator's; the
@@ -85,17 +53,7 @@ impl GeneratorBits {
     #[new]
     fn new(py: Python<'_>, core: Py<Generator>) -> PyResult<Self> {
         let stream = Arc::clone(&core.get().stream);
-        let value = Capsule {
-            bitgen: BitGenT {
-                state: Arc::as_ptr(&stream).cast_mut().cast(),
-                next_uint64,
-                next_uint32,
-                next_double,
-                next_raw: next_uint64,
-            },
-            owner: Arc::clone(&stream),
-        };
-        let capsule = PyCapsule::new_with_value(py, value, c"BitGenerator")?.unbind();
+        let capsule = capsule(py, &stream)?;
         Ok(GeneratorBits {
             core,
             stream,
