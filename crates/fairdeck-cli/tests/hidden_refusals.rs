@@ -9,12 +9,12 @@ mod common;
 use std::time::{Duration, Instant};
 
 use chacha20::ChaCha20Rng;
+use fairdeck_client::Client;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::seat::Follower;
-use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
 use fairdeck_table::limit::{MAX_REFUSALS, PAUSE};
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 

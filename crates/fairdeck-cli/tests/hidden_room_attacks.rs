@@ -14,14 +14,14 @@ mod room_attacks;
 use std::sync::Arc;
 
 use chacha20::ChaCha20Rng;
+use fairdeck_client::Client;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::{KeyMessage, SecretKey};
 use fairdeck_hidden::ledger::{key_digest, receipt};
 use fairdeck_hidden::record::{Missing, Record};
 use fairdeck_hidden::seat::Follower;
 use fairdeck_hidden::signature::Context;
 use fairdeck_hidden::verify::{Options, verify};
-use fairdeck_table::hidden::seat::next_post;
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 use room_attacks::*;
 use serde_json::{Value, json};

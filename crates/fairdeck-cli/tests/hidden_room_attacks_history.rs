@@ -11,14 +11,14 @@ mod room_attacks;
 use std::sync::Arc;
 
 use chacha20::ChaCha20Rng;
+use fairdeck_client::Client;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::ledger::shuffle_digest;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::Follower;
 use fairdeck_hidden::shuffle::ShuffleMessage;
 use fairdeck_hidden::verify::{Options, verify};
-use fairdeck_table::hidden::seat::next_post;
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 use room_attacks::*;
 use serde_json::{Value, json};

@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
+use fairdeck_client::Client;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::group::{card_point, encode_point};
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::Follower;
-use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 use serde_json::json;
 

@@ -298,7 +298,7 @@ const KILL_AFTER: usize = 200;
 
 #[test]
 fn kill_9_under_load_loses_no_answered_request() {
-    use fairdeck_table::load::{Client, Hand};
+    use fairdeck_client::{Client, hand::Hand};
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -467,7 +467,7 @@ fn binds_localhost_and_says_where_the_admin_token_is() {
 /// as `valid` against `C`, `L`, a seat's own seed and the deal it was shown.
 #[test]
 fn the_public_transcript_verifies_as_the_book_says() {
-    use fairdeck_table::load::{Client, Hand};
+    use fairdeck_client::{Client, hand::Hand};
     let book = include_str!("../../../docs/book/src/table-service.md");
     assert!(book.contains("| jq .transcript >"), "the book's jq line");
     let dir = tempfile::tempdir().unwrap();

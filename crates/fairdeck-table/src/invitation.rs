@@ -12,21 +12,7 @@ use crate::token::Token;
 /// The longest deadline a table may set, in seconds (seven days).
 pub const MAX_WINDOW: u64 = 7 * 24 * 3600;
 
-/// The table ids the service accepts, as an HTML `pattern` (and a
-/// JavaScript `v`-flag regular expression): 1 to 64 of letters, digits,
-/// `_`, `.` and `-`, not starting with `.` or `-`. An id is a path segment
-/// of every URL of its table, so `/`, `?`, `#`, `%`, spaces and `..` are
-/// out. The table page's form uses this very pattern.
-pub const TABLE_ID_PATTERN: &str = r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}";
-
-/// Whether `id` matches [`TABLE_ID_PATTERN`]. O(id).
-pub fn table_id_ok(id: &str) -> bool {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut chars = id.chars();
-    id.len() <= 64
-        && chars.next().is_some_and(word)
-        && chars.all(|c| word(c) || c == '.' || c == '-')
-}
+pub use fairdeck_client::wire::{TABLE_ID_PATTERN, table_id_ok};
 
 /// The operator's request to open a table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,31 +114,5 @@ impl NewTable {
             seats,
         };
         Ok((event, invitation))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn table_ids() {
-        for ok in ["t1", "a", "_x", "table-2026.11_b", &"x".repeat(64)] {
-            assert!(table_id_ok(ok), "{ok}");
-        }
-        for bad in [
-            "",
-            "..",
-            ".",
-            ".hidden",
-            "-x",
-            "a/b?c#d",
-            "a b",
-            "a%2F",
-            "é",
-            &"x".repeat(65),
-        ] {
-            assert!(!table_id_ok(bad), "{bad}");
-        }
     }
 }

@@ -74,7 +74,6 @@ pub mod hidden;
 mod invitation;
 pub mod ledger;
 pub mod limit;
-pub mod load;
 mod pass;
 mod record;
 mod request;

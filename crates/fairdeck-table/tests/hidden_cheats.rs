@@ -6,6 +6,7 @@
 mod bulletin;
 
 use bulletin::*;
+use fairdeck_client::Client;
 use fairdeck_hidden::elgamal::{Ciphertext, KeyTable, PublishedDeck};
 use fairdeck_hidden::group::{card_point, random_scalar};
 use fairdeck_hidden::keys::PublicKey;
@@ -14,7 +15,6 @@ use fairdeck_hidden::ledger::{key_digest, share_digest, shuffle_digest};
 use fairdeck_hidden::signature::{Context, sign_seat};
 use fairdeck_hidden::verify::{Options, State, verify};
 use fairdeck_table::hidden::{HiddenInvitation, Post};
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 
 /// A table of three seats with every key in; seat 0 has shuffled when `shuffled`.

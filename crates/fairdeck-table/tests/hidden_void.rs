@@ -6,15 +6,15 @@
 
 use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{Missing, Void};
 use fairdeck_hidden::seat::Follower;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_table::SqliteStore;
 use fairdeck_table::hidden::desk::{self, board, post};
-use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::store::BoardCache;
-use fairdeck_table::hidden::{Advance, HiddenInvitation, NewHiddenTable, Status};
+use fairdeck_table::hidden::{Advance, BoardStatus, HiddenInvitation, NewHiddenTable, Status};
 use rand_core::SeedableRng;
 
 const T0: u64 = 1_000_000;

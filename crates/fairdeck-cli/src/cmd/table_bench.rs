@@ -12,7 +12,8 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use fairdeck_table::load::{Client, Hand, Timing};
+use fairdeck_client::Client;
+use fairdeck_client::hand::{Hand, Timing};
 use fairdeck_table::service::{Service, serve};
 use fairdeck_table::{NewTable, PostgresStore, SqliteStore, Store};
 use serde::Serialize;
@@ -217,7 +218,7 @@ fn measure<S: Store + Send + 'static>(
         .to_string();
     let big = format!("bench-{run_tag}-many");
     if args.many_deals > 0 {
-        fairdeck_table::load::dealt_table(&mut Client::new(&addr), &admin, &big, args.many_deals)
+        fairdeck_client::hand::dealt_table(&mut Client::new(&addr), &admin, &big, args.many_deals)
             .map_err(|e| anyhow::anyhow!("the --many-deals table: {e}"))?;
     }
     let playing = std::sync::atomic::AtomicBool::new(true);
@@ -276,7 +277,7 @@ fn measure<S: Store + Send + 'static>(
         errors: timings.iter().filter(|t| t.failed).count(),
         all: times("all", timings.iter().map(|t| t.time)),
         // Every kind, claims included: the rows add up to "all".
-        by_kind: fairdeck_table::load::Step::KINDS
+        by_kind: fairdeck_client::hand::Step::KINDS
             .iter()
             .map(|&k| {
                 times(

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Child;
 
-use fairdeck_table::load::Client;
+use fairdeck_client::Client;
 
 /// The service as a process on one database; started again on the address
 /// it first bound, so the seats' links stay right.

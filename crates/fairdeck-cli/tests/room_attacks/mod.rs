@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
+use fairdeck_client::Client;
 use fairdeck_hidden::keys::{KeyMessage, SecretKey, key_message};
 use fairdeck_hidden::ledger::{SignedHead, heads, key_digest, sign_log};
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::signature::{Context, sign_seat};
 use fairdeck_hidden::wire::Hex32;
 use fairdeck_table::hidden::{HiddenInvitation, Status};
-use fairdeck_table::load::Client;
 use rand_core::SeedableRng;
 use serde_json::{Value, json};
 

@@ -4,56 +4,16 @@
 //! read by the caller (seconds since the Unix epoch): a passed deadline is
 //! acted on by whichever request comes first after it, reads included.
 
-use fairdeck_hidden::dleq::ShareMessage;
-use fairdeck_hidden::keys::KeyMessage;
-use fairdeck_hidden::ledger::Attestation;
-use fairdeck_hidden::shuffle::ShuffleMessage;
+use fairdeck_client::wire::{Post, SeatLink};
 use rand_core::TryCryptoRng;
 
 use super::accept;
 use super::board::Board;
 use super::control::{self, Advance, HiddenInvitation, NewHiddenTable, expired};
 use super::refusal::Refused;
-use super::status::SeatLink;
+use super::status;
 use super::store::{self, BoardCache, HiddenStore, load};
 use crate::Error;
-
-/// A seat's message.
-#[derive(Debug, Clone)]
-pub enum Post {
-    /// Its key with the key proof.
-    Key(KeyMessage),
-    /// Its shuffle of the hand in play with the shuffle proof.
-    Shuffle(Box<ShuffleMessage>),
-    /// Its shares of one stage, each with its proof.
-    Shares(Vec<ShareMessage>),
-    /// Version 3.1: its signature on the whole log, once the table is over.
-    Attestation(Attestation),
-}
-
-impl Post {
-    /// The last segment of the route it is posted to: `key`, `shuffle`, `shares`.
-    pub fn route(&self) -> &'static str {
-        match self {
-            Post::Key(_) => "key",
-            Post::Shuffle(_) => "shuffle",
-            Post::Shares(_) => "shares",
-            Post::Attestation(_) => "attestation",
-        }
-    }
-
-    /// The request body: the message (or the list of shares) as JSON.
-    pub fn to_json(&self) -> serde_json::Value {
-        let value = match self {
-            Post::Key(m) => serde_json::to_value(m),
-            Post::Shuffle(m) => serde_json::to_value(m),
-            Post::Shares(m) => serde_json::to_value(m),
-            Post::Attestation(a) => serde_json::to_value(a),
-        };
-        // Plain structs of strings and integers always serialize.
-        value.unwrap_or_default()
-    }
-}
 
 /// Opens a hidden table: tokens drawn from `rng`, the table stored.
 ///
@@ -119,7 +79,7 @@ pub fn seat_link<S: HiddenStore + ?Sized>(
         token,
         usize::try_from(seat).ok().and_then(|i| b.seats.get(i)),
     )?;
-    Ok(SeatLink::of(&b, seat))
+    Ok(status::seat_link(&b, seat))
 }
 
 /// The operator's read (its token checked): the table as [`board`] gives it,

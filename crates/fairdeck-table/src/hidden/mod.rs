@@ -23,7 +23,9 @@
 //! Layers: [`Board`] (the state a log replays to, and what it waits for),
 //! the checks of [`accept`] and [`control`], the [`HiddenStore`] backends,
 //! the operations of [`desk`] (which the HTTP routes of
-//! [`crate::service::hidden`] call), and a seat's next step ([`seat`]).
+//! [`crate::service::hidden`] call), and the [`Status`] of a board
+//! ([`BoardStatus`]). A seat's side (its next step, its connection) is
+//! `fairdeck-client`'s, which also holds the wire shapes both sides use.
 
 pub mod accept;
 mod board;
@@ -31,14 +33,13 @@ pub mod control;
 pub mod desk;
 mod entry;
 mod refusal;
-pub mod seat;
-pub mod status;
+mod status;
 pub mod store;
 
 pub use board::{Board, Due};
 pub use control::{Advance, HiddenInvitation, NewHiddenTable};
-pub use desk::Post;
 pub use entry::Entry;
+pub use fairdeck_client::wire::{Post, SeatLink, SeatOwes, Status};
 pub use refusal::Refused;
-pub use status::{SeatLink, SeatOwes, Status};
+pub use status::BoardStatus;
 pub use store::{HiddenDecide, HiddenStore};

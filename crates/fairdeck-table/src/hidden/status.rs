@@ -1,63 +1,20 @@
-//! The public status of a hidden table: where play stands and who owes
-//! what by when. Everything on a hidden table is public — the messages
-//! open no card without the seats' keys, which the service never holds —
-//! so one view serves the seats, the operator and onlookers alike.
+//! The public status of a hidden table, from its [`Board`]: where play
+//! stands and who owes what by when. The shapes are the client's
+//! ([`fairdeck_client::wire`]), so the service and its seats read and
+//! write the same types.
 
-use fairdeck::fair::Manifest;
-use fairdeck_hidden::ledger::Receipt;
-use fairdeck_hidden::record::Missing;
-use serde::{Deserialize, Serialize};
+use fairdeck_client::wire::{SeatLink, SeatOwes, Status};
 
 use super::board::Board;
 
-/// `GET /api/hidden/{id}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Status {
-    /// The table id.
-    pub table: String,
-    /// The manifest (version 3).
-    pub manifest: Manifest,
-    /// Seconds a seat may take for each message the table waits for.
-    pub step_seconds: u64,
-    /// `keys` (waiting for keys), `playing`, `finished` or `void`.
-    pub state: String,
-    /// The hand in play (`null` once the table is over).
-    pub hand: Option<u64>,
-    /// The stage that waits for messages (`keys`, `shuffle`, `deal`, a
-    /// street), or `null` when the table waits for the operator or is over.
-    pub stage: Option<String>,
-    /// What each seat still owes in that stage.
-    pub owed: Vec<SeatOwes>,
-    /// When the stage's window closes (Unix seconds): a seat that still
-    /// owes a message then voids the table.
-    pub deadline: Option<u64>,
-    /// The streets of the hand in play the operator has opened.
-    pub streets_open: usize,
-    /// Whether the operator has opened the showdown of the hand in play.
-    pub showdown: bool,
-    /// What the operator may do next (`flop`, `showdown`, `end`, …), when
-    /// nothing is owed.
-    pub next: Vec<String>,
-    /// The number of accepted changes (a new one changes the status).
-    pub entries: u64,
-    /// Version 3.1, in the answer to a seat's message: the room's receipt
-    /// for each message it accepted (§18). The seat keeps them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub receipts: Vec<Receipt>,
+/// A wire shape the service builds from a board.
+pub trait BoardStatus {
+    /// The shape for `board`. O(P · N).
+    fn of(board: &Board) -> Self;
 }
 
-/// One seat's missing messages.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatOwes {
-    /// The seat.
-    pub seat: u64,
-    /// What it has not sent.
-    pub missing: Vec<Missing>,
-}
-
-impl Status {
-    /// The status of `board`. O(P · N).
-    pub fn of(board: &Board) -> Status {
+impl BoardStatus for Status {
+    fn of(board: &Board) -> Status {
         let due = board.due();
         let m = board.table.manifest();
         let state = match (board.void(), board.finished(), board.keys.is_some()) {
@@ -86,40 +43,17 @@ impl Status {
             receipts: Vec::new(),
         }
     }
-
-    /// What seat `seat` owes now, if anything.
-    pub fn owed_by(&self, seat: u64) -> Option<&[Missing]> {
-        let owes = self.owed.iter().find(|o| o.seat == seat)?;
-        Some(&owes.missing)
-    }
 }
 
-/// `GET /api/hidden/{id}/seats/{seat}` with the seat's token: the link is
-/// good. A seat page asks this before it makes a key, so a bad link stops
-/// it with nothing made or kept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatLink {
-    /// The table id.
-    pub table: String,
-    /// The seat.
-    pub seat: u64,
-    /// The seat's name in the manifest.
-    pub name: String,
-    /// Whether the table holds the seat's key message.
-    pub key_sent: bool,
-}
-
-impl SeatLink {
-    /// Seat `seat` of `board` (a seat of the table). O(1).
-    pub fn of(board: &Board, seat: u64) -> SeatLink {
-        let m = board.table.manifest();
-        let i = usize::try_from(seat).unwrap_or(usize::MAX);
-        SeatLink {
-            table: m.table.clone(),
-            seat,
-            name: m.seats.get(i).cloned().unwrap_or_default(),
-            key_sent: board.record.keys.iter().any(|k| k.seat == seat),
-        }
+/// Seat `seat` of `board` (a seat of the table). O(1).
+pub(super) fn seat_link(board: &Board, seat: u64) -> SeatLink {
+    let m = board.table.manifest();
+    let i = usize::try_from(seat).unwrap_or(usize::MAX);
+    SeatLink {
+        table: m.table.clone(),
+        seat,
+        name: m.seats.get(i).cloned().unwrap_or_default(),
+        key_sent: board.record.keys.iter().any(|k| k.seat == seat),
     }
 }
 

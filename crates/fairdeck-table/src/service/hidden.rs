@@ -33,9 +33,9 @@ use rand_core::UnwrapErr;
 use serde::Serialize;
 
 use super::{MAX_BODY_BYTES, Service, bearer, now, private, refused};
-use crate::hidden::desk::{self, Post};
+use crate::hidden::desk;
 use crate::hidden::store::{BoardCache, HiddenStore, load};
-use crate::hidden::{Advance, NewHiddenTable, Refused, Status};
+use crate::hidden::{Advance, BoardStatus, NewHiddenTable, Post, Refused, Status};
 use crate::{Error, Store};
 
 /// The largest shuffle message body per card of the deck: a ciphertext

@@ -1,6 +1,6 @@
 //! Hidden tables over real HTTP: the service on a loopback port (its own
 //! thread and runtime, a SQLite file), seats driven by the library
-//! (`fairdeck_table::hidden::seat::next_post` over `fairdeck_hidden`), and
+//! (`fairdeck_client::seat::next_post` over `fairdeck_hidden`), and
 //! the operator moving hands on.
 
 #![allow(dead_code)]
@@ -10,12 +10,12 @@ use std::path::Path;
 
 use chacha20::ChaCha20Rng;
 use fairdeck::fair::Manifest;
+use fairdeck_client::Client;
+use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::Follower;
-use fairdeck_table::hidden::seat::next_post;
 use fairdeck_table::hidden::{HiddenInvitation, Post, Status};
-use fairdeck_table::load::Client;
 use fairdeck_table::service::{Service, serve};
 use fairdeck_table::{SqliteStore, Store};
 use rand_core::SeedableRng;

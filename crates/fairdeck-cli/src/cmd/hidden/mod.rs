@@ -13,16 +13,17 @@
 //! only maps files and flags to them.
 
 mod files;
-mod link;
 mod page;
 mod report;
 mod seat;
 mod steps;
 mod transcript;
 
+use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use fairdeck_shuf::Cancel;
 
 use crate::output::Output;
@@ -191,4 +192,19 @@ fn writing(
         }
         result => result,
     }
+}
+
+/// The `--link`, or with `-` its first line on stdin (a link on the command
+/// line shows its token to every local user who lists processes).
+fn link_text(link: &str) -> anyhow::Result<String> {
+    if link != "-" {
+        return Ok(link.to_string());
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .take(64 * 1024)
+        .read_line(&mut line)
+        .context("cannot read the link from stdin")?;
+    Ok(line.trim().to_string())
 }

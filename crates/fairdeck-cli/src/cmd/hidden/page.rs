@@ -23,19 +23,19 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
+use fairdeck_client::wire::evidence_in;
+use fairdeck_client::{Client, Link};
 use fairdeck_hidden::Table;
-use fairdeck_hidden::head::{Evidence, Receipt, SignedHead};
+use fairdeck_hidden::head::Evidence;
 use fairdeck_hidden::ledger::evidence_signed;
 use fairdeck_hidden::record::{MAX_BYTES, Record};
 use fairdeck_hidden::signature::Context;
 use fairdeck_hidden::wire::Hex32;
 use fairdeck_http::access::Access;
 use fairdeck_http::error::ApiError;
-use fairdeck_table::load::Client;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::link::Link;
 use crate::failure::{note, usage};
 
 /// The largest post passed on (the room sets its own, smaller limits).
@@ -191,21 +191,6 @@ async fn handle(
     }
     let status = StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_GATEWAY);
     (status, axum::Json(value)).into_response()
-}
-
-/// What the room signed in one answer: the receipts in the answer to a
-/// post, the head of a served transcript.
-fn evidence_in(value: &Value, posted: bool) -> Vec<Evidence> {
-    if posted {
-        let receipts = value.get("receipts").cloned().unwrap_or_default();
-        let receipts: Vec<Receipt> = serde_json::from_value(receipts).unwrap_or_default();
-        return receipts.into_iter().map(Evidence::Receipt).collect();
-    }
-    let head = value.get("head").cloned().unwrap_or_default();
-    serde_json::from_value::<SignedHead>(head)
-        .map(Evidence::Head)
-        .into_iter()
-        .collect()
 }
 
 /// The loopback address the page is served on by default: a port fixed by

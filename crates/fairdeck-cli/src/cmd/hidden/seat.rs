@@ -3,29 +3,30 @@
 //! local file (mode 0600, written before its key message is sent), polls
 //! the table's status, and when the table waits for it fetches the
 //! transcript, verifies every proof in it, and sends what it owes
-//! (`fairdeck_table::hidden::seat`). It prints its own cards once they are
+//! (`fairdeck_client::seat`). It prints its own cards once they are
 //! dealt and, at the end, verifies the whole transcript. One
 //! [`Follower`] serves the whole run, so each proof is checked once per
 //! process: a step checks only the proofs that are new since the last.
+//! The protocol client (the link, the connection, the next message) is
+//! `fairdeck-client`'s; this module maps flags to it, keeps the seat's
+//! files and prints.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
+use fairdeck_client::seat::{check, key_post, room_at_fault, step};
+use fairdeck_client::wire::Status;
+use fairdeck_client::{Link, Remote, key_file, parse_link};
 use fairdeck_hidden::keys::SecretKey;
-use fairdeck_hidden::ledger::Receipt;
-use fairdeck_hidden::record::{MAX_BYTES, Record};
+use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::{Follower, Turn};
 use fairdeck_hidden::verify::Options;
-use fairdeck_table::hidden::seat::{check, key_post, step};
-use fairdeck_table::hidden::{Post, Status};
-use fairdeck_table::load::Client;
-use serde_json::Value;
 
 use super::files::{generator, read_key, write_key};
-use super::link::{Link, key_file, link_text, parse_link};
+use super::link_text;
 use super::report::print_verdict;
 use crate::failure::{note, usage};
 use crate::output::{Format, Output};
@@ -70,107 +71,17 @@ pub struct SeatArgs {
     pub page_bind: Option<std::net::SocketAddr>,
 }
 
-/// The seat on the wire: its link, its client, how patient it is.
+/// The seat on the wire, and where it keeps its receipts and the heads
+/// it was served.
 struct Wire {
-    link: Link,
-    client: Client,
-    patience: Duration,
-    /// Version 3.1: the receipts of the last accepted post (§18).
-    receipts: Vec<Receipt>,
-    /// Where the seat keeps its receipts and the heads it was served.
+    remote: Remote,
     evidence: PathBuf,
-}
-
-impl Wire {
-    /// One request; an unreachable service is retried until `patience` runs out.
-    /// A `GET`; an unreachable service is retried until `patience` runs out.
-    fn call(&mut self, path: &str) -> anyhow::Result<(u16, Value)> {
-        let start = Instant::now();
-        let mut told = false;
-        loop {
-            match self.client.call("GET", path, None, None) {
-                Ok(answer) => return Ok(answer),
-                Err(e) if start.elapsed() < self.patience => {
-                    if !std::mem::replace(&mut told, true) {
-                        note(format_args!("{}: {e}; trying again", self.link.addr));
-                    }
-                    std::thread::sleep(Duration::from_secs(1));
-                }
-                Err(e) => return Err(e).context(format!("cannot reach {}", self.link.addr)),
-            }
-        }
-    }
-
-    fn get<T: serde::de::DeserializeOwned>(&mut self, what: &str) -> anyhow::Result<T> {
-        let path = format!("/api/hidden/{}{what}", self.link.table);
-        let (code, answer) = self.call(&path)?;
-        if code != 200 {
-            anyhow::bail!("{path}: {code} {}", answer["error"].as_str().unwrap_or(""));
-        }
-        Ok(serde_json::from_value(answer)?)
-    }
-
-    /// The transcript: of the hand in play only (with the keys), or whole.
-    fn record(&mut self, hand: Option<u64>) -> anyhow::Result<Record> {
-        let what = hand.map_or("/transcript".into(), |n| format!("/transcript?hand={n}"));
-        let value: Value = self.get(&what)?;
-        Record::from_json(&value.to_string())
-            .map_err(|e| anyhow::anyhow!("the served transcript: {e}"))
-    }
-
-    /// Sends a message; `false` when the service says "not now" (409).
-    fn send(&mut self, post: &Post) -> anyhow::Result<bool> {
-        let path = format!(
-            "/api/hidden/{}/seats/{}/{}",
-            self.link.table,
-            self.link.seat,
-            post.route()
-        );
-        let token = Some(self.link.token.as_str());
-        // A `POST` is never sent twice blindly: if its answer is lost, the
-        // status read next says whether it was taken.
-        let (code, answer) = match self
-            .client
-            .call("POST", &path, token, Some(&post.to_json()))
-        {
-            Ok(answer) => answer,
-            Err(e) => {
-                note(format_args!(
-                    "{}: {e}; reading the table again",
-                    self.link.addr
-                ));
-                return Ok(false);
-            }
-        };
-        let error = answer["error"].as_str().unwrap_or("").to_string();
-        match code {
-            200 => {
-                let receipts = answer.get("receipts").cloned().unwrap_or_default();
-                self.receipts = serde_json::from_value(receipts).unwrap_or_default();
-                Ok(true)
-            }
-            409 => Ok(false),
-            _ => anyhow::bail!(
-                "the service refused seat {}'s {}: {code} {error}",
-                self.link.seat,
-                post.route()
-            ),
-        }
-    }
 }
 
 /// Version 3.1: signs the whole log the seat verified and posts it; a
 /// refusal (attested already, a version-3 table) is only noted.
-fn attest(wire: &mut Wire, (record, key): (&Record, &SecretKey), rng: &mut chacha20::ChaCha20Rng) {
-    if !record.is_signed() {
-        return;
-    }
-    let Ok(table) = fairdeck_hidden::Table::new(record.manifest.clone()) else {
-        return;
-    };
-    let ctx = fairdeck_hidden::signature::Context::new(&table, record.room.as_ref());
-    let a = fairdeck_hidden::ledger::attest(&ctx, wire.link.seat, key, &record.log, rng);
-    if let Err(e) = wire.send(&Post::Attestation(a)) {
+fn attest(wire: &mut Wire, signed: (&Record, &SecretKey), rng: &mut chacha20::ChaCha20Rng) {
+    if let Err(e) = wire.remote.attest(signed, rng) {
         note(format_args!("the attestation was not taken: {e:#}"));
     }
 }
@@ -219,42 +130,37 @@ fn seat_key(
 
 /// Runs `fairdeck hidden seat`.
 pub(super) fn run(args: &SeatArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let link = parse_link(&link_text(&args.link)?)?;
+    let link = parse_link(&link_text(&args.link)?).map_err(|e| usage(format!("--link: {e}")))?;
     if args.page {
         let evidence = key_file(&link).with_extension("evidence.json");
         return super::page::run(link, args.page_bind, evidence);
     }
-    let mut wire = Wire {
-        // The whole transcript at the end may be as large as a transcript can be.
-        client: Client::new(&link.addr).with_max_answer(MAX_BYTES + 4096),
-        link,
-        patience: Duration::from_secs(args.patience),
-        receipts: Vec::new(),
-        evidence: PathBuf::new(),
-    };
+    let mut remote =
+        Remote::new(link, Duration::from_secs(args.patience)).with_notice(|line: &str| note(line));
     let mut rng = generator(args.seed.as_deref())?;
-    let status: Status = wire.get("")?;
+    let status = remote.status()?;
     let seats = status.manifest.seats.len() as u64;
-    if wire.link.seat >= seats {
+    let seat = remote.link().seat;
+    if seat >= seats {
         return Err(usage(format!(
-            "--link: seat {} of a table of {seats} seats",
-            wire.link.seat
+            "--link: seat {seat} of a table of {seats} seats"
         )));
     }
-    let (key, key_path) = seat_key(args, &wire.link, &status, &mut rng)?;
+    let (key, key_path) = seat_key(args, remote.link(), &status, &mut rng)?;
     let own = fairdeck_hidden::group::encode_point(&key.public_key().0);
     note(format_args!(
-        "seat {}: key fingerprint {} (every seat prints each seat's at the end: if another player's shows a different one for seat {}, someone else played this seat)",
-        wire.link.seat,
+        "seat {seat}: key fingerprint {} (every seat prints each seat's at the end: if another player's shows a different one for seat {seat}, someone else played this seat)",
         fairdeck_hidden::keys::fingerprint(&own),
-        wire.link.seat
     ));
-    wire.evidence = key_path.with_extension("evidence.json");
+    let mut wire = Wire {
+        remote,
+        evidence: key_path.with_extension("evidence.json"),
+    };
     let mut follower = Follower::new();
     let mut shown = Shown::new();
     let mut seen = None;
     loop {
-        let status: Status = wire.get("")?;
+        let status = wire.remote.status()?;
         if status.state == "finished" || status.state == "void" {
             return finish(&mut wire, (&mut follower, &key), (&mut rng, out));
         }
@@ -287,12 +193,12 @@ fn act(
     (muck, shown): (bool, &mut Shown),
     (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<bool> {
-    let seat = wire.link.seat;
+    let seat = wire.remote.link().seat;
     let showdown = status.showdown && !muck && !shown.contains(&(status.hand, true));
     if status.owed_by(seat).is_none() && !showdown && !dealt(status, shown) {
         return Ok(false);
     }
-    let record = wire.record(status.hand)?;
+    let record = wire.remote.record(status.hand)?;
     let post = match key_post(status, &record, (seat, key), rng)? {
         Some(post) => Some(post),
         // Before the first hand only keys are owed: nothing to verify yet.
@@ -304,7 +210,11 @@ fn act(
                     keep_evidence(&wire.evidence, follower)?;
                     anyhow::bail!(
                         "the served transcript does not verify: {e}{}; this seat sends nothing more (its receipts and the heads it was served are in {})",
-                        at_fault(&e),
+                        if room_at_fault(&e) {
+                            " [at fault: the room]"
+                        } else {
+                            ""
+                        },
                         wire.evidence.display()
                     );
                 }
@@ -320,8 +230,8 @@ fn act(
     };
     match post {
         Some(post) => {
-            let sent = wire.send(&post)?;
-            for r in wire.receipts.drain(..) {
+            let sent = wire.remote.send(&post)?;
+            for r in wire.remote.take_receipts() {
                 follower.receipt(r);
             }
             Ok(sent)
@@ -332,18 +242,6 @@ fn act(
             }
             Ok(false)
         }
-    }
-}
-
-/// Who a refusal of the served transcript names, as the verdict does
-/// (§18, "Who is named"): a message not signed by its seat, a log that
-/// disagrees with the messages, or a history the room's own signatures
-/// contradict can only be the room's doing.
-fn at_fault(e: &fairdeck_hidden::Error) -> &'static str {
-    use fairdeck_hidden::Error as E;
-    match e {
-        E::Signature(..) | E::Log(_) | E::RoomSignature(_) | E::Room(_) => " [at fault: the room]",
-        _ => "",
     }
 }
 
@@ -388,13 +286,13 @@ fn finish(
     (follower, key): (&mut Follower, &SecretKey),
     (rng, out): (&mut chacha20::ChaCha20Rng, &mut Output),
 ) -> anyhow::Result<ExitCode> {
-    let record = wire.record(None)?;
+    let record = wire.remote.record(None)?;
     // The seat's own receipts and heads weigh in (§18): a void naming it
     // for a message it holds a receipt for, or a history the room
     // rewrote after the seat's last step, names the room.
     let evidence = follower.evidence().to_vec();
     let opts = Options {
-        reader: Some((wire.link.seat, key)),
+        reader: Some((wire.remote.link().seat, key)),
         in_progress: false,
         evidence: &evidence,
         pins: &[],

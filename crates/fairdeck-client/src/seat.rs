@@ -2,7 +2,8 @@
 //! transcript, the message the seat sends next — after checking every
 //! proof of the transcript, so a seat never shuffles or shares on top of a
 //! message it has not verified. Front ends (the CLI's `fairdeck hidden
-//! seat`, tests) fetch the status and transcript over HTTP, call
+//! seat`, tests) fetch the status and transcript over HTTP (a
+//! [`Remote`](crate::Remote)), call
 //! [`next_post`] (or [`key_post`], [`check`] and [`step`]), and post what
 //! it returns.
 //!
@@ -17,8 +18,7 @@ use fairdeck_hidden::seat::{Follower, Refused, Turn, signed_key_message};
 use fairdeck_hidden::{Error, Table};
 use rand_core::CryptoRng;
 
-use super::desk::Post;
-use super::status::Status;
+use crate::wire::{Post, Status};
 
 /// Verifies the transcript as a table in progress, read by seat `seat`
 /// with its key (its own cards are opened in the turn's verdict), checking
@@ -142,4 +142,15 @@ pub fn step<R: CryptoRng + ?Sized>(
         None => turn.open(Some(hand), rng)?.1,
     };
     Ok((!shares.is_empty()).then_some(Post::Shares(shares)))
+}
+
+/// Whether a refusal of the served transcript names the room, as the
+/// verdict does (§18, "Who is named"): a message not signed by its seat, a
+/// log that disagrees with the messages, or a history the room's own
+/// signatures contradict can only be the room's doing. O(1).
+pub fn room_at_fault(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Signature(..) | Error::Log(_) | Error::RoomSignature(_) | Error::Room(_)
+    )
 }

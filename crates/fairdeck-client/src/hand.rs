@@ -1,6 +1,6 @@
-//! A client that plays whole hands against a running table service over
+//! Whole version-2 hands played against a running table service over
 //! HTTP: the load benchmark (`fairdeck table bench`) and the crash test
-//! drive the service with it.
+//! drive the service with them.
 //!
 //! Each [`Hand`] is a hold'em table played to the end — open, every seat
 //! claims its seat on its device, commits, every seat reveals, deal, every seat reads its own cards, flop,
@@ -14,147 +14,13 @@ mod many_deals;
 
 pub use many_deals::dealt_table;
 
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io;
 use std::time::{Duration, Instant};
 
 use fairdeck::fair::Manifest;
 use serde_json::{Value, json};
 
-/// One HTTP/1.1 connection to the service, kept alive between requests and
-/// opened again after the server closed it.
-pub struct Client {
-    addr: String,
-    stream: Option<BufReader<TcpStream>>,
-    max_answer: usize,
-}
-
-/// The largest answer read (a closed table's transcript is a few KiB).
-const MAX_ANSWER: usize = 1 << 22;
-
-impl Client {
-    /// A client of the service at `addr` (`127.0.0.1:8090`); connects on first use.
-    pub fn new(addr: &str) -> Self {
-        Client {
-            addr: addr.to_string(),
-            stream: None,
-            max_answer: MAX_ANSWER,
-        }
-    }
-
-    /// The same client reading answers of up to `max_answer` bytes (4 MiB
-    /// by default; a hidden table's whole transcript may be larger).
-    pub fn with_max_answer(mut self, max_answer: usize) -> Self {
-        self.max_answer = max_answer;
-        self
-    }
-
-    /// Sends one request and reads the answer: its status and JSON body.
-    ///
-    /// # Errors
-    ///
-    /// The connection failed or the answer is not HTTP (the connection is
-    /// dropped, so the next call connects again).
-    pub fn call(
-        &mut self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-    ) -> io::Result<(u16, Value)> {
-        self.call_from(method, path, token, None, body)
-    }
-
-    /// [`Client::call`] for a seat: `device` (a seat's device secret) goes
-    /// in the `Fairdeck-Device` header.
-    ///
-    /// # Errors
-    ///
-    /// As [`Client::call`].
-    pub fn call_from(
-        &mut self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        device: Option<&str>,
-        body: Option<&Value>,
-    ) -> io::Result<(u16, Value)> {
-        let answer = self.exchange(method, path, token, device, body);
-        if answer.is_err() {
-            self.stream = None;
-        }
-        answer
-    }
-
-    fn exchange(
-        &mut self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        device: Option<&str>,
-        body: Option<&Value>,
-    ) -> io::Result<(u16, Value)> {
-        if self.stream.is_none() {
-            let stream = TcpStream::connect(&self.addr)?;
-            stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-            stream.set_nodelay(true)?;
-            self.stream = Some(BufReader::new(stream));
-        }
-        let reader = self.stream.as_mut().expect("connected above");
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
-        if let Some(t) = token {
-            head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-        }
-        if let Some(d) = device {
-            head.push_str(&format!("Fairdeck-Device: {d}\r\n"));
-        }
-        let text = body.map(Value::to_string);
-        if let Some(text) = &text {
-            head.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                text.len()
-            ));
-        }
-        head.push_str("\r\n");
-        head.push_str(text.as_deref().unwrap_or(""));
-        reader.get_mut().write_all(head.as_bytes())?;
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "closed"));
-        }
-        let status: u16 = (line.split(' ').nth(1))
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| bad("no status line"))?;
-        let (mut length, mut close) = (0usize, false);
-        loop {
-            line.clear();
-            reader.read_line(&mut line)?;
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            let (name, value) = header.split_once(':').ok_or_else(|| bad("bad header"))?;
-            match name.to_ascii_lowercase().as_str() {
-                "content-length" => length = value.trim().parse().map_err(|_| bad("length"))?,
-                "connection" => close = value.trim().eq_ignore_ascii_case("close"),
-                _ => {}
-            }
-        }
-        if length > self.max_answer {
-            return Err(bad("answer too large"));
-        }
-        let mut bytes = vec![0; length];
-        reader.read_exact(&mut bytes)?;
-        if close {
-            self.stream = None;
-        }
-        Ok((
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        ))
-    }
-}
+use crate::Client;
 
 /// One request of a hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,7 +159,9 @@ impl Hand {
     fn device(&self, seat: usize) -> String {
         use sha2::{Digest, Sha256};
         let text = format!("load device of seat {seat} at {}", self.manifest.table);
-        crate::hex::encode(&Sha256::digest(text.as_bytes()))
+        (Sha256::digest(text.as_bytes()).iter())
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// Plays the hand from its first unacknowledged step, at most

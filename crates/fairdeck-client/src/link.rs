@@ -1,35 +1,58 @@
 //! A seat link of a hidden table (`http://HOST:PORT/…#table=ID&seat=N&token=T`),
 //! as `fairdeck hidden seat --link` reads it.
 
-use std::io::{BufRead, Read};
+use std::fmt;
 
-use anyhow::Context;
-
-use fairdeck_table::{TABLE_ID_PATTERN, table_id_ok};
-
-use crate::failure::usage;
+use crate::wire::{TABLE_ID_PATTERN, table_id_ok};
 
 /// What a seat link names.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Link {
-    pub(super) addr: String,
-    pub(super) table: String,
-    pub(super) seat: u64,
-    pub(super) token: String,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The service's `HOST:PORT`.
+    pub addr: String,
+    /// The table id (one [`table_id_ok`] accepts).
+    pub table: String,
+    /// The seat.
+    pub seat: u64,
+    /// The seat's token (visible ASCII: it is sent in a header).
+    pub token: String,
 }
 
-/// Reads a seat link; only `http://` (the service speaks no TLS). Every
+/// Why a text is not a seat link: the part that is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkError(String);
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (expected http://HOST:PORT/…#table=ID&seat=N&token=T)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// Reads a seat link; only `http://` (the service speaks no TLS). O(link). Every
 /// part is checked before it is used: `HOST:PORT` with a port of 1 to
 /// 65535, a table id the service accepts ([`table_id_ok`]: no `/`, no
 /// `..`, so the default key file `ID-seatN.key` is a plain file name in the
 /// working directory whatever the link says), a seat number and a token of
 /// visible ASCII (it is sent in a header), each given exactly once.
-pub(super) fn parse_link(link: &str) -> anyhow::Result<Link> {
-    let bad = |why: &str| {
-        usage(format!(
-            "--link: {why} (expected http://HOST:PORT/…#table=ID&seat=N&token=T)"
-        ))
-    };
+///
+/// ```
+/// let link = fairdeck_client::parse_link("http://127.0.0.1:8090/table/hidden.html#table=t1&seat=2&token=abc")?;
+/// assert_eq!((link.addr.as_str(), link.seat), ("127.0.0.1:8090", 2));
+/// assert!(fairdeck_client::parse_link("https://h:1/#table=t&seat=0&token=a").is_err());
+/// # Ok::<(), fairdeck_client::LinkError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`LinkError`] naming the first part that is missing, repeated or wrong.
+pub fn parse_link(link: &str) -> Result<Link, LinkError> {
+    let bad = |why: &str| LinkError(why.to_string());
     let rest = link
         .strip_prefix("http://")
         .ok_or_else(|| bad("not an http:// link"))?;
@@ -89,25 +112,10 @@ fn check_addr(addr: &str) -> Result<(), String> {
 }
 
 /// The seat's default key file: `ID-seatN.key`, a plain file name in the
-/// working directory (the id is checked by [`parse_link`]).
-pub(super) fn key_file(link: &Link) -> std::path::PathBuf {
+/// working directory (the id is checked by [`parse_link`]). O(1).
+pub fn key_file(link: &Link) -> std::path::PathBuf {
     debug_assert!(table_id_ok(&link.table));
     std::path::PathBuf::from(format!("{}-seat{}.key", link.table, link.seat))
-}
-
-/// The link, or with `-` its first line on stdin (a link on the command
-/// line shows its token to every local user who lists processes).
-pub(super) fn link_text(link: &str) -> anyhow::Result<String> {
-    if link != "-" {
-        return Ok(link.to_string());
-    }
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .take(64 * 1024)
-        .read_line(&mut line)
-        .context("cannot read the link from stdin")?;
-    Ok(line.trim().to_string())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use fairdeck::fair::Manifest;
 use serde_json::json;
 
-use super::Client;
+use crate::Client;
 
 /// Opens hold'em table `id` of two seats and `deals` deals, has both seats
 /// commit and reveal, deals, and releases the flop of deal 0. The deal's
