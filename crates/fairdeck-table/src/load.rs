@@ -18,7 +18,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use serde_json::{Value, json};
 
 /// One HTTP/1.1 connection to the service, kept alive between requests and

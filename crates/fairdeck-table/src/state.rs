@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use fairdeck::cards::Game;
-use fairdeck::fair::{Commitment, MAX_TEXT, Manifest, ServerSecret, Table, TableGame};
+use fairdeck_fair::{Commitment, MAX_TEXT, Manifest, ServerSecret, Table, TableGame};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;

@@ -3,7 +3,7 @@
 //! open no card without the seats' keys, which the service never holds —
 //! so one view serves the seats, the operator and onlookers alike.
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::ledger::Receipt;
 use fairdeck_hidden::record::Missing;
 use serde::{Deserialize, Serialize};

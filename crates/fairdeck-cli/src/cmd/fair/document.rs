@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use fairdeck::cards::Card;
-use fairdeck::fair::Record;
+use fairdeck_fair::Record;
 
 use crate::failure::usage;
 

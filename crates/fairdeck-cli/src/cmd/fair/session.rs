@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use fairdeck::cards::Board;
 use fairdeck::cards::pbn::{self, PbnBoard};
-use fairdeck::fair::{self, BoardCheck, Commitment};
+use fairdeck_fair::{self as fair, BoardCheck, Commitment};
 use serde::Serialize;
 
 use super::{DealArgs, VerifyArgs};

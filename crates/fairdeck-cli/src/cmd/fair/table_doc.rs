@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fairdeck::fair::{Manifest, SeatRecord};
+use fairdeck_fair::{Manifest, SeatRecord};
 use serde::{Deserialize, Serialize};
 
 use crate::failure::usage;

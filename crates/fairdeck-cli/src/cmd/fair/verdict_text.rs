@@ -1,8 +1,8 @@
 //! The words of `fair verify`'s verdict on a transcript: what was checked,
 //! what was not, and what the result amounts to (the verdict itself comes
-//! from `fairdeck::fair::Verification::verdict`).
+//! from `fairdeck_fair::Verification::verdict`).
 
-use fairdeck::fair::{Record, Unchecked, Verdict, Verification, VoidPhase};
+use fairdeck_fair::{Record, Unchecked, Verdict, Verification, VoidPhase};
 
 /// What was checked, one line each.
 pub(super) fn checked_v2(r: &Record, v: &Verification) -> Vec<String> {

@@ -5,10 +5,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use fairdeck::cards::{Card, DeckKind, Game};
-use fairdeck::fair::{
-    self, Commitment, DealRecord, Difference, Document, DocumentError, Evidence, Kind, MAX_DEALS,
-    Mismatch, OwnSeed, PileRecord, V1Deal, Verdict, Verification, compare_deal, read_document,
-    verify_record,
+use fairdeck_fair::{
+    self as fair, Commitment, DealRecord, Difference, Document, DocumentError, Evidence, Kind,
+    MAX_DEALS, Mismatch, OwnSeed, PileRecord, V1Deal, Verdict, Verification, compare_deal,
+    read_document, verify_record,
 };
 use serde::Serialize;
 

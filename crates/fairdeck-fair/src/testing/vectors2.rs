@@ -3,8 +3,8 @@
 //! what this code renders. Print them with
 //! `cargo test -p fairdeck --lib fair::vectors2 -- --ignored --nocapture`.
 
-use super::transcript::quote;
-use super::*;
+use crate::transcript::quote;
+use crate::*;
 
 /// Inputs of one vector: name, secret, table id, game, deck, seat names,
 /// seeds, first and last deal.

@@ -1,4 +1,13 @@
-//! Commit–reveal ("provably fair") deals that anyone can verify.
+//! # fairdeck-fair
+//!
+//! Fair dealing versions 1, 2 and 2.1 (`docs/fair-dealing.md`): commit–reveal
+//! ("provably fair") deals that anyone can verify — the deal key and its
+//! shuffle, tables and their locks, the naming rules of their texts, board
+//! sessions, transcripts and their strict reading, and the verdict with its
+//! failure kinds. Version 3 (hidden hands) is `fairdeck-hidden`, built on it.
+//!
+//! ## Version 1
+//!
 //!
 //! The card room draws a 256-bit [`ServerSecret`] and publishes its
 //! [`Commitment`] (SHA-256 of the 32 secret bytes) *before* play. The player
@@ -25,7 +34,7 @@
 //!
 //! ```
 //! use fairdeck::cards::DeckKind;
-//! use fairdeck::fair::{self, ServerSecret};
+//! use fairdeck_fair::{self as fair, ServerSecret};
 //!
 //! let secret = ServerSecret::from_bytes([42; 32]);
 //! let published = secret.commitment();
@@ -43,14 +52,12 @@ mod recorded;
 mod session;
 mod stream;
 mod table;
+mod text;
 mod transcript;
 mod verdict;
 mod version;
 mod void;
 
-pub use crate::text::{
-    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
-};
 #[cfg(feature = "serde")]
 pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;
@@ -59,6 +66,9 @@ pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
+pub use text::{
+    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
+};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
 pub use verdict::{Difference, Kind, Verification, compare_deal};
 pub use version::TranscriptVersion;
@@ -69,8 +79,8 @@ use core::fmt;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::Error;
-use crate::cards::{Card, DeckKind};
+use fairdeck::Error;
+use fairdeck::cards::{Card, DeckKind};
 
 /// The 16-byte version tag that opens every derivation message.
 pub const DOMAIN_TAG: &[u8; 16] = b"fairdeck-fair-v1";
@@ -155,9 +165,9 @@ impl fmt::Debug for Commitment {
 /// O(len) time.
 ///
 /// ```
-/// let m = fairdeck::fair::derivation_message("ab", 7);
+/// let m = fairdeck_fair::derivation_message("ab", 7);
 /// assert_eq!(m.len(), 16 + 8 + 2 + 8);
-/// assert_ne!(m, fairdeck::fair::derivation_message("a", 7));
+/// assert_ne!(m, fairdeck_fair::derivation_message("a", 7));
 /// ```
 pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
     let seed = client_seed.as_bytes();
@@ -172,7 +182,7 @@ pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
 /// The deal key: HMAC-SHA256(server secret, derivation message). O(len).
 ///
 /// ```
-/// use fairdeck::fair::{deal_key, ServerSecret};
+/// use fairdeck_fair::{deal_key, ServerSecret};
 ///
 /// // Test vector 1 of docs/fair-dealing.md.
 /// let secret = ServerSecret::from_bytes(core::array::from_fn(|i| i as u8));
@@ -256,10 +266,4 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod collusion;
-#[cfg(test)]
-mod tamper;
-#[cfg(test)]
-mod vectors;
-#[cfg(test)]
-mod vectors2;
+mod testing;
