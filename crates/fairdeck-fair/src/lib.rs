@@ -44,16 +44,22 @@
 //! ```
 
 #[cfg(feature = "serde")]
+pub mod detect;
+#[cfg(feature = "serde")]
 mod document;
 mod lock;
 mod mismatch;
 mod record;
 mod recorded;
+#[cfg(feature = "serde")]
+mod report;
 mod session;
 mod stream;
 mod table;
 mod text;
 mod transcript;
+#[cfg(feature = "serde")]
+mod v1;
 mod verdict;
 mod version;
 mod void;
@@ -63,6 +69,8 @@ pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_doc
 pub use mismatch::Mismatch;
 pub use record::{Record, VoidPhase, VoidRecord};
 pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
+#[cfg(feature = "serde")]
+pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
@@ -70,6 +78,8 @@ pub use text::{
     BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
 };
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
+#[cfg(feature = "serde")]
+pub use v1::{V1Error, v1_verdict, verify_v1};
 pub use verdict::{Difference, Kind, Verification, compare_deal};
 pub use version::TranscriptVersion;
 pub use void::void_of;

@@ -12,7 +12,6 @@ mod session;
 mod table;
 mod table_doc;
 mod table_pbn;
-mod verdict_text;
 mod verify;
 
 use std::io::Write;
