@@ -43,6 +43,7 @@
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
 
+pub mod collect;
 #[cfg(feature = "serde")]
 pub mod detect;
 #[cfg(feature = "serde")]
