@@ -1,5 +1,5 @@
 //! The test vectors of `docs/fair-dealing.md`, checked against the code.
-//! Print them with `cargo test -p fairdeck --lib fair::vectors -- --ignored --nocapture`;
+//! Print them with `cargo test -p fairdeck-fair --lib testing::vectors -- --ignored --nocapture`;
 //! `docs/fair_verify.py` (an independent Python implementation) prints the same.
 
 use crate::*;
