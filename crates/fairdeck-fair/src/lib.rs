@@ -55,6 +55,8 @@ mod recorded;
 #[cfg(feature = "serde")]
 mod report;
 mod session;
+#[cfg(feature = "serde")]
+mod session_report;
 mod stream;
 mod table;
 mod text;
@@ -73,6 +75,8 @@ pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_
 #[cfg(feature = "serde")]
 pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};
+#[cfg(feature = "serde")]
+pub use session_report::{BoardReport, SessionInputs, SessionReport};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
 pub use text::{
