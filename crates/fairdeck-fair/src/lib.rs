@@ -6,8 +6,13 @@
 //! sessions, transcripts and their strict reading, and the verdict with its
 //! failure kinds. Version 3 (hidden hands) is `fairdeck-hidden`, built on it.
 //!
-//! ## Version 1
+//! Cargo feature `serde`: records and manifests as JSON, the strict reader
+//! of documents ([`read_document`]), which document a file holds
+//! ([`detect`]), the version 1 verifier ([`verify_v1`]) and the verdict
+//! reports ([`VerdictReport`], [`SessionReport`]). The seat-collection rules
+//! a room and the table service share are in [`collect`].
 //!
+//! ## Version 1
 //!
 //! The card room draws a 256-bit [`ServerSecret`] and publishes its
 //! [`Commitment`] (SHA-256 of the 32 secret bytes) *before* play. The player
@@ -42,6 +47,8 @@
 //! assert!(fair::verify(&published, &secret, "alice", 0, DeckKind::Standard, &deck).is_ok());
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
+
+#![forbid(unsafe_code)]
 
 pub mod collect;
 #[cfg(feature = "serde")]
