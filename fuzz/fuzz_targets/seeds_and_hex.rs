@@ -2,7 +2,7 @@
 //! Never a panic; a key read from hex prints back as the same hex.
 #![no_main]
 
-use fairdeck::fair::{Commitment, ServerSecret};
+use fairdeck_fair::{Commitment, ServerSecret};
 use fairdeck::rng::Seed;
 use libfuzzer_sys::fuzz_target;
 

@@ -18,7 +18,7 @@ const SECRET: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c
 /// The room commitment of the spec's "hold'em, 2 seats" vector.
 const C: &str = "b96fef7f58a3845c1dbf034fc21ffcd1428c4a0d5a6ee6d93497b476ac5cf8e9";
 /// The 908th seed bo tries after seeing ann's: it gives bo two aces (the
-/// library test `fair::collusion` finds it by grinding).
+/// library test `testing::collusion` of fairdeck-fair finds it by grinding).
 const GROUND: &str = "b907";
 
 struct Room(tempfile::TempDir);

@@ -17,7 +17,7 @@ pub use many_deals::dealt_table;
 use std::io;
 use std::time::{Duration, Instant};
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use serde_json::{Value, json};
 
 use crate::Client;

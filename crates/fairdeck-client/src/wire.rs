@@ -9,7 +9,7 @@
 //! without the seats' keys, which the service never holds — so one status
 //! serves the seats, the operator and onlookers alike.
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::dleq::ShareMessage;
 use fairdeck_hidden::head::{Evidence, SignedHead};
 use fairdeck_hidden::keys::KeyMessage;

@@ -1,7 +1,7 @@
 //! The bucket shuffle: scatter rows into buckets, then shuffle each bucket.
 
 use fairdeck::dice::Dice;
-use fairdeck::fair::durstenfeld;
+use fairdeck_fair::durstenfeld;
 
 use crate::{Error, RowId, ShuffleKey};
 

@@ -87,7 +87,7 @@
 //! * Bucket order: sort the bucket's rows by (file, position); then for
 //!   `i = m−1` down to `1` swap places `i` and `j`, `j` drawn in `[0, i+1)`
 //!   by the rule above from the keystream of key `B(b)` and nonce 0
-//!   (Durstenfeld 1964; the same draw as `fairdeck::fair::KeyStream`).
+//!   (Durstenfeld 1964; the same draw as `fairdeck_fair::KeyStream`).
 //!
 //! Value-stability tests pin buckets and orders; a change to them is a
 //! reproducibility-breaking change.

@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use fairdeck::dice::{Dice, Enumerator};
-use fairdeck::fair::durstenfeld;
 use fairdeck_distributed::{Draws, RowId, shuffle_rows};
+use fairdeck_fair::durstenfeld;
 
 /// Rows spread over two files, at the same offsets in both.
 fn rows(n: usize) -> Vec<(RowId, usize)> {

@@ -3,7 +3,7 @@
 
 use chacha20::ChaCha20Rng;
 use criterion::{Criterion, criterion_group, criterion_main};
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::elgamal::PublishedDeck;
 use fairdeck_hidden::keys::SecretKey;

@@ -7,7 +7,7 @@
 //! proofs, the shares of 12 private and 5 community cards, one verification.
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::elgamal::PublishedDeck;
 use fairdeck_hidden::keys::SecretKey;

@@ -4,7 +4,7 @@
 //! `cargo run -p fairdeck-hidden --example vectors`
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::elgamal::{Deck, KeyTable, PublishedDeck};
 use fairdeck_hidden::group::{chain_generator, encode_point, generator, random_scalar};
 use fairdeck_hidden::keys::{self, SecretKey};

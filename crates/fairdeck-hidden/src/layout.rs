@@ -8,7 +8,7 @@
 //! stock are never decrypted.
 
 use fairdeck::cards::PileRole;
-use fairdeck::fair::{Manifest, TableGame};
+use fairdeck_fair::{Manifest, TableGame};
 
 use crate::Error;
 
@@ -59,7 +59,7 @@ impl Layout {
     /// [`Error::Manifest`] if the manifest breaks a rule of version 2's §8.2.
     pub fn new(manifest: &Manifest) -> Result<Layout, Error> {
         let as_v2 = Manifest {
-            version: fairdeck::fair::VERSION,
+            version: fairdeck_fair::VERSION,
             ..manifest.clone()
         };
         let checked = as_v2.check().map_err(|e| Error::Manifest(e.to_string()))?;

@@ -13,7 +13,7 @@
 //! use fairdeck_hidden::ledger::heads;
 //! use fairdeck_hidden::signature::Context;
 //! use fairdeck_hidden::wire::Hex32;
-//! # use fairdeck::fair::Manifest;
+//! # use fairdeck_fair::Manifest;
 //! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
 //! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
 //! let table = fairdeck_hidden::Table::new(manifest)?;

@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use chacha20::ChaCha20Rng;
-//! use fairdeck::fair::Manifest;
+//! use fairdeck_fair::Manifest;
 //! use fairdeck_hidden::{Table, deal, elgamal::PublishedDeck, keys, shuffle};
 //! use rand_core::SeedableRng;
 //!

@@ -5,7 +5,7 @@
 //! non-canonical hex ([`Record::from_json`]); writing gives the same
 //! document back ([`Record::to_json`]).
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use serde::{Deserialize, Serialize};
 
 use crate::dleq::ShareMessage;

@@ -15,7 +15,7 @@
 //! use fairdeck_hidden::seat::{Follower, publish_key};
 //! use fairdeck_hidden::Table;
 //! use rand_core::SeedableRng;
-//! # use fairdeck::fair::Manifest;
+//! # use fairdeck_fair::Manifest;
 //! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
 //! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
 //! let mut rng = ChaCha20Rng::from_seed([3; 32]);

@@ -14,7 +14,7 @@
 //! use fairdeck_hidden::signature::{Context, sign_seat, verify_seat};
 //! use fairdeck_hidden::wire::Hex32;
 //! use rand_core::SeedableRng;
-//! # use fairdeck::fair::Manifest;
+//! # use fairdeck_fair::Manifest;
 //! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
 //! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
 //! let table = fairdeck_hidden::Table::new(manifest)?;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::traits::Identity;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 
 use crate::Error;
 use crate::elgamal::{Ciphertext, Deck};
@@ -41,7 +41,7 @@ impl Table {
     /// card names share a point (never for fairdeck's decks).
     ///
     /// ```
-    /// use fairdeck::fair::Manifest;
+    /// use fairdeck_fair::Manifest;
     /// use fairdeck_hidden::Table;
     ///
     /// let manifest = Manifest {
@@ -60,7 +60,7 @@ impl Table {
             )));
         }
         let as_v2 = Manifest {
-            version: fairdeck::fair::VERSION,
+            version: fairdeck_fair::VERSION,
             ..manifest.clone()
         };
         let checked = as_v2.check().map_err(|e| Error::Manifest(e.to_string()))?;

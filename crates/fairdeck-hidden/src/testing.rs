@@ -1,7 +1,7 @@
 //! Fixtures for the unit tests.
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use rand_core::SeedableRng;
 
 /// A version-3 manifest with `seats` seats named `s0`, `s1`, ….

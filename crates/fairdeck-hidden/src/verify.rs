@@ -5,7 +5,7 @@
 //! ```
 //! use fairdeck_hidden::record::Record;
 //! use fairdeck_hidden::verify::{Options, verify};
-//! # use fairdeck::fair::Manifest;
+//! # use fairdeck_fair::Manifest;
 //! # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
 //! #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
 //! // A table whose keys have not arrived: in progress it is fine, final it is not.

@@ -1,9 +1,9 @@
 //! `fair`: commit–reveal deals (version 1: a server secret, a client seed
-//! and a nonce). The derivation is `fairdeck::fair`'s, specified byte for
+//! and a nonce). The derivation is `fairdeck_fair`'s, specified byte for
 //! byte in the user guide's fair-dealing chapter.
 
 use fairdeck::cards::{Card, Deal, DealPlan, DeckKind, Game};
-use fairdeck::fair::{self, ServerSecret};
+use fairdeck_fair::{self as fair, ServerSecret};
 use serde::{Deserialize, Serialize};
 
 use crate::random::fresh_seed;

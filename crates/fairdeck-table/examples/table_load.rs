@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_table::{Error, NewTable, PostgresStore, Room, SeatPass, SqliteStore, Store, Street};
 
 fn main() {

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use serde::{Deserialize, Serialize};
 
 use crate::hex;

@@ -1,6 +1,6 @@
 //! Opening a table: the request, and the tokens handed out once.
 
-use fairdeck::fair::{Manifest, ServerSecret};
+use fairdeck_fair::{Manifest, ServerSecret};
 use rand_core::TryCryptoRng;
 use serde::{Deserialize, Serialize};
 

@@ -16,7 +16,7 @@
 //! seats' commitments, which no rewritten history can change without the
 //! seats noticing.
 
-use fairdeck::fair::{Commitment, Evidence, Verdict, Verification, verify_record};
+use fairdeck_fair::{Commitment, Evidence, Verdict, Verification, verify_record};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

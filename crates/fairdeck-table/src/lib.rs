@@ -27,7 +27,7 @@
 //! call blocks; an async server calls it from a blocking task.
 //!
 //! ```
-//! use fairdeck::fair::Manifest;
+//! use fairdeck_fair::Manifest;
 //! use fairdeck_table::{NewTable, Room, SeatPass, SqliteStore, Street};
 //!
 //! let dir = tempfile::tempdir()?;

@@ -7,7 +7,7 @@
 //! `played` is the whole range, `first` to `last` in order. A void table's
 //! record names the phase and the seats that failed it (section 8.7).
 
-use fairdeck::fair::{Commitment, DealRecord, Record, SeatRecord, ServerSecret, deal_record};
+use fairdeck_fair::{Commitment, DealRecord, Record, SeatRecord, ServerSecret, deal_record};
 
 use crate::state::{Phase, TableState};
 

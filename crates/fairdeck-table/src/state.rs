@@ -17,7 +17,8 @@
 use std::collections::BTreeMap;
 
 use fairdeck::cards::Game;
-use fairdeck::fair::{Commitment, MAX_TEXT, Manifest, ServerSecret, Table, TableGame};
+use fairdeck_fair::collect::{self, CollectionError, Step};
+use fairdeck_fair::{Commitment, MAX_TEXT, Manifest, ServerSecret, Table, TableGame};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -124,6 +125,19 @@ fn phase(action: &'static str, p: Phase) -> Error {
     Error::Phase {
         action,
         phase: p.name(),
+    }
+}
+
+/// A collection rule of `fairdeck_fair::collect` broken, as the service's error.
+fn broken(e: CollectionError) -> Error {
+    match e {
+        CollectionError::Twice { seat, step } => Error::Repeated {
+            action: step.name(),
+            seat,
+        },
+        CollectionError::RevealWithoutCommitment { seat }
+        | CollectionError::SeedMismatch { seat } => Error::SeedMismatch { seat },
+        e => corrupt(e.to_string()),
     }
 }
 
@@ -275,12 +289,8 @@ impl TableState {
             return Err(phase("commit", self.phase));
         }
         let name = self.manifest.seats.get(seat).cloned().unwrap_or_default();
-        if self.seat(seat)?.commitment.is_some() {
-            return Err(Error::Repeated {
-                action: "commit",
-                seat: name,
-            });
-        }
+        let done = self.seat(seat)?.commitment.is_some();
+        collect::once(&name, Step::Commit, done).map_err(broken)?;
         self.on_time("commit", at)?;
         let c = Commitment::from_hex(commitment)
             .map_err(|_| Error::invalid("commitment", "must be 64 hex digits"))?;
@@ -365,21 +375,15 @@ impl TableState {
         }
         let name = self.manifest.seats.get(seat).cloned().unwrap_or_default();
         let stored = self.seat(seat)?;
-        if stored.seed.is_some() {
-            return Err(Error::Repeated {
-                action: "reveal",
-                seat: name,
-            });
-        }
+        collect::once(&name, Step::Reveal, stored.seed.is_some()).map_err(broken)?;
         self.on_time("reveal", at)?;
         if seed.len() > MAX_TEXT {
             let why = format!("at most {MAX_TEXT} bytes");
             return Err(Error::invalid("seed", why));
         }
-        let computed = self.table()?.seat_commitment(seat, seed).to_hex();
-        if stored.commitment.as_deref() != Some(computed.as_str()) {
-            return Err(Error::SeedMismatch { seat: name });
-        }
+        let table = self.table()?;
+        collect::seed_matches(&table, (seat, &name), stored.commitment.as_deref(), seed)
+            .map_err(broken)?;
         self.seats[seat].seed = Some(seed.to_string());
         if self.seats.iter().all(|s| s.seed.is_some()) {
             self.phase = Phase::Ready;

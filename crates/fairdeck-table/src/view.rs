@@ -3,7 +3,7 @@
 //! transcript (with the secret) only once the table is closed or void.
 
 use fairdeck::cards::{Card, Game};
-use fairdeck::fair::{DealRecord, Manifest, Record, TableGame};
+use fairdeck_fair::{DealRecord, Manifest, Record, TableGame};
 use serde::Serialize;
 
 use crate::state::{Phase, TableState};

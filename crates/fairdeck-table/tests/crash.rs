@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use common::*;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_table::{Room, SqliteStore, Store, Street};
 
 const DB: &str = "FAIRDECK_TABLE_CRASH_DB";

@@ -65,8 +65,8 @@ async fn json_call(
     .await
 }
 
-fn manifest() -> fairdeck::fair::Manifest {
-    fairdeck::fair::Manifest {
+fn manifest() -> fairdeck_fair::Manifest {
+    fairdeck_fair::Manifest {
         version: 3,
         table: "rules".into(),
         game: "holdem".into(),

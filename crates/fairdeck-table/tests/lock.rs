@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use fairdeck::fair::{
+use fairdeck_fair::{
     Commitment, Evidence, Kind, OwnSeed, Record, SeatRecord, ServerSecret, Verdict, verify_record,
 };
 use fairdeck_table::{Error, Room, SqliteStore, Store};

@@ -5,7 +5,7 @@ mod common;
 
 use chacha20::ChaCha20Rng;
 use common::*;
-use fairdeck::fair::{Commitment, Evidence, Manifest, Verdict, VoidPhase, verify_record};
+use fairdeck_fair::{Commitment, Evidence, Manifest, Verdict, VoidPhase, verify_record};
 use fairdeck_table::{Error, Event, Invitation, Phase, Refusal, Street, TableState};
 use rand_core::SeedableRng;
 

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_table::hidden::{HiddenDecide, HiddenStore, Refused};
 use fairdeck_table::ledger::LogEntry;
 use fairdeck_table::{Decide, Error, Event, Invitation, PostgresStore, Room, Snapshot, Store};

@@ -224,7 +224,7 @@ impl<R: Rng> RngDice<R> {
 ///
 /// O(1) expected time: the rejection probability is below `n / 2^64`.
 ///
-/// The fair-dealing [`KeyStream`](crate::fair::KeyStream) draws with it, and
+/// The fair-dealing `KeyStream` (crate `fairdeck-fair`) draws with it, and
 /// `docs/fair-dealing.md` (section 2.4) freezes its rule: one word per
 /// attempt, the same answers for the same words. Do not change them.
 ///

@@ -33,8 +33,7 @@
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
 //!   deal numbers (an exact bijection between `[0, D)` and a game's distinct
 //!   deals), bridge boards and Portable Bridge Notation;
-//! * [`algorithms`] — the catalogue: every shuffle of the source articles, fair or flawed.
-//! * [`fair`] — commit–reveal deals anyone can verify, with a byte-exact spec;
+//! * [`algorithms`] — the catalogue: every shuffle of the source articles, fair or flawed;
 //! * [`entropy`] — shuffles from physical dice, coins or hex digits.
 //!
 //! Cargo features: `rayon` (default: `par_shuffle` on all cores) and `serde`
@@ -56,12 +55,10 @@ pub mod cards;
 pub mod dice;
 pub mod entropy;
 mod error;
-pub mod fair;
 pub mod rng;
 pub mod sample;
 pub mod shuffle;
 #[cfg(test)]
 mod testing;
-mod text;
 
 pub use error::Error;

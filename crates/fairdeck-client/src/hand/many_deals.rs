@@ -2,7 +2,7 @@
 //! cost of a view that grows with the deals is what `fairdeck table bench
 //! --many-deals` measures).
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use serde_json::json;
 
 use crate::Client;

@@ -50,7 +50,7 @@ fn remote(addr: &str) -> Remote {
 }
 
 fn key_post() -> Post {
-    let table = fairdeck_hidden::Table::new(fairdeck::fair::Manifest {
+    let table = fairdeck_hidden::Table::new(fairdeck_fair::Manifest {
         version: fairdeck_hidden::VERSION,
         table: "t1".into(),
         game: "holdem".into(),

@@ -3,7 +3,7 @@
 //! work.
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::dleq::share_message;
 use fairdeck_hidden::elgamal::PublishedDeck;

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 
 use curve25519_dalek::ristretto::RistrettoPoint;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 
 use crate::Error;
 use crate::dleq::ShareMessage;
@@ -45,7 +45,7 @@ use super::{Options, Outcome};
 /// ```
 /// use fairdeck_hidden::record::Record;
 /// use fairdeck_hidden::verify::{Options, Verifier};
-/// # use fairdeck::fair::Manifest;
+/// # use fairdeck_fair::Manifest;
 /// # let manifest = Manifest { version: 3, table: "doc".into(), game: "holdem".into(),
 /// #     deck: "standard".into(), seats: vec!["ann".into(), "bob".into()], first: 1, last: 1 };
 /// let mut verifier = Verifier::new();

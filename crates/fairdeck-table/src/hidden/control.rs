@@ -2,7 +2,7 @@
 //! (tokens drawn once), moving a hand on to its next street, its showdown
 //! or its end, and voiding the table when a seat lets a deadline pass.
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::Table;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Void;

@@ -2,7 +2,7 @@
 //! appended in the transaction that accepted it. The table's state is the
 //! replay of its entries ([`super::Board::replay`]); nothing else is stored.
 
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::dleq::ShareMessage;
 use fairdeck_hidden::keys::KeyMessage;
 use fairdeck_hidden::ledger::Attestation;

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_client::Client;
 use fairdeck_client::seat::next_post;
 use fairdeck_hidden::keys::SecretKey;

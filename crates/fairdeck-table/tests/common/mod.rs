@@ -6,7 +6,7 @@
 use std::sync::{Arc, Barrier};
 
 use chacha20::ChaCha20Rng;
-use fairdeck::fair::{Manifest, Verdict, VoidPhase};
+use fairdeck_fair::{Manifest, Verdict, VoidPhase};
 use fairdeck_table::{Error, Invitation, NewTable, Phase, Room, SeatPass, Store, Street};
 use rand_core::SeedableRng;
 

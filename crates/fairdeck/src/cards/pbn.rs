@@ -329,8 +329,10 @@ fn board_of(
     Ok(Some(parsed))
 }
 
+mod forbidden;
 mod strict;
 
+pub use forbidden::{FORBIDDEN, is_forbidden};
 pub use strict::read_strict;
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use fairdeck::cards::Card;
-use fairdeck::fair::Record;
+use fairdeck_fair::Record;
 
 use crate::failure::usage;
 
@@ -40,75 +40,6 @@ pub(crate) fn read_json_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
         return Err(usage(format!("{} is larger than 64 MiB", path.display())));
     }
     Ok(bytes)
-}
-
-/// Why `bytes` are not exactly one JSON document in UTF-8 without a byte
-/// order mark (RFC 8259), if they are not: invalid UTF-8, a byte order
-/// mark, `NaN` or `Infinity`, anything after the document (a second one
-/// too), or any other syntax error. The wording is that of the version-3
-/// reader (`fairdeck_hidden::record::Record::from_bytes`).
-pub(crate) fn not_json(bytes: &[u8]) -> Option<String> {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            return Some(format!(
-                "not UTF-8 text: the byte at offset {} begins no UTF-8 character",
-                e.valid_up_to()
-            ));
-        }
-    };
-    if text.starts_with('\u{feff}') {
-        return Some(
-            "a byte order mark (U+FEFF) before the document: a transcript is UTF-8 JSON text \
-             without one (RFC 8259 section 8.1)"
-                .into(),
-        );
-    }
-    serde_json::from_str::<serde::de::IgnoredAny>(text)
-        .err()
-        .map(|e| {
-            format!(
-                "not exactly one JSON document (RFC 8259: no NaN or Infinity, nothing after \
-                 the document): {e}"
-            )
-        })
-}
-
-/// The version a document that is not JSON text declares, read only to
-/// choose the form of its verdict: the value of the first `"version"` key
-/// in its bytes (`3`, `2` or `"2.1"`), else `1` when `"client_seed"`
-/// appears (a version 1 deal), else none.
-pub(crate) fn declared_version(bytes: &[u8]) -> Option<&'static str> {
-    const KEY: &[u8] = b"\"version\"";
-    let skip = |mut i: usize| {
-        while bytes.get(i).is_some_and(|b| b" \t\r\n".contains(b)) {
-            i += 1;
-        }
-        i
-    };
-    let found = bytes.windows(KEY.len()).position(|w| w == KEY);
-    if let Some(at) = found {
-        let colon = skip(at + KEY.len());
-        if bytes.get(colon) == Some(&b':') {
-            let value = &bytes[skip(colon + 1)..];
-            let ends = |n: usize| {
-                !value
-                    .get(n)
-                    .is_some_and(|b| b.is_ascii_digit() || b".eE".contains(b))
-            };
-            if value.starts_with(b"3") && ends(1) {
-                return Some("3");
-            }
-            if value.starts_with(b"\"2.1\"") {
-                return Some("2.1");
-            }
-            if value.starts_with(b"2") && ends(1) {
-                return Some("2");
-            }
-        }
-    }
-    let v1 = bytes.windows(13).any(|w| w == b"\"client_seed\"");
-    v1.then_some("1")
 }
 
 /// The text rendering of a transcript (the JSON is what `verify` reads).

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use fairdeck::fair::{Commitment, Record, ServerSecret};
+use fairdeck_fair::{Commitment, Record, ServerSecret};
 
 use super::table_doc::{collected, read_seat_docs, read_table, seat_records};
 use crate::failure::usage;

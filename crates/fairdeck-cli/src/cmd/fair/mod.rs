@@ -1,7 +1,7 @@
 //! `fairdeck fair`: commit–reveal deals that players can verify.
 //!
 //! The derivation is specified byte for byte in `docs/fair-dealing.md` and
-//! implemented in `fairdeck::fair`; board sessions (`--boards`, `--pbn`)
+//! implemented in `fairdeck_fair`; board sessions (`--boards`, `--pbn`)
 //! are in `session.rs`.
 
 mod document;
@@ -12,7 +12,6 @@ mod session;
 mod table;
 mod table_doc;
 mod table_pbn;
-mod verdict_text;
 mod verify;
 
 use std::io::Write;
@@ -21,7 +20,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::{Card, DeckKind, Game};
-use fairdeck::fair::ServerSecret;
+use fairdeck_fair::ServerSecret;
 use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
 
 use crate::cmd::deal::{CardStyle, print_text};

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use fairdeck::fair::{MAX_TEXT, Table};
+use fairdeck_fair::{MAX_TEXT, Table};
 
 use super::read_secret_file;
 use super::table_doc::{SeatDoc, read_table};
@@ -116,7 +116,7 @@ fn seed_of(args: &SeedArgs, reveal: bool) -> anyhow::Result<String> {
             ));
         }
     };
-    fairdeck::fair::check_seed(&seed).map_err(|e| {
+    fairdeck_fair::check_seed(&seed).map_err(|e| {
         usage(format!(
             "{e}: a seed is 1 to {MAX_TEXT} bytes of NFC text without control, format or \
              separator characters (docs/fair-dealing.md section 8.2)"

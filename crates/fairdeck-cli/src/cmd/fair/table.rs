@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::{DeckKind, Game};
-use fairdeck::fair::{Commitment, Manifest, Record, ServerSecret, TableGame, Transcript};
+use fairdeck_fair::{Commitment, Manifest, Record, ServerSecret, TableGame, Transcript};
 
 use super::DealArgs;
 use super::table_doc::{TableDoc, read_seat_docs, read_table, seat_records};

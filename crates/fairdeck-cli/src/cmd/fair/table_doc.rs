@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use fairdeck::fair::{Manifest, SeatRecord};
+pub(crate) use fairdeck_fair::collect::SeatDoc;
+use fairdeck_fair::collect::{self, CollectionError};
+use fairdeck_fair::{Manifest, SeatRecord};
 use serde::{Deserialize, Serialize};
 
 use crate::failure::usage;
@@ -15,15 +17,6 @@ use crate::failure::usage;
 pub(crate) struct TableDoc {
     pub manifest: Manifest,
     pub commitment: String,
-}
-
-/// A seat's commitment or reveal, as `fair seed` prints it.
-#[derive(Serialize, Deserialize, Clone)]
-pub(crate) struct SeatDoc {
-    pub seat: String,
-    pub commitment: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seed: Option<String>,
 }
 
 pub(crate) fn read_table(path: &Path) -> anyhow::Result<TableDoc> {
@@ -55,25 +48,20 @@ pub(super) fn read_seat_docs(paths: &[PathBuf]) -> anyhow::Result<Vec<SeatDoc>> 
     Ok(docs)
 }
 
-/// The seats of the manifest with their collected commitments and reveals.
+/// The seats of the manifest with their collected commitments and reveals,
+/// every seat committed (`fairdeck_fair::collect`'s rules).
 pub(super) fn seat_records(
     m: &Manifest,
     commits: &[SeatDoc],
     reveals: &[SeatDoc],
 ) -> anyhow::Result<Vec<SeatRecord>> {
     let seats = collected(m, commits, reveals)?;
-    let uncommitted: Vec<String> = seats
-        .iter()
-        .filter(|s| s.commitment.is_empty())
-        .map(|s| format!("{:?}", s.name))
-        .collect();
-    if !uncommitted.is_empty() {
-        return Err(usage(format!(
-            "no commitment from seat(s) {}: every seat commits before any seat reveals \
-             (fair table void writes the void record)",
-            uncommitted.join(", ")
-        )));
-    }
+    collect::all_committed(&seats).map_err(|e| match e {
+        CollectionError::Uncommitted { .. } => {
+            usage(format!("{e} (fair table void writes the void record)"))
+        }
+        e => usage(e.to_string()),
+    })?;
     Ok(seats)
 }
 
@@ -84,39 +72,5 @@ pub(super) fn collected(
     commits: &[SeatDoc],
     reveals: &[SeatDoc],
 ) -> anyhow::Result<Vec<SeatRecord>> {
-    for doc in commits.iter().chain(reveals) {
-        if !m.seats.contains(&doc.seat) {
-            return Err(usage(format!(
-                "seat {:?} is not at this table ({})",
-                doc.seat,
-                m.seats.join(", ")
-            )));
-        }
-    }
-    let one = |docs: &[SeatDoc], seat: &str, what: &str| -> anyhow::Result<Option<SeatDoc>> {
-        let mut found = docs.iter().filter(|d| d.seat == seat);
-        let first = found.next().cloned();
-        if found.next().is_some() {
-            return Err(usage(format!("seat {seat:?} has two {what}")));
-        }
-        Ok(first)
-    };
-    let mut seats = Vec::new();
-    for name in &m.seats {
-        let commitment = one(commits, name, "commitments")?.map(|c| c.commitment);
-        // The reveal's own commitment is never trusted: the one collected
-        // before the reveals is what its seed must match.
-        let seed = one(reveals, name, "reveals")?.and_then(|r| r.seed);
-        if commitment.is_none() && seed.is_some() {
-            return Err(usage(format!(
-                "seat {name:?} revealed without a collected commitment"
-            )));
-        }
-        seats.push(SeatRecord {
-            name: name.clone(),
-            commitment: commitment.unwrap_or_default(),
-            seed,
-        });
-    }
-    Ok(seats)
+    collect::collect(m, commits, reveals).map_err(|e| usage(e.to_string()))
 }

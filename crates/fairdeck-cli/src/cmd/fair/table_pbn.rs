@@ -4,7 +4,7 @@
 
 use fairdeck::cards::Board;
 use fairdeck::cards::pbn::{self, PbnBoard};
-use fairdeck::fair::Record;
+use fairdeck_fair::Record;
 
 use crate::failure::usage;
 

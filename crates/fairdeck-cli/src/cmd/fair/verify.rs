@@ -4,47 +4,19 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck::cards::{Card, DeckKind, Game};
-use fairdeck::fair::{
-    self, Commitment, DealRecord, Difference, Document, DocumentError, Evidence, Kind, MAX_DEALS,
-    Mismatch, OwnSeed, PileRecord, V1Deal, Verdict, Verification, compare_deal, read_document,
+use fairdeck_fair::detect::{declared_version, is_table_document, is_version_3, not_json};
+use fairdeck_fair::{
+    self as fair, Commitment, Document, DocumentError, Evidence, MAX_DEALS, Mismatch, OwnSeed,
+    V1Deal, V1Error, VerdictReport, Verification, checked_v2, read_document, refused,
     verify_record,
 };
 use serde::Serialize;
 
-use super::document::{declared_version, not_json, read_json_bytes};
+use super::document::read_json_bytes;
 use super::flags::{Input, only_flags_of};
 use super::{VerifyArgs, parse_cards};
 use crate::failure::usage;
 use crate::output::{Format, Output};
-
-/// What `fair verify --format json` prints for a transcript.
-#[derive(Serialize)]
-struct Report {
-    /// `1`, `2` or `"2.1"` (as the documents write them).
-    version: serde_json::Value,
-    /// `valid`, `partial`, `self-consistent-only`, `void` or `invalid`.
-    verdict: &'static str,
-    commitment: Option<String>,
-    published_commitment: Option<String>,
-    /// The seat lock the transcript's commitments give.
-    lock: Option<String>,
-    /// The lock given with --lock.
-    recorded_lock: Option<String>,
-    checked: Vec<String>,
-    /// What was not given and so not checked.
-    unchecked: Vec<&'static str>,
-    /// Version 2.1: deals played and deals in the range.
-    played: Option<[u64; 2]>,
-    differences: Vec<DifferenceDoc>,
-    message: String,
-}
-
-#[derive(Serialize)]
-struct DifferenceDoc {
-    kind: &'static str,
-    message: String,
-}
 
 /// Runs `fairdeck fair verify`.
 pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
@@ -92,7 +64,7 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         Ok(Document::V2(t)) => {
             only_flags_of(args, Input::V2)?;
             let v = verify_record(&t, &recorded);
-            let checked = super::verdict_text::checked_v2(&t, &v);
+            let checked = checked_v2(&t, &v);
             (t.version.name(), v, checked)
         }
         Ok(Document::V1(doc)) => {
@@ -181,38 +153,6 @@ fn not_json_text(
     report(out, version, &verification, checked, recorded)
 }
 
-/// A version-3 (hidden hands) document: read by `fairdeck-hidden`'s strict reader.
-fn is_version_3(text: &str) -> bool {
-    let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
-    value.is_some_and(|v| v.get("version").and_then(|v| v.as_u64()) == Some(3))
-}
-
-/// A table document (`fair table new`) has a manifest and no deals: the
-/// wrong file, said so as a usage error rather than a malformed transcript.
-fn is_table_document(text: &str) -> bool {
-    let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
-    value.is_some_and(|v| {
-        v.get("manifest").is_some() && v.get("deals").is_none() && v.get("version").is_none()
-    })
-}
-
-/// A document refused by the strict reader: one difference of kind
-/// `document`, nothing else checked.
-fn refused(e: &DocumentError) -> (&'static str, Verification, Vec<String>) {
-    let v = Verification {
-        differences: vec![Difference {
-            kind: Kind::Document,
-            message: format!("the document breaks the reading rules (section 10.1): {e}"),
-        }],
-        ..Verification::default()
-    };
-    (
-        e.version.unwrap_or("2"),
-        v,
-        vec!["the document's form (refused: nothing else was checked)".into()],
-    )
-}
-
 /// What the player recorded, from the flags.
 fn recorded(args: &VerifyArgs) -> anyhow::Result<Evidence> {
     let hex = |flag: &str, text: &Option<String>| {
@@ -260,6 +200,7 @@ fn parse_played(text: &str) -> anyhow::Result<Vec<u64>> {
     Ok(out)
 }
 
+/// Renders the verdict on a version 1, 2 or 2.1 transcript.
 fn report(
     out: &mut Output,
     version: &str,
@@ -267,41 +208,7 @@ fn report(
     checked: Vec<String>,
     recorded: &Evidence,
 ) -> anyhow::Result<ExitCode> {
-    let computed = v.computed.map(|c| c.to_hex());
-    let verdict = if version == "1" {
-        v1_verdict(v)
-    } else {
-        v.verdict()
-    };
-    let message = super::verdict_text::message(version, v, verdict, computed.as_deref());
-    let unchecked = if version == "1" {
-        Vec::new()
-    } else {
-        v.unchecked().iter().map(|u| u.describe()).collect()
-    };
-    let doc = Report {
-        version: match version.parse::<u64>() {
-            Ok(n) => n.into(),
-            Err(_) => version.into(),
-        },
-        verdict: verdict.name(),
-        commitment: computed,
-        published_commitment: recorded.commitment.map(|c| c.to_hex()),
-        lock: v.lock.map(|c| c.to_hex()),
-        recorded_lock: recorded.lock.map(|c| c.to_hex()),
-        checked,
-        unchecked,
-        played: v.played.map(|(p, n)| [p, n]),
-        differences: v
-            .differences
-            .iter()
-            .map(|d| DifferenceDoc {
-                kind: d.kind.name(),
-                message: d.message.clone(),
-            })
-            .collect(),
-        message,
-    };
+    let doc = VerdictReport::new(version, v, checked, recorded);
     match out.format() {
         Format::Json => out.json(&doc)?,
         Format::Text => {
@@ -310,29 +217,20 @@ fn report(
             for c in &doc.checked {
                 writeln!(w, "  {c}")?;
             }
-            for d in &v.differences {
-                writeln!(w, "{d}")?;
+            for d in &doc.differences {
+                writeln!(w, "{}: {}", d.kind, d.message)?;
             }
             writeln!(w, "{}", doc.message)?;
         }
     }
-    Ok(if v.differences.is_empty() {
+    Ok(if doc.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
 }
 
-/// Version 1 has no lock, seats or deal order: valid with the commitment.
-fn v1_verdict(v: &Verification) -> Verdict {
-    match (v.differences.is_empty(), v.published_checked) {
-        (false, _) => Verdict::Invalid,
-        (true, true) => Verdict::Valid,
-        (true, false) => Verdict::SelfConsistentOnly,
-    }
-}
-
-/// Version 1: the hands, stock and deck line of one deal from `(S, T, N)`.
+/// Version 1: the secret from the flags, the check from `fairdeck_fair`.
 fn verify_v1(
     args: &VerifyArgs,
     doc: &V1Deal,
@@ -343,74 +241,10 @@ fn verify_v1(
             "{e:#} (a version 1 deal does not carry the server secret)"
         ))
     })?;
-    let game: Game = doc.game.parse()?;
-    let kind: DeckKind = doc.deck.parse()?;
-    let plan = game
-        .players()
-        .0
-        .filter_map(|p| game.plan(Some(p)).ok())
-        .find(|plan| plan.piles().count() == doc.hands.len())
-        .ok_or_else(|| usage(format!("{} hands is no {} deal", doc.hands.len(), doc.game)))?;
-    let deck = fair::shuffled_deck(&secret, &doc.client_seed, doc.nonce, kind);
-    let dealt = plan.deal(&deck)?;
-    let record = |piles: Vec<PileRecord>, stock: &[Card], deck: &[Card]| DealRecord {
-        nonce: doc.nonce,
-        dealer: None,
-        vulnerable: None,
-        piles,
-        stock: stock.to_vec(),
-        deck: Some(deck.to_vec()),
-    };
-    let expected_piles: Vec<PileRecord> = dealt
-        .piles
-        .iter()
-        .map(|p| PileRecord {
-            name: p.name.clone(),
-            role: p.role.name().into(),
-            cards: p.cards.clone(),
-        })
-        .collect();
-    let claimed_piles = doc
-        .hands
-        .iter()
-        .zip(&expected_piles)
-        .map(|(h, e)| PileRecord {
-            name: h.name.clone(),
-            role: e.role.clone(),
-            cards: h.cards.clone(),
-        })
-        .collect();
-    let expected = record(expected_piles, &dealt.stock, &deck);
-    let claimed = record(claimed_piles, &doc.stock, &doc.cards);
-    let computed = secret.commitment();
-    let mut v = Verification {
-        computed: Some(computed),
-        published_checked: published.is_some(),
-        deals_checked: 1,
-        ..Verification::default()
-    };
-    let bad = |kind, message| Difference { kind, message };
-    if Commitment::from_hex(&doc.commitment).ok() != Some(computed) {
-        let why = format!(
-            "SHA-256 of the secret is {computed}, the deal states {:?}",
-            doc.commitment
-        );
-        v.differences.push(bad(Kind::Commitment, why));
-    }
-    if let Some(p) = published.filter(|p| **p != computed) {
-        let why =
-            format!("SHA-256 of the secret is {computed}, the one published before play is {p}");
-        v.differences.push(bad(Kind::PublishedCommitment, why));
-    }
-    compare_deal(&expected, &claimed, &mut v.differences);
-    let checked = vec![
-        format!("the secret against the commitment (version 1: SHA-256 of the secret)"),
-        format!(
-            "deal {} of client seed {:?} ({}, {} deck): every hand, the community cards and burns, the stock and the deck line",
-            doc.nonce, doc.client_seed, doc.game, doc.deck
-        ),
-    ];
-    Ok((v, checked))
+    fair::verify_v1(doc, &secret, published).map_err(|e| match e {
+        V1Error::Cards(e) => e.into(),
+        e => usage(e.to_string()),
+    })
 }
 
 /// `fair verify --deal CARDS`: the version 1 deck line only.

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use fairdeck::cards::Game;
-use fairdeck::fair::Manifest;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::ledger::void_digest;
 use fairdeck_hidden::play::void_record;

@@ -189,7 +189,7 @@ fn put_in_place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fairdeck::fair::Manifest;
+    use fairdeck_fair::Manifest;
 
     fn record() -> Record {
         Record::signed(

@@ -10,9 +10,8 @@
 //! spelling, and a `[Deal]` not written `X:` and four hands separated by
 //! single spaces with ranks in upper case.
 
-use super::{PbnBoard, Tags, board_of, parse_tag};
+use super::{PbnBoard, Tags, board_of, is_forbidden, parse_tag};
 use crate::Error;
-use crate::text::is_forbidden;
 
 /// The four tags every board has, spelled so.
 const REQUIRED: [&str; 4] = ["Board", "Dealer", "Vulnerable", "Deal"];

@@ -1,8 +1,8 @@
 //! The test vectors of `docs/fair-dealing.md`, checked against the code.
-//! Print them with `cargo test -p fairdeck --lib fair::vectors -- --ignored --nocapture`;
+//! Print them with `cargo test -p fairdeck-fair --lib testing::vectors -- --ignored --nocapture`;
 //! `docs/fair_verify.py` (an independent Python implementation) prints the same.
 
-use super::*;
+use crate::*;
 
 /// One vector: inputs and every intermediate value.
 struct Vector {
@@ -220,9 +220,9 @@ fn board_vectors_match_the_code_and_the_docs() {
     let doc = include_str!("../../../../docs/fair-dealing.md");
     for [secret, client, board, dealer, vul, deal] in BOARD_VECTORS {
         let s = ServerSecret::from_hex(secret).unwrap();
-        let b = crate::cards::Board::new(board.parse().unwrap()).unwrap();
+        let b = fairdeck::cards::Board::new(board.parse().unwrap()).unwrap();
         let got = session_board(&s, client, b);
-        assert_eq!(crate::cards::pbn::deal_value(&got.hands), deal);
+        assert_eq!(fairdeck::cards::pbn::deal_value(&got.hands), deal);
         assert_eq!(
             (got.dealer.letter().to_string(), got.vulnerable.pbn()),
             (dealer.into(), vul)

@@ -20,8 +20,8 @@ use serde_json::{Map, Value};
 pub use json::parse_json;
 
 use super::record::Record;
-use crate::cards::Card;
 use crate::text::check_seed;
+use fairdeck::cards::Card;
 
 /// A document as read: its version decides how it is verified.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl std::error::Error for DocumentError {}
 /// Reads a document strictly (module docs). O(size).
 ///
 /// ```
-/// use fairdeck::fair::read_document;
+/// use fairdeck_fair::read_document;
 ///
 /// let twice = r#"{"client_seed": "a", "client_seed": "b"}"#;
 /// assert!(read_document(twice).unwrap_err().message.contains("twice"));

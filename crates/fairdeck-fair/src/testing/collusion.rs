@@ -3,8 +3,8 @@
 //! kind named, and each check has a negative control.
 
 use super::vectors2::{VECTORS, VECTORS21, VOIDS};
-use super::*;
-use crate::cards::Card;
+use crate::*;
+use fairdeck::cards::Card;
 
 /// bo's two hole cards on deal 0 of a 2-seat hold'em table.
 fn bo_hand(table: &Table, secret: &ServerSecret, seeds: &[&str]) -> [Card; 2] {

@@ -9,7 +9,7 @@ use super::transcript::{SeatRecord, Transcript, commitments, refused};
 use super::verdict::{Difference, Kind, Verification};
 use super::version::TranscriptVersion;
 use super::{Commitment, ServerSecret};
-use crate::Error;
+use fairdeck::Error;
 
 /// The phase and the failed seats that `seats` show: the seats without a
 /// commitment if any (commit phase), else those whose seed is missing or

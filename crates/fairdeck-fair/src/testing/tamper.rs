@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use super::vectors2::VECTORS;
-use super::*;
-use crate::cards::high_card_points;
+use crate::*;
+use fairdeck::cards::high_card_points;
 
 /// Checks `t` against the commitment of the untampered transcript and
 /// returns the kinds found.

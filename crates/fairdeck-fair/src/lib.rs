@@ -1,4 +1,18 @@
-//! Commit–reveal ("provably fair") deals that anyone can verify.
+//! # fairdeck-fair
+//!
+//! Fair dealing versions 1, 2 and 2.1 (`docs/fair-dealing.md`): commit–reveal
+//! ("provably fair") deals that anyone can verify — the deal key and its
+//! shuffle, tables and their locks, the naming rules of their texts, board
+//! sessions, transcripts and their strict reading, and the verdict with its
+//! failure kinds. Version 3 (hidden hands) is `fairdeck-hidden`, built on it.
+//!
+//! Cargo feature `serde`: records and manifests as JSON, the strict reader
+//! of documents ([`read_document`]), which document a file holds
+//! ([`detect`]), the version 1 verifier ([`verify_v1`]) and the verdict
+//! reports ([`VerdictReport`], [`SessionReport`]). The seat-collection rules
+//! a room and the table service share are in [`collect`].
+//!
+//! ## Version 1
 //!
 //! The card room draws a 256-bit [`ServerSecret`] and publishes its
 //! [`Commitment`] (SHA-256 of the 32 secret bytes) *before* play. The player
@@ -25,7 +39,7 @@
 //!
 //! ```
 //! use fairdeck::cards::DeckKind;
-//! use fairdeck::fair::{self, ServerSecret};
+//! use fairdeck_fair::{self as fair, ServerSecret};
 //!
 //! let secret = ServerSecret::from_bytes([42; 32]);
 //! let published = secret.commitment();
@@ -34,32 +48,50 @@
 //! assert!(fair::verify(&published, &secret, "alice", 1, DeckKind::Standard, &deck).is_err());
 //! ```
 
+#![forbid(unsafe_code)]
+
+pub mod collect;
+#[cfg(feature = "serde")]
+pub mod detect;
 #[cfg(feature = "serde")]
 mod document;
 mod lock;
 mod mismatch;
 mod record;
 mod recorded;
+#[cfg(feature = "serde")]
+mod report;
 mod session;
+#[cfg(feature = "serde")]
+mod session_report;
 mod stream;
 mod table;
+mod text;
 mod transcript;
+#[cfg(feature = "serde")]
+mod v1;
 mod verdict;
 mod version;
 mod void;
 
-pub use crate::text::{
-    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
-};
 #[cfg(feature = "serde")]
 pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;
 pub use record::{Record, VoidPhase, VoidRecord};
 pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
+#[cfg(feature = "serde")]
+pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};
+#[cfg(feature = "serde")]
+pub use session_report::{BoardReport, SessionInputs, SessionReport};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
+pub use text::{
+    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
+};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
+#[cfg(feature = "serde")]
+pub use v1::{V1Error, v1_verdict, verify_v1};
 pub use verdict::{Difference, Kind, Verification, compare_deal};
 pub use version::TranscriptVersion;
 pub use void::void_of;
@@ -69,8 +101,8 @@ use core::fmt;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::Error;
-use crate::cards::{Card, DeckKind};
+use fairdeck::Error;
+use fairdeck::cards::{Card, DeckKind};
 
 /// The 16-byte version tag that opens every derivation message.
 pub const DOMAIN_TAG: &[u8; 16] = b"fairdeck-fair-v1";
@@ -155,9 +187,9 @@ impl fmt::Debug for Commitment {
 /// O(len) time.
 ///
 /// ```
-/// let m = fairdeck::fair::derivation_message("ab", 7);
+/// let m = fairdeck_fair::derivation_message("ab", 7);
 /// assert_eq!(m.len(), 16 + 8 + 2 + 8);
-/// assert_ne!(m, fairdeck::fair::derivation_message("a", 7));
+/// assert_ne!(m, fairdeck_fair::derivation_message("a", 7));
 /// ```
 pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
     let seed = client_seed.as_bytes();
@@ -172,7 +204,7 @@ pub fn derivation_message(client_seed: &str, nonce: u64) -> Vec<u8> {
 /// The deal key: HMAC-SHA256(server secret, derivation message). O(len).
 ///
 /// ```
-/// use fairdeck::fair::{deal_key, ServerSecret};
+/// use fairdeck_fair::{deal_key, ServerSecret};
 ///
 /// // Test vector 1 of docs/fair-dealing.md.
 /// let secret = ServerSecret::from_bytes(core::array::from_fn(|i| i as u8));
@@ -256,10 +288,4 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod collusion;
-#[cfg(test)]
-mod tamper;
-#[cfg(test)]
-mod vectors;
-#[cfg(test)]
-mod vectors2;
+mod testing;

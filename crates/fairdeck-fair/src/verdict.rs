@@ -12,7 +12,7 @@ use super::table::Table;
 use super::transcript::{DealRecord, Transcript};
 use super::version::TranscriptVersion;
 use super::{Commitment, ServerSecret};
-use crate::cards::Card;
+use fairdeck::cards::Card;
 
 /// The kind of one difference a verification found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

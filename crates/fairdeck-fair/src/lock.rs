@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::Commitment;
 use super::table::{Table, lp};
-use crate::Error;
+use fairdeck::Error;
 
 impl Table {
     /// The seat lock:
@@ -30,7 +30,7 @@ impl Table {
     /// commitment per seat of the manifest.
     ///
     /// ```
-    /// use fairdeck::fair::{Manifest, ServerSecret};
+    /// use fairdeck_fair::{Manifest, ServerSecret};
     ///
     /// let m = Manifest {
     ///     version: 2, table: "t".into(), game: "holdem".into(), deck: "standard".into(),

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use fairdeck::cards::Board;
-//! use fairdeck::fair::{self, ServerSecret};
+//! use fairdeck_fair::{self as fair, ServerSecret};
 //!
 //! let secret = ServerSecret::from_bytes([7; 32]);
 //! let boards: Vec<_> = (1..=4)
@@ -21,8 +21,8 @@
 //! ```
 
 use super::{ServerSecret, shuffled_deck};
-use crate::cards::pbn::PbnBoard;
-use crate::cards::{Board, Card, DeckKind, Seat};
+use fairdeck::cards::pbn::PbnBoard;
+use fairdeck::cards::{Board, Card, DeckKind, Seat};
 
 /// Board `board` of the session fixed by `secret` and `client_seed`: the
 /// v1 deck of nonce = board number, dealt round the table from North.
@@ -119,7 +119,7 @@ fn list(cards: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fair::{ServerSecret, shuffled_deck};
+    use crate::{ServerSecret, shuffled_deck};
 
     #[test]
     fn a_board_is_the_v1_deal_of_its_nonce() {

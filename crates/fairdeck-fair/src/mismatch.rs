@@ -4,7 +4,7 @@ use core::fmt;
 use std::collections::BTreeMap;
 
 use super::Commitment;
-use crate::cards::{Card, DeckKind};
+use fairdeck::cards::{Card, DeckKind};
 
 /// Why a deal failed verification: the first problem found, precisely.
 #[derive(Debug, Clone, PartialEq, Eq)]

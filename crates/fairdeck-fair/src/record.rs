@@ -7,7 +7,7 @@ use super::ServerSecret;
 use super::table::Manifest;
 use super::transcript::{SeatRecord, Transcript, commitments, quote};
 use super::version::TranscriptVersion;
-use crate::Error;
+use fairdeck::Error;
 
 /// A record as published: a [`Transcript`] and what version 2.1 adds.
 ///
@@ -124,8 +124,8 @@ impl Record {
 #[cfg(feature = "serde")]
 mod wire {
     use super::{Record, Transcript, TranscriptVersion, VoidRecord};
-    use crate::fair::table::Manifest;
-    use crate::fair::transcript::{DealRecord, SeatRecord};
+    use crate::table::Manifest;
+    use crate::transcript::{DealRecord, SeatRecord};
 
     /// The JSON object of a record: one flat list of fields.
     #[derive(Clone, serde::Serialize, serde::Deserialize)]

@@ -7,7 +7,7 @@ use super::{Document, parse_json, read_document};
 
 /// The `transcript` of every version 2 vector of docs/fair-dealing.md.
 fn transcripts() -> Vec<Value> {
-    let doc = include_str!("../../../../../docs/fair-dealing.md");
+    let doc = include_str!("../../../../docs/fair-dealing.md");
     doc.split("```json\n")
         .skip(1)
         .filter_map(|b| b.split("```").next())

@@ -9,9 +9,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::{Commitment, KeyStream, ServerSecret, durstenfeld};
-use crate::Error;
-use crate::cards::{Board, Card, Deal, DeckKind, Game, PileRole};
 use crate::text::{BRIDGE_SEATS, PILE_NAMES, check_text};
+use fairdeck::Error;
+use fairdeck::cards::{Board, Card, Deal, DeckKind, Game, PileRole};
 
 /// The protocol version a manifest of this module carries.
 pub const VERSION: u64 = 2;
@@ -211,7 +211,7 @@ impl Manifest {
     /// `lp(name)` per seat, `u64(first)`, `u64(last)`. O(size).
     ///
     /// ```
-    /// use fairdeck::fair::Manifest;
+    /// use fairdeck_fair::Manifest;
     ///
     /// let m = Manifest {
     ///     version: 2, table: "t".into(), game: "bridge".into(), deck: "standard".into(),

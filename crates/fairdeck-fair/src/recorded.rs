@@ -152,7 +152,7 @@ impl Verification {
 /// every deal of the manifest's range pile by pile. O(deals · deck).
 ///
 /// ```
-/// use fairdeck::fair::{Manifest, SeatRecord, ServerSecret, Transcript, verify_transcript};
+/// use fairdeck_fair::{Manifest, SeatRecord, ServerSecret, Transcript, verify_transcript};
 ///
 /// let m = Manifest {
 ///     version: 2, table: "t1".into(), game: "holdem".into(), deck: "standard".into(),
@@ -184,7 +184,7 @@ pub fn verify_transcript(t: &Transcript, published: Option<&Commitment>) -> Veri
 /// O(deals · deck).
 ///
 /// ```
-/// use fairdeck::fair::{Evidence, Manifest, OwnSeed, Record, SeatRecord, ServerSecret,
+/// use fairdeck_fair::{Evidence, Manifest, OwnSeed, Record, SeatRecord, ServerSecret,
 ///     Verdict, verify_record};
 ///
 /// let m = Manifest {

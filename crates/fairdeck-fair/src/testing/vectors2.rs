@@ -1,10 +1,10 @@
 //! The version-2 test vectors of `docs/fair-dealing.md` (section 12),
 //! generated here and pinned: each block of the document must be exactly
 //! what this code renders. Print them with
-//! `cargo test -p fairdeck --lib fair::vectors2 -- --ignored --nocapture`.
+//! `cargo test -p fairdeck-fair --lib testing::vectors2 -- --ignored --nocapture`.
 
-use super::transcript::quote;
-use super::*;
+use crate::transcript::quote;
+use crate::*;
 
 /// Inputs of one vector: name, secret, table id, game, deck, seat names,
 /// seeds, first and last deal.

@@ -6,8 +6,8 @@ use core::fmt::Write as _;
 
 use super::table::{Manifest, Table};
 use super::{Commitment, ServerSecret};
-use crate::Error;
-use crate::cards::{Card, Deal};
+use fairdeck::Error;
+use fairdeck::cards::{Card, Deal};
 
 /// One seat: its name, its commitment and (once revealed) its seed.
 #[derive(Debug, Clone, PartialEq, Eq)]

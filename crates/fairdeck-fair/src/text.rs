@@ -11,39 +11,11 @@
 
 use unicode_normalization::{IsNormalized, is_nfc_quick};
 
-use crate::Error;
+use fairdeck::Error;
+pub use fairdeck::cards::pbn::{FORBIDDEN, is_forbidden};
 
 /// The longest table id, seat name or seat seed, in bytes.
 pub const MAX_TEXT: usize = 256;
-
-/// Every code point of general category Cc, Cf, Zl or Zp (Unicode 15.0),
-/// as inclusive ranges in increasing order. The same list is written in
-/// section 8.2 of the specification, `fair_verify.py` and `fairspec-v2.js`.
-pub const FORBIDDEN: &[(u32, u32)] = &[
-    (0x0000, 0x001F),
-    (0x007F, 0x009F),
-    (0x00AD, 0x00AD),
-    (0x0600, 0x0605),
-    (0x061C, 0x061C),
-    (0x06DD, 0x06DD),
-    (0x070F, 0x070F),
-    (0x0890, 0x0891),
-    (0x08E2, 0x08E2),
-    (0x180E, 0x180E),
-    (0x200B, 0x200F),
-    (0x2028, 0x202E),
-    (0x2060, 0x2064),
-    (0x2066, 0x206F),
-    (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB),
-    (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD),
-    (0x13430, 0x1343F),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0001, 0xE0001),
-    (0xE0020, 0xE007F),
-];
 
 /// The names of the piles that are not seats: no seat may be called so.
 pub const PILE_NAMES: [&str; 4] = ["Board", "Burn", "Skat", "Table"];
@@ -51,27 +23,11 @@ pub const PILE_NAMES: [&str; 4] = ["Board", "Burn", "Skat", "Table"];
 /// The seat names of a bridge table, in this spelling and order.
 pub const BRIDGE_SEATS: [&str; 4] = ["North", "East", "South", "West"];
 
-/// Whether `c` is in [`FORBIDDEN`]. O(log ranges).
-pub fn is_forbidden(c: char) -> bool {
-    let c = c as u32;
-    FORBIDDEN
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                core::cmp::Ordering::Less
-            } else if lo > c {
-                core::cmp::Ordering::Greater
-            } else {
-                core::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
-
 /// Checks `text` against the rule of the module docs; `what` names it in
 /// the error ("the table id", "seat name", "the seed of seat …"). O(len).
 ///
 /// ```
-/// use fairdeck::fair::check_text;
+/// use fairdeck_fair::check_text;
 ///
 /// assert!(check_text("seat name", "Zoë").is_ok());
 /// assert!(check_text("seat name", "Zoe\u{308}").is_err()); // not NFC
@@ -125,13 +81,6 @@ pub fn check_seed(seed: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_forbidden_ranges_are_sorted_and_disjoint() {
-        for w in FORBIDDEN.windows(2) {
-            assert!(w[0].0 <= w[0].1 && w[0].1 < w[1].0, "{w:?}");
-        }
-    }
 
     #[test]
     fn controls_format_characters_and_separators_are_refused() {
