@@ -41,7 +41,7 @@
 //!
 //! The options are orthogonal to the order: [`Shuffle::scratch`] and
 //! [`Shuffle::until`] never change which order comes out, so they are
-//! settings, not separate functions (fairdeck 0.2 had thirteen functions
+//! settings, not separate functions (up to fairdeck 0.1 there were thirteen functions
 //! named by suffixes — `par_`, `_reusing`, `_until`, `_in_place`,
 //! `_by_passes`, `_with` — one per combination; CHANGELOG.md maps each to
 //! its call now). A builder rather than an options struct, because the stop
