@@ -3,8 +3,8 @@
 //! `cargo run --release -p fairdeck-bench --example scratch -- N THREADS ROUNDS`
 //!
 //! Each round times one shuffle of N `u32` with fresh memory (`shuffle`, or
-//! `par_shuffle` for THREADS > 1) and one with a kept scratch
-//! (`shuffle_reusing`, `par_shuffle_reusing`), the order of the two
+//! `Shuffle::run_parallel` for THREADS > 1) and one with a kept scratch
+//! (`Shuffle::scratch`), the order of the two
 //! alternating by round, after one warm-up of each. Prints ns per element,
 //! median [min–max], for both. The data is refilled (not timed) before each
 //! shuffle so both see the same input.
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{Generator, Seed};
-use fairdeck::shuffle::{Scratch, par_shuffle, par_shuffle_reusing, shuffle, shuffle_reusing};
+use fairdeck::shuffle::{Scratch, Shuffle, shuffle};
 
 /// How one shuffle gets its scratch memory.
 #[derive(Clone, Copy)]
@@ -46,16 +46,17 @@ fn main() -> ExitCode {
         let start = Instant::now();
         match (memory, threads > 1) {
             (Memory::Fresh, false) => shuffle(&mut data, &mut dice),
-            (Memory::Kept, false) => shuffle_reusing(&mut data, &mut dice, &mut scratch),
+            (Memory::Kept, false) => Shuffle::new()
+                .scratch(&mut scratch)
+                .run(&mut data, &mut dice),
             (Memory::Fresh, true) => pool.install(|| {
-                par_shuffle(&mut data, &seed, Generator::Xoshiro256PlusPlus);
+                Shuffle::new().run_parallel(&mut data, &seed, Generator::Xoshiro256PlusPlus);
             }),
             (Memory::Kept, true) => pool.install(|| {
-                par_shuffle_reusing(
+                Shuffle::new().scratch(&mut scratch).run_parallel(
                     &mut data,
                     &seed,
                     Generator::Xoshiro256PlusPlus,
-                    &mut scratch,
                 );
             }),
         }

@@ -19,7 +19,7 @@ pub const SEED: [u8; 32] = *b"fairdeck-bench-production-seed!!";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Implementation {
-    /// fairdeck: `shuffle` on one thread, `par_shuffle` on more; `sample`.
+    /// fairdeck: `shuffle` on one thread, `Shuffle::run_parallel_from_dice` on more; `sample`.
     Fairdeck,
     /// rand 0.10: `SliceRandom::shuffle`, `SliceRandom::partial_shuffle`,
     /// `rand::seq::index::sample` (one thread).
@@ -63,7 +63,7 @@ impl RngFamily {
         }
     }
 
-    /// The fairdeck generator of this family (for `par_shuffle`).
+    /// The fairdeck generator of this family (for `Shuffle::run_parallel_from_dice`).
     pub fn generator(self) -> Generator {
         match self {
             RngFamily::Fast => Generator::Xoshiro256PlusPlus,
@@ -108,14 +108,16 @@ fn rand_shuffle<T, R: Rng + Send + 'static>(mut rng: R) -> Shuffler<T> {
 }
 
 /// fairdeck's parallel shuffle with `family`, driven by one running
-/// generator ([`fairdeck::shuffle::par_shuffle_with`]): a slice below the
+/// generator ([`fairdeck::shuffle::Shuffle::run_parallel_from_dice`]): a slice below the
 /// parallel threshold is shuffled with it as on one thread, a larger one
-/// runs `par_shuffle` keyed from it, so repeated calls never repeat an order
+/// runs `Shuffle::run_parallel` keyed from it, so repeated calls never repeat an order
 /// and no generator is built per call.
 pub fn par_shuffler<T: Send + 'static>(family: RngFamily) -> Shuffler<T> {
     let generator = family.generator();
     let mut dice = RngDice::new(generator.build(&Seed::from_bytes(SEED)));
-    Box::new(move |v| fairdeck::shuffle::par_shuffle_with(v, &mut dice, generator))
+    Box::new(move |v| {
+        fairdeck::shuffle::Shuffle::new().run_parallel_from_dice(v, &mut dice, generator)
+    })
 }
 
 /// Cards in a hold'em deal: 2 hole cards and 5 board cards.

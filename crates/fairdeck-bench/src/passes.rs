@@ -1,5 +1,5 @@
 //! Where the time of one large shuffle goes: each pass of
-//! [`fairdeck::shuffle::shuffle_by_passes`] timed on its own, over rounds.
+//! [`fairdeck::shuffle::Shuffle::run_observed`] timed on its own, over rounds.
 //!
 //! A round shuffles a fresh `u32` slice of `n` elements (built and touched
 //! before the clock starts), timing every pass from the moment it begins to
@@ -11,7 +11,7 @@
 //!
 //! With [`Options::reuse_scratch`] one [`Scratch`] serves every round (the
 //! warm-up round allocates it), as a caller of
-//! [`fairdeck::shuffle::shuffle_reusing`] runs it; otherwise each round gets
+//! [`fairdeck::shuffle::Shuffle::scratch`] keeps it; otherwise each round gets
 //! fresh memory, as [`fairdeck::shuffle::shuffle`] does.
 //!
 //! With [`CounterSet::Hardware`] (the default of `fairdeck bench --passes`)
@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{Generator, Seed};
-use fairdeck::shuffle::{Pass, Scratch, shuffle_by_passes};
+use fairdeck::shuffle::{Pass, Scratch, Shuffle};
 use serde::Serialize;
 
 use crate::alone::{conditions_text, load_average};
@@ -126,12 +126,9 @@ fn one_round(
     } else {
         &mut fresh
     };
-    shuffle_by_passes(
-        &mut data,
-        &mut dice,
-        &mut |pass| marks.push(mark(pass)),
-        scratch,
-    );
+    Shuffle::new()
+        .scratch(scratch)
+        .run_observed(&mut data, &mut dice, |pass| marks.push(mark(pass)));
     let end = mark(Pass::FisherYates);
     let total = end.at.duration_since(start).as_nanos() as f64;
     let mut passes: BTreeMap<Pass, PassTotals> = BTreeMap::new();

@@ -37,7 +37,7 @@ pub struct Options {
     pub sizes: Vec<usize>,
     /// Lengths also shuffled as `Vec<u64>` (op `shuffle_u64`).
     pub wide_sizes: Vec<usize>,
-    /// Thread counts for fairdeck's `par_shuffle` (1 means plain `shuffle`).
+    /// Thread counts for fairdeck's `Shuffle::run_parallel_from_dice` (1 means plain `shuffle`).
     pub threads: Vec<usize>,
     /// Time budget of each case; a case runs at least once whatever it costs.
     pub max_time: Duration,

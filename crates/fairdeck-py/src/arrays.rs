@@ -10,7 +10,7 @@
 //! records, rows of a 2-D array) are moved through an index permutation,
 //! the order a shuffle of `int64` values gives.
 
-use fairdeck::shuffle::{Scratch, par_shuffle_until_reusing, shuffle_until_reusing};
+use fairdeck::shuffle::{Scratch, Shuffle};
 use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -176,13 +176,15 @@ pub fn shuffle_slice<T: Send>(
         let scratch = kept.as_deref_mut().unwrap_or(&mut fresh);
         match threads {
             Threads::Sequential => crate::with_dice!(stream, |dice| {
-                watch.outcome(shuffle_until_reusing(slice, dice, || watch.stop(), scratch))
+                let kept = Shuffle::new().scratch(scratch).until(|| watch.stop());
+                watch.outcome(kept.run(slice, dice))
             }),
             Threads::Pool(k) => {
                 let key = stream.subkey();
                 let pool = pool(k)?;
                 let outcome = watch.run_parallel(&pool, |stop| {
-                    par_shuffle_until_reusing(slice, &key, stream.kind, stop, scratch)
+                    let kept = Shuffle::new().scratch(scratch).until(stop);
+                    kept.run_parallel(slice, &key, stream.kind)
                 });
                 watch.outcome(outcome)
             }

@@ -21,7 +21,7 @@ const MAX_BYTES: usize = isize::MAX as usize;
 
 /// Slices up to this many bytes are shuffled in place by the library;
 /// longer ones take `n · (1 + size_of::<T>())` bytes of scratch memory
-/// (`par_shuffle` from 8 MiB; `fairdeck::shuffle::shuffle` only from 64 MiB,
+/// (`Shuffle::run_parallel` from 8 MiB; `fairdeck::shuffle::shuffle` only from 64 MiB,
 /// but one check for both is simpler, and it only reserves, never touches).
 const IN_PLACE_BYTES: usize = 8 << 20;
 

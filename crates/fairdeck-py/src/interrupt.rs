@@ -9,8 +9,8 @@
 //!
 //! Work is only ever stopped where it leaves the data whole: between
 //! chunks of draws, between rows, and inside a shuffle through the
-//! library's stop hook (`fairdeck::shuffle::shuffle_until` and
-//! `par_shuffle_until`), which is asked between pieces of at most 65536
+//! library's stop hook (`fairdeck::shuffle::Shuffle::until`, on one
+//! thread or all), which is asked between pieces of at most 65536
 //! elements of work in every pass and leaves the slice a permutation of its
 //! elements (not a uniformly random one) when it stops.
 //!

@@ -10,7 +10,7 @@
 //! draws). An `out` of `x`'s dtype that is C-contiguous is written
 //! directly, with no array in between.
 
-use fairdeck::shuffle::{shuffle, shuffle_until};
+use fairdeck::shuffle::{Shuffle, shuffle};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -68,7 +68,7 @@ fn shuffle_runs<T: Send>(
             // Rows shorter than a block are shuffled a block of rows at a
             // time, the hook asked once per block (asking it inside every
             // row's shuffle was several calls per row); a longer row is
-            // shuffled with the hook inside it. `shuffle` and `shuffle_until`
+            // shuffled with the hook inside it. `shuffle` and `Shuffle::until`
             // draw the same, so the orders do not depend on which.
             Threads::Sequential if m < BLOCK_ITEMS => crate::with_dice!(stream, |dice| {
                 let block = (BLOCK_ITEMS / m).max(1) * m;
@@ -84,7 +84,7 @@ fn shuffle_runs<T: Send>(
             Threads::Sequential => crate::with_dice!(stream, |dice| {
                 let outcome = data
                     .chunks_exact_mut(m)
-                    .try_for_each(|row| shuffle_until(row, dice, || watch.stop()));
+                    .try_for_each(|row| Shuffle::new().until(|| watch.stop()).run(row, dice));
                 watch.outcome(outcome)
             }),
             Threads::Pool(k) => {

@@ -22,7 +22,7 @@
 //! does not depend on σ (the argument of [`crate::buckets`]; Sanders 1998,
 //! "Random permutations on distributed, external and hierarchical memory").
 //! The keyed streams stand in for independent dice, as in
-//! [`fairdeck::shuffle::par_shuffle`].
+//! [`fairdeck::shuffle::Shuffle::run_parallel`].
 //!
 //! The order does not depend on the number of threads, on the memory
 //! budget (as long as the input is shuffled in memory) or on the width of

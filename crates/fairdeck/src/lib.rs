@@ -28,7 +28,7 @@
 //! * [`dice`] — the randomness seam, the exact production dice, the enumerator;
 //! * [`rng`] — seeds and named generators;
 //! * [`shuffle`] — Fisher–Yates shuffle and partial shuffle (deal), batched
-//!   dice, cache-aware buckets for large slices, `par_shuffle` on all cores;
+//!   dice, cache-aware buckets for large slices, `Shuffle::run_parallel` on all cores;
 //! * [`sample`] — k distinct values of a range up to 2⁶⁴ − 1, reservoir sampling;
 //! * [`cards`] — suits, ranks, cards, deck kinds, deals and game presets;
 //!   deal numbers (an exact bijection between `[0, D)` and a game's distinct
@@ -36,7 +36,7 @@
 //! * [`algorithms`] — the catalogue: every shuffle of the source articles, fair or flawed;
 //! * [`entropy`] — shuffles from physical dice, coins or hex digits.
 //!
-//! Cargo features: `rayon` (default: `par_shuffle` on all cores) and `serde`
+//! Cargo features: `rayon` (default: `Shuffle::run_parallel` on all cores) and `serde`
 //! (`Serialize`/`Deserialize` for [`Card`](cards::Card) — as text, `"AS"` —,
 //! [`DeckKind`](cards::DeckKind), [`Game`](cards::Game), [`Deal`](cards::Deal)).
 //!

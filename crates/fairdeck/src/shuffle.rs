@@ -13,23 +13,49 @@
 //!   at a time ([`Dice::roll_descending_below`]), which the production dice
 //!   answers with up to eight rolls per 64-bit word (Brackett-Rozinsky &
 //!   Lemire 2024), one batch ahead of the swaps that use them;
-//! * slices larger than 64 MiB ([`par_shuffle`]: 8 MiB) are shuffled by random buckets first
-//!   (Sanders 1998): each element is read once and written once into its
-//!   bucket of a scratch buffer, and each bucket goes back to the slice
-//!   and is shuffled while it is in the cache — see the uniformity
-//!   argument in the `scatter` module source;
-//! * [`par_shuffle`] (cargo feature `rayon`, on by default) runs every pass
-//!   of that on all cores, with the same output for any thread count.
+//! * slices larger than 64 MiB ([`Shuffle::run_parallel`]: 8 MiB) are
+//!   shuffled by random buckets first (Sanders 1998): each element is read
+//!   once and written once into its bucket of a scratch buffer, and each
+//!   bucket goes back to the slice and is shuffled while it is in the cache
+//!   — see the uniformity argument in the `scatter` module source;
+//! * [`Shuffle::run_parallel`] (cargo feature `rayon`, on by default) runs
+//!   every pass of that on all cores, with the same output for any thread
+//!   count.
 //!
-//! [`shuffle_until`] and [`par_shuffle_until`] are the same shuffles with a
-//! stop hook, asked between pieces of at most 65536 elements of work: a
-//! long shuffle can end early (Ctrl-C, a deadline) and leaves its slice a
-//! permutation of its elements, though not a uniformly random one.
+//! # The API: two functions and one options type
 //!
-//! [`shuffle_in_place`] and [`par_shuffle_in_place`] are the earlier
-//! bucket shuffles, which move the elements within the slice (n bytes of
-//! extra memory instead of `n · (1 + size_of::<T>())`); they give the orders
-//! `shuffle` and `par_shuffle` gave up to fairdeck 0.1.0.
+//! Like `rand`'s `SliceRandom`, the common cases are two functions:
+//! [`shuffle`] (the whole slice) and [`partial_shuffle`] (the first `k`
+//! places). Everything else — kept scratch memory, a stop hook, all cores,
+//! watching the passes, the in-place orders of fairdeck 0.1.0 — is a
+//! [`Shuffle`]: options set by methods, then one `run_*` method that says
+//! where the randomness comes from and on how many threads:
+//!
+//! | run | randomness | threads |
+//! |---|---|---|
+//! | [`run`](Shuffle::run) | a dice | this one |
+//! | [`run_observed`](Shuffle::run_observed) | a dice, telling each [`Pass`] | this one |
+//! | [`run_parallel`](Shuffle::run_parallel) | a seed and a generator | every core |
+//! | [`run_parallel_from_dice`](Shuffle::run_parallel_from_dice) | a key drawn from a dice | every core |
+//! | [`run_in_place`](Shuffle::run_in_place), [`run_parallel_in_place`](Shuffle::run_parallel_in_place) | as above; 0.1.0's orders | as above |
+//!
+//! The options are orthogonal to the order: [`Shuffle::scratch`] and
+//! [`Shuffle::until`] never change which order comes out, so they are
+//! settings, not separate functions (up to fairdeck 0.1 there were thirteen functions
+//! named by suffixes — `par_`, `_reusing`, `_until`, `_in_place`,
+//! `_by_passes`, `_with` — one per combination; CHANGELOG.md maps each to
+//! its call now). A builder rather than an options struct, because the stop
+//! hook is a closure of the caller's type and the scratch a borrow: both fit
+//! a builder's type parameters, and [`Shuffle::until`] changes what a run
+//! returns — `()` without a hook, `Result<(), Stopped>` with one — so a
+//! shuffle that cannot stop has no error to handle. The parallel runs take
+//! a seed rather than a dice because their order must not depend on the
+//! thread count: each task keys its own generator from the seed.
+//!
+//! A stopped shuffle ([`Shuffle::until`]) asks its hook between pieces of
+//! at most 65536 elements of work: a long shuffle can end early (Ctrl-C, a
+//! deadline) and leaves its slice a permutation of its elements, though
+//! not a uniformly random one.
 
 use crate::dice::Dice;
 
@@ -37,6 +63,7 @@ mod batched;
 mod buckets;
 mod labels;
 mod moves;
+mod options;
 mod pages;
 #[cfg(feature = "rayon")]
 mod par_scatter;
@@ -47,19 +74,12 @@ mod scatter;
 mod scratch;
 mod stop;
 
-#[cfg(feature = "rayon")]
-pub use par_scatter::{
-    par_shuffle, par_shuffle_reusing, par_shuffle_until, par_shuffle_until_reusing,
-    par_shuffle_with,
-};
-#[cfg(feature = "rayon")]
-pub use parallel::par_shuffle_in_place;
-
 use buckets::Plan;
+pub use options::{NoStop, Shuffle, Until};
 pub use scatter::Pass;
 use scatter::ScatterPlan;
 pub use scratch::Scratch;
-pub use stop::{Stopped, shuffle_until, shuffle_until_reusing};
+pub use stop::Stopped;
 
 /// Shuffles `slice` in place, uniformly over all `n!` orders.
 ///
@@ -77,12 +97,12 @@ pub use stop::{Stopped, shuffle_until, shuffle_until_reusing};
 /// every element once.
 ///
 /// O(n) time; O(1) extra space up to 64 MiB, `n · (1 + size_of::<T>())`
-/// bytes beyond (see [`shuffle_in_place`] for n bytes); like any `Vec`,
+/// bytes beyond (see [`Shuffle::run_in_place`] for n bytes); like any `Vec`,
 /// that scratch memory aborts the process if it cannot be allocated, and
-/// it is freed before the call returns ([`shuffle_reusing`] keeps it for
+/// it is freed before the call returns ([`Shuffle::scratch`] keeps it for
 /// the next call). Reproducible: the same dice answers give the same order on every
 /// platform; slices over 8 MiB are ordered differently than in fairdeck
-/// 0.1.0 ([`shuffle_in_place`] keeps those orders), and slices over 8 MiB
+/// 0.1.0 ([`Shuffle::run_in_place`] keeps those orders), and slices over 8 MiB
 /// up to 64 MiB differently than before the scatter's start moved there
 /// (CHANGELOG.md, Reproducibility).
 ///
@@ -99,40 +119,6 @@ pub use stop::{Stopped, shuffle_until, shuffle_until_reusing};
 /// assert_eq!(sorted, (1..=10).collect::<Vec<_>>());
 /// ```
 pub fn shuffle<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
-    shuffle_reusing(slice, dice, &mut Scratch::new());
-}
-
-/// Exactly [`shuffle`] — the same order for the same dice answers, at every
-/// size — with the scratch memory of a large slice taken from `scratch` and
-/// left there for the next call (see [`Scratch`] for what it keeps and
-/// when it lets go).
-///
-/// A shuffle of more than 64 MiB of elements needs `n · (1 + size_of::<T>())`
-/// bytes of scratch; fresh memory costs a page fault and the kernel's
-/// zeroing of each page on first touch, which a kept buffer pays only on
-/// the first call. Nothing in the scratch is zeroed between calls: every
-/// label is written before it is read, and the element buffer is only
-/// written before it is read. Smaller slices do not touch `scratch`.
-///
-/// O(n) time; O(1) extra space up to 64 MiB, then what `scratch` holds
-/// (grown to `n · (1 + size_of::<T>())` bytes if it holds less).
-/// Reproducible as [`shuffle`].
-///
-/// ```
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{Scratch, shuffle_reusing};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut scratch = Scratch::new();
-/// for n in [52, 20_000_000, 17_000_000] {
-///     let mut v: Vec<u32> = (0..n).collect();
-///     shuffle_reusing(&mut v, &mut dice, &mut scratch); // allocates once
-///     v.sort_unstable();
-///     assert!(v.into_iter().eq(0..n));
-/// }
-/// ```
-pub fn shuffle_reusing<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D, scratch: &mut Scratch) {
     // A hook that never stops compiles to nothing: the shuffle runs to its end.
     let _ = stop::shuffle_planned_until(
         slice,
@@ -140,75 +126,11 @@ pub fn shuffle_reusing<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D, scrat
         dice,
         &mut |_| {},
         &mut || false,
-        scratch,
+        &mut Scratch::new(),
     );
 }
 
-/// Exactly [`shuffle_reusing`] (the same order as [`shuffle`] for the same
-/// dice answers), calling `enter(pass)` as each of its passes begins: a
-/// profiler's view of where the time of a large shuffle goes (`fairdeck
-/// bench --passes`). A slice too small to scatter is one
-/// [`Pass::FisherYates`]. Pass `&mut Scratch::new()` to time a shuffle with
-/// fresh memory, as [`shuffle`] runs it.
-///
-/// ```
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{Pass, Scratch, shuffle_by_passes};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut v: Vec<u32> = (0..10).collect();
-/// let mut seen = Vec::new();
-/// shuffle_by_passes(&mut v, &mut dice, &mut |pass| seen.push(pass), &mut Scratch::new());
-/// assert_eq!(seen, [Pass::FisherYates]);
-/// ```
-pub fn shuffle_by_passes<T, D: Dice + ?Sized>(
-    slice: &mut [T],
-    dice: &mut D,
-    enter: &mut dyn FnMut(Pass),
-    scratch: &mut Scratch,
-) {
-    let _ = stop::shuffle_planned_until(
-        slice,
-        ScatterPlan::for_type::<T>(),
-        dice,
-        enter,
-        &mut || false,
-        scratch,
-    );
-}
-
-/// Shuffles `slice` in place, uniformly over all `n!` orders, moving the
-/// elements only within the slice: the order [`shuffle`] gave up to
-/// fairdeck 0.1.0, kept to replay those orders and for when memory is short.
-///
-/// Up to 8 MiB of elements this is exactly [`shuffle`]. Larger slices get
-/// one uniform bucket label per element (one byte of extra memory per
-/// element), are moved into up to 256 buckets in place (the American-flag
-/// distribution of MSD radix sort) and each bucket is shuffled by
-/// Fisher–Yates; the result is again exactly uniform (Sanders 1998). About
-/// twice as slow as [`shuffle`] on 10⁸ elements.
-///
-/// O(n) time; O(1) extra space up to 8 MiB, n bytes beyond.
-/// Reproducible: the same dice answers give the same order on every platform.
-///
-/// ```
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{shuffle, shuffle_in_place};
-///
-/// let dice = || RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut a: Vec<u32> = (1..=10).collect();
-/// let mut b = a.clone();
-/// shuffle_in_place(&mut a, &mut dice());
-/// shuffle(&mut b, &mut dice());
-/// assert_eq!(a, b); // the same below 8 MiB
-/// ```
-pub fn shuffle_in_place<T, D: Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
-    shuffle_planned(slice, Plan::for_type::<T>(), dice);
-}
-
-/// [`shuffle_in_place`] with explicit bucket thresholds (the tests force small ones).
+/// [`Shuffle::run_in_place`] with explicit bucket thresholds (the tests force small ones).
 fn shuffle_planned<T, D: Dice + ?Sized>(slice: &mut [T], plan: Plan, dice: &mut D) {
     if plan.starts(slice.len()) {
         let mut labels = vec![0u8; slice.len()];
@@ -278,7 +200,9 @@ mod tests {
         shuffle(&mut plain, &mut dice());
         let mut passes = Vec::new();
         let scratch = &mut Scratch::new();
-        shuffle_by_passes(&mut observed, &mut dice(), &mut |p| passes.push(p), scratch);
+        Shuffle::new()
+            .scratch(scratch)
+            .run_observed(&mut observed, &mut dice(), |p| passes.push(p));
         assert_eq!(plain, observed);
         assert_eq!(passes[..2], [Pass::Labels, Pass::Scatter]);
         let rest = &passes[2..];
@@ -293,7 +217,9 @@ mod tests {
         }
         let mut small: Vec<u32> = (0..52).collect();
         passes.clear();
-        shuffle_by_passes(&mut small, &mut dice(), &mut |p| passes.push(p), scratch);
+        Shuffle::new()
+            .scratch(scratch)
+            .run_observed(&mut small, &mut dice(), |p| passes.push(p));
         assert_eq!(passes, [Pass::FisherYates]);
     }
 
@@ -331,7 +257,7 @@ mod tests {
             let mut a: Vec<u32> = (0..n).collect();
             let mut b = a.clone();
             shuffle(&mut a, &mut dice());
-            shuffle_in_place(&mut b, &mut dice());
+            Shuffle::new().run_in_place(&mut b, &mut dice());
             assert_eq!(a == b, same, "n = {n}");
             a.sort_unstable();
             assert!(a.iter().copied().eq(0..n));

@@ -77,7 +77,7 @@ pub struct Args {
     pub counters: CounterChoice,
 
     /// Keep one scratch buffer for all rounds of --passes (the warm-up
-    /// allocates it), as `shuffle_reusing` does; default: fresh memory per
+    /// allocates it), as `Shuffle::scratch` does; default: fresh memory per
     /// round, as `shuffle` does.
     #[arg(long, requires = "passes")]
     pub reuse_scratch: bool,

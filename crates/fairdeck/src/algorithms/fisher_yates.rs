@@ -6,122 +6,103 @@
 //! pin the article's order of rolls, so `fairdeck shuffle --steps` and the
 //! exact enumeration show the article's own permutation tree.
 
-use super::trace::{Observer, Silent, swap_pass};
-use crate::dice::Dice;
+use super::trace::{algorithm, swap_pass};
 
-/// Durstenfeld's backward Fisher–Yates: for `i` from `n−1` down to `1`, swap
-/// card `i` with card `j`, `j` uniform in `[0, i]`.
-///
-/// Source: R. Durstenfeld, 1964, "Algorithm 235: Random permutation", CACM
-/// 7(7); Knuth, TAOCP vol. 2, Algorithm P. It is the first pseudocode of
-/// “洗牌算法_最简单的洗牌方法” (2023), the Durstenfeld–Knuth algorithm of “Mischiamo le carte” (whose Python version has
-/// an index bug, see [`PYTHON_SNIPPET_BUG`](super::PYTHON_SNIPPET_BUG)), and the
-/// first in-place method of “Shuffling a deck of cards” (2014) (which also makes a last, idle roll in
-/// `[0, 0]`; we stop at `i = 1`). Exactly uniform: n! equally likely paths.
-///
-/// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
-///
-/// ```
-/// use fairdeck::algorithms::fisher_yates;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=10).collect();
-/// fisher_yates(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
-/// ```
-pub fn fisher_yates<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    fisher_yates_traced(items, dice, &mut Silent);
+algorithm! {
+    /// Durstenfeld's backward Fisher–Yates: for `i` from `n−1` down to `1`, swap
+    /// card `i` with card `j`, `j` uniform in `[0, i]`.
+    ///
+    /// Source: R. Durstenfeld, 1964, "Algorithm 235: Random permutation", CACM
+    /// 7(7); Knuth, TAOCP vol. 2, Algorithm P. It is the first pseudocode of
+    /// “洗牌算法_最简单的洗牌方法” (2023), the Durstenfeld–Knuth algorithm of “Mischiamo le carte” (whose Python version has
+    /// an index bug, see [`PYTHON_SNIPPET_BUG`](super::PYTHON_SNIPPET_BUG)), and the
+    /// first in-place method of “Shuffling a deck of cards” (2014) (which also makes a last, idle roll in
+    /// `[0, 0]`; we stop at `i = 1`). Exactly uniform: n! equally likely paths.
+    ///
+    /// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::fisher_yates;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=10).collect();
+    /// fisher_yates(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
+    /// ```
+    in place: fisher_yates, traced: fisher_yates_traced (items; dice, obs) {
+        let n = items.len();
+        swap_pass(
+            items,
+            (1..n).rev(),
+            |i| dice.roll(i as u64 + 1) as usize,
+            obs,
+        );
+    }
 }
 
-pub(crate) fn fisher_yates_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) {
-    let n = items.len();
-    swap_pass(
-        items,
-        (1..n).rev(),
-        |i| dice.roll(i as u64 + 1) as usize,
-        obs,
-    );
+algorithm! {
+    /// Knuth's shuffle run forward: for `i` from `0` to `n−2`, swap card `i` with
+    /// card `j`, `j` uniform in `[i, n−1]`.
+    ///
+    /// Source: Juhász, “Keverjük a kártyát” ("Knuth-féle keverés", its shortened loop to `n−1`, 1-based)
+    /// and the second pseudocode and the Lua program of “洗牌算法_最简单的洗牌方法” (2023). Exactly uniform:
+    /// it walks the permutation tree of Juhász, “Keverjük a kártyát” one branch at a time.
+    ///
+    /// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::knuth_forward;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck = ['a', 'b', 'c', 'd'];
+    /// knuth_forward(&mut deck, &mut dice);
+    /// let mut sorted = deck;
+    /// sorted.sort();
+    /// assert_eq!(sorted, ['a', 'b', 'c', 'd']);
+    /// ```
+    in place: knuth_forward, traced: knuth_forward_traced (items; dice, obs) {
+        let n = items.len();
+        let last = n.saturating_sub(1);
+        swap_pass(
+            items,
+            0..last,
+            |i| i + dice.roll((n - i) as u64) as usize,
+            obs,
+        );
+    }
 }
 
-/// Knuth's shuffle run forward: for `i` from `0` to `n−2`, swap card `i` with
-/// card `j`, `j` uniform in `[i, n−1]`.
-///
-/// Source: Juhász, “Keverjük a kártyát” ("Knuth-féle keverés", its shortened loop to `n−1`, 1-based)
-/// and the second pseudocode and the Lua program of “洗牌算法_最简单的洗牌方法” (2023). Exactly uniform:
-/// it walks the permutation tree of Juhász, “Keverjük a kártyát” one branch at a time.
-///
-/// O(n) time, O(1) extra space; `n − 1` rolls with bounds `n, n−1, …, 2`.
-///
-/// ```
-/// use fairdeck::algorithms::knuth_forward;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck = ['a', 'b', 'c', 'd'];
-/// knuth_forward(&mut deck, &mut dice);
-/// let mut sorted = deck;
-/// sorted.sort();
-/// assert_eq!(sorted, ['a', 'b', 'c', 'd']);
-/// ```
-pub fn knuth_forward<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    knuth_forward_traced(items, dice, &mut Silent);
-}
-
-pub(crate) fn knuth_forward_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) {
-    let n = items.len();
-    let last = n.saturating_sub(1);
-    swap_pass(
-        items,
-        0..last,
-        |i| i + dice.roll((n - i) as u64) as usize,
-        obs,
-    );
-}
-
-/// Grows a shuffled prefix: for `i` from `0` to `n−1`, swap card `i` with
-/// card `j`, `j` uniform in `[0, i]`.
-///
-/// Source: “Shuffling a deck of cards” (2014), second in-place method ("shuffle the first n−1 cards,
-/// then swap card n with a random one of 1..n"), including its first, idle
-/// roll in `[0, 0]`. This is the in-place form of what is usually called the
-/// "inside-out" Fisher–Yates. Exactly uniform.
-///
-/// O(n) time, O(1) extra space; `n` rolls with bounds `1, 2, …, n`.
-///
-/// ```
-/// use fairdeck::algorithms::inside_out;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u8> = (0..6).collect();
-/// inside_out(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, [0, 1, 2, 3, 4, 5]);
-/// ```
-pub fn inside_out<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    inside_out_traced(items, dice, &mut Silent);
-}
-
-pub(crate) fn inside_out_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) {
-    let n = items.len();
-    swap_pass(items, 0..n, |i| dice.roll(i as u64 + 1) as usize, obs);
+algorithm! {
+    /// Grows a shuffled prefix: for `i` from `0` to `n−1`, swap card `i` with
+    /// card `j`, `j` uniform in `[0, i]`.
+    ///
+    /// Source: “Shuffling a deck of cards” (2014), second in-place method ("shuffle the first n−1 cards,
+    /// then swap card n with a random one of 1..n"), including its first, idle
+    /// roll in `[0, 0]`. This is the in-place form of what is usually called the
+    /// "inside-out" Fisher–Yates. Exactly uniform.
+    ///
+    /// O(n) time, O(1) extra space; `n` rolls with bounds `1, 2, …, n`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::inside_out;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u8> = (0..6).collect();
+    /// inside_out(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, [0, 1, 2, 3, 4, 5]);
+    /// ```
+    in place: inside_out, traced: inside_out_traced (items; dice, obs) {
+        let n = items.len();
+        swap_pass(items, 0..n, |i| dice.roll(i as u64 + 1) as usize, obs);
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! number of rounds or with an exact stopping rule, and the
 //! reverse-insertion-sort shuffle.
 
-use super::trace::{Action, Observer, Silent};
+use super::trace::{Action, Observer, algorithm};
 use crate::dice::Dice;
 
 /// The number of rounds Juhász’s “Keverjük a kártyát” derives for random insertion:
@@ -24,45 +24,38 @@ pub fn insertion_rounds(n: usize) -> u64 {
     sum.ceil() as u64
 }
 
-/// Random insertion: `rounds` times, take the top card and insert it after
-/// the `j`-th card, `j` uniform in `[1, n]` (`j = 1` puts it back on top).
-///
-/// Source: Juhász, “Keverjük a kártyát” ("Keverés véletlen cserével", with its procedure
-/// `beszúr`), with `k` rounds; [`insertion_rounds`] gives the article's
-/// choice ⌈n·H(n)⌉. Approximately uniform only: a fixed number of rounds has
-/// nᵏ equally likely paths, which n! does not divide (for n ≥ 3), and fewer
-/// rounds than the stopping time leave visible order. See
-/// [`random_insertion_stopping`] for the exact version.
-///
-/// O(rounds · n) time (each insertion shifts up to n cards: O(n² log n) with
-/// the default rounds), O(1) extra space; `rounds` rolls with bound `n`.
-///
-/// ```
-/// use fairdeck::algorithms::{insertion_rounds, random_insertion};
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=32).collect();
-/// random_insertion(&mut deck, insertion_rounds(32), &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=32).collect::<Vec<_>>());
-/// ```
-pub fn random_insertion<T, D: Dice + ?Sized>(items: &mut [T], rounds: u64, dice: &mut D) {
-    random_insertion_traced(items, rounds, dice, &mut Silent);
-}
-
-pub(crate) fn random_insertion_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    rounds: u64,
-    dice: &mut D,
-    obs: &mut O,
-) {
-    if items.is_empty() {
-        return;
-    }
-    for _ in 0..rounds {
-        insert_top(items, dice, obs);
+algorithm! {
+    /// Random insertion: `rounds` times, take the top card and insert it after
+    /// the `j`-th card, `j` uniform in `[1, n]` (`j = 1` puts it back on top).
+    ///
+    /// Source: Juhász, “Keverjük a kártyát” ("Keverés véletlen cserével", with its procedure
+    /// `beszúr`), with `k` rounds; [`insertion_rounds`] gives the article's
+    /// choice ⌈n·H(n)⌉. Approximately uniform only: a fixed number of rounds has
+    /// nᵏ equally likely paths, which n! does not divide (for n ≥ 3), and fewer
+    /// rounds than the stopping time leave visible order. See
+    /// [`random_insertion_stopping`] for the exact version.
+    ///
+    /// O(rounds · n) time (each insertion shifts up to n cards: O(n² log n) with
+    /// the default rounds), O(1) extra space; `rounds` rolls with bound `n`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::{insertion_rounds, random_insertion};
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=32).collect();
+    /// random_insertion(&mut deck, insertion_rounds(32), &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=32).collect::<Vec<_>>());
+    /// ```
+    in place: random_insertion, traced: random_insertion_traced (items, rounds: u64; dice, obs) {
+        if items.is_empty() {
+            return;
+        }
+        for _ in 0..rounds {
+            insert_top(items, dice, obs);
+        }
     }
 }
 
@@ -80,94 +73,82 @@ fn insert_top<T, D: Dice + ?Sized, O: Observer<T>>(
     j
 }
 
-/// Random insertion with the argument of Juhász’s “Keverjük a kártyát” made exact: insert until the
-/// original bottom card has reached the top, then insert once more (that card
-/// itself) and stop. Returns the number of insertions made.
-///
-/// Source: Juhász’s “Keverjük a kártyát” derivation of ⌈n·H(n)⌉; the rule is a *strong uniform
-/// time* (Aldous and Diaconis, 1986, "Shuffling cards and stopping times",
-/// Amer. Math. Monthly 93(5)): the cards below the original bottom card are
-/// always in uniformly random order, so the deck is exactly uniform when the
-/// rule stops. The number of insertions is random and unbounded (n·H(n) on
-/// average); each pass checks [`Dice::exhausted`] and stops early when it is
-/// true (the deck is then a permutation, but not a uniform one).
-///
-/// O(n² log n) expected time, O(1) extra space; rolls with bound `n`.
-///
-/// ```
-/// use fairdeck::algorithms::random_insertion_stopping;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=52).collect();
-/// let rounds = random_insertion_stopping(&mut deck, &mut dice);
-/// assert!(rounds >= 52);
-/// deck.sort();
-/// assert_eq!(deck, (1..=52).collect::<Vec<_>>());
-/// ```
-pub fn random_insertion_stopping<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) -> u64 {
-    random_insertion_stopping_traced(items, dice, &mut Silent)
-}
-
-pub(crate) fn random_insertion_stopping_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) -> u64 {
-    let Some(mut bottom) = items.len().checked_sub(1) else {
-        return 0;
-    };
-    let mut rounds = 0;
-    while !dice.exhausted() {
-        let was_on_top = bottom == 0;
-        let j = insert_top(items, dice, obs);
-        rounds += 1;
-        if was_on_top {
-            break;
+algorithm! {
+    /// Random insertion with the argument of Juhász’s “Keverjük a kártyát” made exact: insert until the
+    /// original bottom card has reached the top, then insert once more (that card
+    /// itself) and stop. Returns the number of insertions made.
+    ///
+    /// Source: Juhász’s “Keverjük a kártyát” derivation of ⌈n·H(n)⌉; the rule is a *strong uniform
+    /// time* (Aldous and Diaconis, 1986, "Shuffling cards and stopping times",
+    /// Amer. Math. Monthly 93(5)): the cards below the original bottom card are
+    /// always in uniformly random order, so the deck is exactly uniform when the
+    /// rule stops. The number of insertions is random and unbounded (n·H(n) on
+    /// average); each pass checks [`Dice::exhausted`] and stops early when it is
+    /// true (the deck is then a permutation, but not a uniform one).
+    ///
+    /// O(n² log n) expected time, O(1) extra space; rolls with bound `n`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::random_insertion_stopping;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=52).collect();
+    /// let rounds = random_insertion_stopping(&mut deck, &mut dice);
+    /// assert!(rounds >= 52);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=52).collect::<Vec<_>>());
+    /// ```
+    in place: random_insertion_stopping, traced: random_insertion_stopping_traced (items; dice, obs) -> u64 {
+        let Some(mut bottom) = items.len().checked_sub(1) else {
+            return 0;
+        };
+        let mut rounds = 0;
+        while !dice.exhausted() {
+            let was_on_top = bottom == 0;
+            let j = insert_top(items, dice, obs);
+            rounds += 1;
+            if was_on_top {
+                break;
+            }
+            if j >= bottom {
+                bottom -= 1;
+            }
         }
-        if j >= bottom {
-            bottom -= 1;
-        }
+        rounds
     }
-    rounds
 }
 
-/// Reverse-insertion-sort shuffle: for `i` from 2 to n (1-based), take card
-/// `i` out, choose a place uniformly in `[1, i]`, shift the cards from there
-/// up by one and put card `i` there.
-///
-/// Source: Juhász, “Keverjük a kártyát” ("Keverés fordított rendezéssel"): insertion sort with
-/// the search for the place replaced by a random choice. Exactly uniform
-/// (i choices at step i: n! equally likely paths, all different).
-///
-/// O(n²) time (the shifts), O(1) extra space; `n − 1` rolls with bounds
-/// `2, 3, …, n`.
-///
-/// ```
-/// use fairdeck::algorithms::reverse_insertion;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=10).collect();
-/// reverse_insertion(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
-/// ```
-pub fn reverse_insertion<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    reverse_insertion_traced(items, dice, &mut Silent);
-}
-
-pub(crate) fn reverse_insertion_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) {
-    for i in 1..items.len() {
-        let place = dice.roll(i as u64 + 1) as usize;
-        items[place..=i].rotate_right(1);
-        obs.observe(Action::Move { from: i, to: place }, items, &[]);
+algorithm! {
+    /// Reverse-insertion-sort shuffle: for `i` from 2 to n (1-based), take card
+    /// `i` out, choose a place uniformly in `[1, i]`, shift the cards from there
+    /// up by one and put card `i` there.
+    ///
+    /// Source: Juhász, “Keverjük a kártyát” ("Keverés fordított rendezéssel"): insertion sort with
+    /// the search for the place replaced by a random choice. Exactly uniform
+    /// (i choices at step i: n! equally likely paths, all different).
+    ///
+    /// O(n²) time (the shifts), O(1) extra space; `n − 1` rolls with bounds
+    /// `2, 3, …, n`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::reverse_insertion;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=10).collect();
+    /// reverse_insertion(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
+    /// ```
+    in place: reverse_insertion, traced: reverse_insertion_traced (items; dice, obs) {
+        for i in 1..items.len() {
+            let place = dice.roll(i as u64 + 1) as usize;
+            items[place..=i].rotate_right(1);
+            obs.observe(Action::Move { from: i, to: place }, items, &[]);
+        }
     }
 }
 

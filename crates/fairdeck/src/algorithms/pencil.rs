@@ -5,115 +5,101 @@
 //! They work on card numbers `0..n`; the public functions then move the
 //! caller's items into the order found, in place and in O(n).
 
-use super::trace::{Action, Observer, Silent, apply_order, complete};
+use super::trace::{Action, algorithm, complete};
 use crate::dice::Dice;
 
-/// Fisher and Yates's original method, kept in a vector: pick `k` uniform
-/// among the cards not yet struck, strike the `k`-th of them, append it to
-/// the result; repeat until none is left.
-///
-/// Source: R. A. Fisher and F. Yates, 1938, "Statistical tables for
-/// biological, agricultural and medical research" (as described in “洗牌算法_最简单的洗牌方法” (2023)
-/// and “Mischiamo le carte”); the “Shuffling a deck of cards” article’s C++ `vector` version, which we follow step for step:
-/// it reads the picked card, looks it up again with a linear `find`, then
-/// `erase`s it, shifting the rest. Exactly uniform (n! equally likely paths).
-///
-/// O(n²) time (each strike scans and shifts up to n cards; “Shuffling a deck of cards” (2014) timed
-/// n = 10⁶ at 354 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
-///
-/// ```
-/// use fairdeck::algorithms::fisher_yates_original;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=8).collect();
-/// fisher_yates_original(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=8).collect::<Vec<_>>());
-/// ```
-pub fn fisher_yates_original<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    let order = original_order(items.len(), dice, &mut Silent);
-    apply_order(items, &order);
-}
-
-pub(crate) fn original_order<D: Dice + ?Sized, O: Observer<usize>>(
-    n: usize,
-    dice: &mut D,
-    obs: &mut O,
-) -> Vec<usize> {
-    let mut unstruck: Vec<usize> = (0..n).collect();
-    let mut pile = Vec::with_capacity(n);
-    while !unstruck.is_empty() {
-        let k = dice.roll(unstruck.len() as u64) as usize;
-        let card = unstruck[k];
-        // “Shuffling a deck of cards” (2014) finds the card again by value before erasing it; the scan
-        // is part of what it timed, so it stays.
-        let at = unstruck.iter().position(|&c| c == card).unwrap_or(k);
-        unstruck.remove(at);
-        pile.push(card);
-        obs.observe(Action::Strike { k, card }, &unstruck, &pile);
+algorithm! {
+    /// Fisher and Yates's original method, kept in a vector: pick `k` uniform
+    /// among the cards not yet struck, strike the `k`-th of them, append it to
+    /// the result; repeat until none is left.
+    ///
+    /// Source: R. A. Fisher and F. Yates, 1938, "Statistical tables for
+    /// biological, agricultural and medical research" (as described in “洗牌算法_最简单的洗牌方法” (2023)
+    /// and “Mischiamo le carte”); the “Shuffling a deck of cards” article’s C++ `vector` version, which we follow step for step:
+    /// it reads the picked card, looks it up again with a linear `find`, then
+    /// `erase`s it, shifting the rest. Exactly uniform (n! equally likely paths).
+    ///
+    /// O(n²) time (each strike scans and shifts up to n cards; “Shuffling a deck of cards” (2014) timed
+    /// n = 10⁶ at 354 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::fisher_yates_original;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=8).collect();
+    /// fisher_yates_original(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=8).collect::<Vec<_>>());
+    /// ```
+    by order: fisher_yates_original, traced: original_order (n; dice, obs) {
+        let mut unstruck: Vec<usize> = (0..n).collect();
+        let mut pile = Vec::with_capacity(n);
+        while !unstruck.is_empty() {
+            let k = dice.roll(unstruck.len() as u64) as usize;
+            let card = unstruck[k];
+            // “Shuffling a deck of cards” (2014) finds the card again by value before erasing it; the scan
+            // is part of what it timed, so it stays.
+            let at = unstruck.iter().position(|&c| c == card).unwrap_or(k);
+            unstruck.remove(at);
+            pile.push(card);
+            obs.observe(Action::Strike { k, card }, &unstruck, &pile);
+        }
+        pile
     }
-    pile
-}
-
-/// The same pencil-and-paper method with the unstruck cards in a linked
-/// list: walk `k` links from the head, unlink that node, append its card.
-///
-/// Source: the “Shuffling a deck of cards” article’s C++ `std::list` version (`advance` from `begin()`, then
-/// `erase`). Our list is singly linked, its nodes kept in one vector (an
-/// arena: node `c` holds card `c`, `next[c]` is the following node); the walk
-/// always starts at the head, as `advance` does. Exactly uniform.
-///
-/// O(n²) time (the walk; unlinking is O(1); “Shuffling a deck of cards” (2014) timed n = 10⁶ at
-/// 238 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
-///
-/// ```
-/// use fairdeck::algorithms::fisher_yates_list;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=8).collect();
-/// fisher_yates_list(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=8).collect::<Vec<_>>());
-/// ```
-pub fn fisher_yates_list<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    let order = list_order(items.len(), dice, &mut Silent);
-    apply_order(items, &order);
 }
 
 /// End of the list.
 const NIL: usize = usize::MAX;
 
-pub(crate) fn list_order<D: Dice + ?Sized, O: Observer<usize>>(
-    n: usize,
-    dice: &mut D,
-    obs: &mut O,
-) -> Vec<usize> {
-    // Node n is the head sentinel; node c < n holds card c.
-    let mut next: Vec<usize> = (1..=n).collect();
-    next.push(if n == 0 { NIL } else { 0 });
-    if let Some(last) = next.get_mut(n.wrapping_sub(1)) {
-        *last = NIL;
-    }
-    let mut pile = Vec::with_capacity(n);
-    for left in (1..=n).rev() {
-        let k = dice.roll(left as u64) as usize;
-        let mut before = n;
-        for _ in 0..k {
-            before = next[before];
+algorithm! {
+    /// The same pencil-and-paper method with the unstruck cards in a linked
+    /// list: walk `k` links from the head, unlink that node, append its card.
+    ///
+    /// Source: the “Shuffling a deck of cards” article’s C++ `std::list` version (`advance` from `begin()`, then
+    /// `erase`). Our list is singly linked, its nodes kept in one vector (an
+    /// arena: node `c` holds card `c`, `next[c]` is the following node); the walk
+    /// always starts at the head, as `advance` does. Exactly uniform.
+    ///
+    /// O(n²) time (the walk; unlinking is O(1); “Shuffling a deck of cards” (2014) timed n = 10⁶ at
+    /// 238 s), O(n) extra space; `n` rolls with bounds `n, n−1, …, 1`.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::fisher_yates_list;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=8).collect();
+    /// fisher_yates_list(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=8).collect::<Vec<_>>());
+    /// ```
+    by order: fisher_yates_list, traced: list_order (n; dice, obs) {
+        // Node n is the head sentinel; node c < n holds card c.
+        let mut next: Vec<usize> = (1..=n).collect();
+        next.push(if n == 0 { NIL } else { 0 });
+        if let Some(last) = next.get_mut(n.wrapping_sub(1)) {
+            *last = NIL;
         }
-        let card = next[before];
-        next[before] = next[card];
-        pile.push(card);
-        if O::ACTIVE {
-            let remaining = walk(&next, n);
-            obs.observe(Action::Strike { k, card }, &remaining, &pile);
+        let mut pile = Vec::with_capacity(n);
+        for left in (1..=n).rev() {
+            let k = dice.roll(left as u64) as usize;
+            let mut before = n;
+            for _ in 0..k {
+                before = next[before];
+            }
+            let card = next[before];
+            next[before] = next[card];
+            pile.push(card);
+            if O::ACTIVE {
+                let remaining = walk(&next, n);
+                obs.observe(Action::Strike { k, card }, &remaining, &pile);
+            }
         }
+        pile
     }
-    pile
 }
 
 /// The cards still linked, head to tail.
@@ -127,60 +113,54 @@ fn walk(next: &[usize], head: usize) -> Vec<usize> {
     out
 }
 
-/// The “Shuffling a deck of cards” article’s first method: draw a card uniformly from all `n`; if it has
-/// not come up before, deal it, otherwise draw again; until all are dealt.
-///
-/// Source: “Shuffling a deck of cards” (2014), method 1 (`rand() % n` there; an exact roll here).
-/// Exactly uniform — each order's probability is a sum over unboundedly
-/// many paths — but the number of rolls is unbounded: n·H(n) ≈ n ln n on
-/// average (the coupon collector), n rolls at the very least. Each pass checks
-/// [`Dice::exhausted`] and stops early (dealing the undrawn cards in order).
-///
-/// O(n log n) expected time, O(n) extra space.
-///
-/// ```
-/// use fairdeck::algorithms::rejection;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=52).collect();
-/// rejection(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=52).collect::<Vec<_>>());
-/// ```
-pub fn rejection<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    let order = rejection_order(items.len(), dice, &mut Silent);
-    apply_order(items, &order);
-}
-
-pub(crate) fn rejection_order<D: Dice + ?Sized, O: Observer<usize>>(
-    n: usize,
-    dice: &mut D,
-    obs: &mut O,
-) -> Vec<usize> {
-    let mut used = vec![false; n];
-    let mut pile = Vec::with_capacity(n);
-    while pile.len() != n && !dice.exhausted() {
-        let card = dice.roll(n as u64) as usize;
-        let fresh = !used[card];
-        if fresh {
-            used[card] = true;
-            pile.push(card);
+algorithm! {
+    /// The “Shuffling a deck of cards” article’s first method: draw a card uniformly from all `n`; if it has
+    /// not come up before, deal it, otherwise draw again; until all are dealt.
+    ///
+    /// Source: “Shuffling a deck of cards” (2014), method 1 (`rand() % n` there; an exact roll here).
+    /// Exactly uniform — each order's probability is a sum over unboundedly
+    /// many paths — but the number of rolls is unbounded: n·H(n) ≈ n ln n on
+    /// average (the coupon collector), n rolls at the very least. Each pass checks
+    /// [`Dice::exhausted`] and stops early (dealing the undrawn cards in order).
+    ///
+    /// O(n log n) expected time, O(n) extra space.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::rejection;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=52).collect();
+    /// rejection(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=52).collect::<Vec<_>>());
+    /// ```
+    by order: rejection, traced: rejection_order (n; dice, obs) {
+        let mut used = vec![false; n];
+        let mut pile = Vec::with_capacity(n);
+        while pile.len() != n && !dice.exhausted() {
+            let card = dice.roll(n as u64) as usize;
+            let fresh = !used[card];
+            if fresh {
+                used[card] = true;
+                pile.push(card);
+            }
+            if O::ACTIVE {
+                let left: Vec<usize> = (0..n).filter(|&c| !used[c]).collect();
+                obs.observe(Action::Draw { card, fresh }, &left, &pile);
+            }
         }
-        if O::ACTIVE {
-            let left: Vec<usize> = (0..n).filter(|&c| !used[c]).collect();
-            obs.observe(Action::Draw { card, fresh }, &left, &pile);
-        }
+        complete(&mut pile, n);
+        pile
     }
-    complete(&mut pile, n);
-    pile
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::algorithms::scripted::{Replay, Tired};
+    use crate::algorithms::trace::Silent;
     use crate::dice::Enumerator;
     use crate::testing::{enumerate, factorial};
 

@@ -1,6 +1,6 @@
 //! Shuffling by sorting on random priorities (Juhász, “Keverjük a kártyát”, and “Mischiamo le carte”).
 
-use super::trace::{Action, Observer, Silent, apply_order};
+use super::trace::{Action, Observer, algorithm};
 use crate::dice::Dice;
 
 /// The top of the priority range, n³, as Juhász, “Keverjük a kártyát” prescribes; capped at
@@ -25,96 +25,83 @@ fn draw_keys<T, D: Dice + ?Sized, O: Observer<T>>(
         .collect()
 }
 
-/// Sort by random priorities, Juhász’s “Keverjük a kártyát” way: give each card a priority
-/// uniform in `[1, n³]`, then sort cards and priorities together by
-/// minimum selection (find the smallest remaining priority, swap it into
-/// place).
-///
-/// Source: Juhász, “Keverjük a kártyát” ("Keverés rendezéssel"), which picks selection sort to
-/// keep the number of moves low. With n³ values the priorities are all
-/// different with probability at least 1 − 1/n, and then every order is
-/// equally likely. **Ties:** selection sort takes the *first* smallest
-/// priority and swaps, so it is not stable: tied cards come out in an order
-/// fixed by where the swaps happened to carry them — sometimes reversed,
-/// sometimes not. The output is therefore not exactly uniform (the audit
-/// measures by how much).
-///
-/// O(n²) time (the selection), O(n) extra space (the priorities); `n` rolls
-/// with bound n³.
-///
-/// ```
-/// use fairdeck::algorithms::sort_keys;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=10).collect();
-/// sort_keys(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
-/// ```
-pub fn sort_keys<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    sort_keys_traced(items, dice, &mut Silent);
-}
-
-pub(crate) fn sort_keys_traced<T, D: Dice + ?Sized, O: Observer<T>>(
-    items: &mut [T],
-    dice: &mut D,
-    obs: &mut O,
-) {
-    let mut keys = draw_keys(items, dice, obs);
-    let n = items.len();
-    for i in 0..n.saturating_sub(1) {
-        let mut min = i;
-        for j in i + 1..n {
-            if keys[j] < keys[min] {
-                min = j;
+algorithm! {
+    /// Sort by random priorities, Juhász’s “Keverjük a kártyát” way: give each card a priority
+    /// uniform in `[1, n³]`, then sort cards and priorities together by
+    /// minimum selection (find the smallest remaining priority, swap it into
+    /// place).
+    ///
+    /// Source: Juhász, “Keverjük a kártyát” ("Keverés rendezéssel"), which picks selection sort to
+    /// keep the number of moves low. With n³ values the priorities are all
+    /// different with probability at least 1 − 1/n, and then every order is
+    /// equally likely. **Ties:** selection sort takes the *first* smallest
+    /// priority and swaps, so it is not stable: tied cards come out in an order
+    /// fixed by where the swaps happened to carry them — sometimes reversed,
+    /// sometimes not. The output is therefore not exactly uniform (the audit
+    /// measures by how much).
+    ///
+    /// O(n²) time (the selection), O(n) extra space (the priorities); `n` rolls
+    /// with bound n³.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::sort_keys;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=10).collect();
+    /// sort_keys(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
+    /// ```
+    in place: sort_keys, traced: sort_keys_traced (items; dice, obs) {
+        let mut keys = draw_keys(items, dice, obs);
+        let n = items.len();
+        for i in 0..n.saturating_sub(1) {
+            let mut min = i;
+            for j in i + 1..n {
+                if keys[j] < keys[min] {
+                    min = j;
+                }
             }
-        }
-        if min != i {
-            items.swap(i, min);
-            keys.swap(i, min);
-            obs.observe(Action::Swap { i, j: min }, items, &[]);
+            if min != i {
+                items.swap(i, min);
+                keys.swap(i, min);
+                obs.observe(Action::Swap { i, j: min }, items, &[]);
+            }
         }
     }
 }
 
-/// Sort by random priorities with a fast stable sort: the same priorities
-/// in `[1, n³]`, then one O(n log n) merge sort (Rust's stable `sort`).
-///
-/// Source: the “Mischiamo le carte” article’s "naive" algorithm (random keys, then merge or heap
-/// sort) with Juhász’s “Keverjük a kártyát” key range. **Ties** keep their original order
-/// (the sort is stable), so every tie pulls the output towards the starting
-/// order: not exactly uniform, though the bias is below 1/n.
-///
-/// O(n log n) time, O(n) extra space; `n` rolls with bound n³.
-///
-/// ```
-/// use fairdeck::algorithms::sort_keys_fast;
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
-/// let mut deck: Vec<u32> = (1..=10).collect();
-/// sort_keys_fast(&mut deck, &mut dice);
-/// deck.sort();
-/// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
-/// ```
-pub fn sort_keys_fast<T, D: Dice + ?Sized>(items: &mut [T], dice: &mut D) {
-    let order = sort_keys_fast_order(items.len(), dice, &mut Silent);
-    apply_order(items, &order);
-}
-
-pub(crate) fn sort_keys_fast_order<D: Dice + ?Sized, O: Observer<usize>>(
-    n: usize,
-    dice: &mut D,
-    obs: &mut O,
-) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    let keys = draw_keys(&order, dice, obs);
-    order.sort_by_key(|&card| keys[card]);
-    obs.observe(Action::Sort, &order, &[]);
-    order
+algorithm! {
+    /// Sort by random priorities with a fast stable sort: the same priorities
+    /// in `[1, n³]`, then one O(n log n) merge sort (Rust's stable `sort`).
+    ///
+    /// Source: the “Mischiamo le carte” article’s "naive" algorithm (random keys, then merge or heap
+    /// sort) with Juhász’s “Keverjük a kártyát” key range. **Ties** keep their original order
+    /// (the sort is stable), so every tie pulls the output towards the starting
+    /// order: not exactly uniform, though the bias is below 1/n.
+    ///
+    /// O(n log n) time, O(n) extra space; `n` rolls with bound n³.
+    ///
+    /// ```
+    /// use fairdeck::algorithms::sort_keys_fast;
+    /// use fairdeck::dice::RngDice;
+    /// use fairdeck::rng::{Generator, Seed};
+    ///
+    /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
+    /// let mut deck: Vec<u32> = (1..=10).collect();
+    /// sort_keys_fast(&mut deck, &mut dice);
+    /// deck.sort();
+    /// assert_eq!(deck, (1..=10).collect::<Vec<_>>());
+    /// ```
+    by order: sort_keys_fast, traced: sort_keys_fast_order (n; dice, obs) {
+        let mut order: Vec<usize> = (0..n).collect();
+        let keys = draw_keys(&order, dice, obs);
+        order.sort_by_key(|&card| keys[card]);
+        obs.observe(Action::Sort, &order, &[]);
+        order
+    }
 }
 
 #[cfg(test)]

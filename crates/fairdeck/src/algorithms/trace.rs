@@ -1,11 +1,15 @@
 //! Recording what an algorithm does, one step at a time, for teaching output.
 //!
 //! Every catalogue algorithm is written once, generic over an observer that
-//! is told about each step as it happens. The public functions run with a
-//! silent observer (compiled away);
-//! [`Algorithm::permute_with_steps`](super::Algorithm::permute_with_steps)
-//! runs the same code with a recorder,
-//! so the printed states are the ones the algorithm really went through.
+//! is told about each step as it happens, inside one [`algorithm!`]
+//! invocation. The macro gives it its two entries: the public function,
+//! which runs it with the [`Silent`] observer (compiled away), and a traced
+//! one that [`Algorithm`](super::Algorithm)'s one dispatch runs — with
+//! [`Silent`] for [`permute`](super::Algorithm::permute), with a
+//! [`Recorder`] for
+//! [`permute_with_steps`](super::Algorithm::permute_with_steps) — so the
+//! printed states are the ones the algorithm really went through, and no
+//! algorithm has a hand-written twin.
 
 /// One thing an algorithm did. Positions are 0-based indices into the deck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +108,89 @@ impl Observer<usize> for Recorder {
         });
     }
 }
+
+/// Writes a catalogue algorithm once and makes its two entries: the public
+/// function (the doc comments given, run with [`Silent`]) and the traced
+/// function of the name after `traced:`, generic over an [`Observer`], which
+/// holds the body. Three shapes:
+///
+/// * `in place: NAME, traced: NAME_traced (items, extra: Ty; dice, obs) -> Ret { .. }`
+///   — an in-place shuffle of any `T`: `NAME(items, extra.., dice) -> Ret`;
+/// * `by order: NAME, traced: NAME_order (n; dice, obs) { .. }` — a method
+///   that builds the order of the cards `0..n` (two-sequence methods): the
+///   public `NAME(items, dice)` applies that order to `items`;
+/// * `deal: NAME, traced: NAME_traced (k: K, n: N; dice, obs) -> Vec<C>, checked by CHECK { .. }`
+///   — a deal of `k` cards of `n`: `NAME(k, n, dice) -> Result<Vec<C>, Error>`,
+///   `CHECK(k, n)?` first.
+macro_rules! algorithm {
+    (
+        $(#[$doc:meta])*
+        in place: $name:ident, traced: $traced:ident
+        ($items:ident $(, $arg:ident: $arg_ty:ty)*; $dice:ident, $obs:ident) $(-> $ret:ty)?
+        $body:block
+    ) => {
+        $(#[$doc])*
+        pub fn $name<T, D: $crate::dice::Dice + ?Sized>(
+            $items: &mut [T],
+            $($arg: $arg_ty,)*
+            $dice: &mut D,
+        ) $(-> $ret)? {
+            $traced($items, $($arg,)* $dice, &mut $crate::algorithms::trace::Silent)
+        }
+
+        pub(crate) fn $traced<T, D, O>(
+            $items: &mut [T],
+            $($arg: $arg_ty,)*
+            $dice: &mut D,
+            $obs: &mut O,
+        ) $(-> $ret)?
+        where
+            D: $crate::dice::Dice + ?Sized,
+            O: $crate::algorithms::trace::Observer<T>,
+        $body
+    };
+    (
+        $(#[$doc:meta])*
+        by order: $name:ident, traced: $traced:ident ($n:ident; $dice:ident, $obs:ident)
+        $body:block
+    ) => {
+        $(#[$doc])*
+        pub fn $name<T, D: $crate::dice::Dice + ?Sized>(items: &mut [T], dice: &mut D) {
+            let order = $traced(items.len(), dice, &mut $crate::algorithms::trace::Silent);
+            $crate::algorithms::trace::apply_order(items, &order);
+        }
+
+        pub(crate) fn $traced<D, O>($n: usize, $dice: &mut D, $obs: &mut O) -> Vec<usize>
+        where
+            D: $crate::dice::Dice + ?Sized,
+            O: $crate::algorithms::trace::Observer<usize>,
+        $body
+    };
+    (
+        $(#[$doc:meta])*
+        deal: $name:ident, traced: $traced:ident
+        ($k:ident: $k_ty:ty, $n:ident: $n_ty:ty; $dice:ident, $obs:ident) -> Vec<$card:ty>,
+        checked by $check:path
+        $body:block
+    ) => {
+        $(#[$doc])*
+        pub fn $name<D: $crate::dice::Dice + ?Sized>(
+            $k: $k_ty,
+            $n: $n_ty,
+            $dice: &mut D,
+        ) -> Result<Vec<$card>, $crate::Error> {
+            $check($k, $n)?;
+            Ok($traced($k, $n, $dice, &mut $crate::algorithms::trace::Silent))
+        }
+
+        pub(crate) fn $traced<D, O>($k: $k_ty, $n: $n_ty, $dice: &mut D, $obs: &mut O) -> Vec<$card>
+        where
+            D: $crate::dice::Dice + ?Sized,
+            O: $crate::algorithms::trace::Observer<usize>,
+        $body
+    };
+}
+pub(crate) use algorithm;
 
 /// Swaps card `i` with card `target(i)` for each `i` of `positions`, in
 /// order, and reports each swap: the loop every swap shuffle of the

@@ -53,7 +53,7 @@ pub(super) const LEAF_BYTES: usize = 256 << 10;
 pub(super) const START_BYTES: usize = 8 << 20;
 
 impl Plan {
-    /// The plan of `shuffle_in_place` for slices of `T`: one level of up to 256
+    /// The plan of `Shuffle::run_in_place` for slices of `T`: one level of up to 256
     /// buckets (a second level measured slower: its extra pass costs more
     /// than the L3-resident Fisher–Yates of 10⁸ / 256 elements).
     pub(crate) fn for_type<T>() -> Self {
@@ -131,7 +131,7 @@ pub(crate) fn distribute<T>(slice: &mut [T], labels: &mut [u8], buckets: usize) 
 }
 
 /// [`distribute`], handing each bucket (and its labels) to `done` as soon as
-/// it is complete, in bucket order — `par_shuffle` starts shuffling bucket 0
+/// it is complete, in bucket order — `Shuffle::run_parallel` starts shuffling bucket 0
 /// on another core while the distribution goes on.
 pub(crate) fn distribute_then<'a, T>(
     slice: &'a mut [T],
@@ -190,7 +190,12 @@ pub(crate) mod tests {
     use super::*;
     use crate::dice::{Enumerator, RngDice};
     use crate::rng::{Generator, Seed};
-    use crate::shuffle::{shuffle_in_place as shuffle, shuffle_planned};
+    use crate::shuffle::{Shuffle, shuffle_planned};
+
+    /// The in-place bucket shuffle, as its tests call it.
+    fn shuffle<T, D: crate::dice::Dice + ?Sized>(slice: &mut [T], dice: &mut D) {
+        Shuffle::new().run_in_place(slice, dice);
+    }
     use std::collections::BTreeMap;
 
     fn gcd(a: u128, b: u128) -> u128 {

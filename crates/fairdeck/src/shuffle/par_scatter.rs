@@ -1,4 +1,4 @@
-//! `par_shuffle`: the scatter shuffle on every core, independent of the core count.
+//! `Shuffle::run_parallel`: the scatter shuffle on every core, independent of the core count.
 
 use std::mem::MaybeUninit;
 
@@ -11,7 +11,7 @@ use super::parallel::task_dice;
 use super::scatter::{Bucket, Pass, ScatterPlan};
 use super::scratch::Scratch;
 use super::stop::hook::Hook;
-use super::stop::{Stopped, shuffle_planned_until};
+use super::stop::shuffle_planned_until;
 use crate::dice::{Dice, RngDice};
 use crate::rng::{Generator, Seed};
 
@@ -19,175 +19,14 @@ use crate::rng::{Generator, Seed};
 /// depends on how many threads run the tasks.
 const BLOCK: usize = 1 << 16;
 
-/// Shuffles `slice` uniformly over all `n!` orders using every thread of
-/// the current rayon pool, with output fixed by `seed` and `generator` alone
-/// — one thread or many give the same order.
-///
-/// Slices up to 8 MiB (see [`shuffle`](super::shuffle)) are simply
-/// shuffled with `generator` keyed by `seed`, so for them
-/// `par_shuffle(s, seed, g)` equals `shuffle(s, &mut RngDice::new(g.build(seed)))`.
-/// Larger slices run the scatter shuffle of [`shuffle`](super::shuffle) with
-/// both of its passes parallel: the slice is cut into blocks of 65536
-/// elements, each block draws its labels from its own generator (twice: to
-/// count them, then to copy its elements into its own part of each bucket —
-/// the buckets are laid out by a prefix sum over (bucket, block) counts, so
-/// the blocks share nothing); then each bucket is settled and shuffled by
-/// its own task with its own generator. Every generator is of the kind `generator`, keyed by
-/// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index); each task's
-/// draws are exact, so the uniformity argument of the scatter shuffle holds.
-///
-/// O(n) work; for large slices `n · size_of::<T>()` bytes of scratch
-/// memory, plus one label byte per element of the buckets being shuffled
-/// ([`par_shuffle_in_place`](super::par_shuffle_in_place) needs n bytes in
-/// all, and gives the orders of fairdeck 0.1.0). Like any `Vec`, the
-/// scratch memory aborts the process if it cannot be allocated. Needs the
-/// cargo feature `rayon` (on by default).
-///
-/// ```
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::par_shuffle;
-///
-/// let mut v: Vec<u32> = (0..3_000_000).collect();
-/// par_shuffle(&mut v, &Seed::parse("doc"), Generator::Xoshiro256PlusPlus);
-/// assert_ne!(v[..10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-/// v.sort_unstable();
-/// assert!(v.iter().copied().eq(0..3_000_000));
-/// ```
-pub fn par_shuffle<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
-    par_shuffle_reusing(slice, seed, generator, &mut Scratch::new());
-}
-
-/// Exactly [`par_shuffle`] — the same order for the same seed and
-/// generator, at every size and thread count — with the scratch memory of
-/// a large slice taken from `scratch` and left there for the next call
-/// (see [`Scratch`] for what it keeps and when it lets go). Slices up to
-/// 8 MiB do not touch `scratch`.
-///
-/// O(n) work; for large slices what `scratch` holds, grown to
-/// `n · (1 + size_of::<T>())` bytes if it holds less (the label bytes are
-/// touched only by buckets split by a second level). Needs the cargo
-/// feature `rayon` (on by default).
-///
-/// ```
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{Scratch, par_shuffle, par_shuffle_reusing};
-///
-/// let seed = Seed::parse("doc");
-/// let mut scratch = Scratch::new();
-/// let mut a: Vec<u64> = (0..3_000_000).collect(); // 24 MB: scattered
-/// let mut b = a.clone();
-/// par_shuffle_reusing(&mut a, &seed, Generator::ChaCha8, &mut scratch);
-/// par_shuffle(&mut b, &seed, Generator::ChaCha8);
-/// assert_eq!(a, b);
-/// assert!(scratch.held_bytes() >= 3_000_000 * 9);
-/// ```
-pub fn par_shuffle_reusing<T: Send>(
-    slice: &mut [T],
-    seed: &Seed,
-    generator: Generator,
-    scratch: &mut Scratch,
-) {
-    // A hook that never stops: the shuffle runs to its end.
-    let plan = ScatterPlan::parallel::<T>();
-    let _ = par_shuffle_planned(slice, seed, generator, plan, &|| false, scratch);
-}
-
-/// [`par_shuffle`], asking `stop` (from any of the pool's threads) between
-/// bounded pieces of work and returning [`Stopped`] soon after it first
-/// answers `true`.
-///
-/// `stop` is asked before each block of 65536 elements is labelled or
-/// copied into its buckets, before each bucket is settled, and between
-/// pieces of at most 65536 labels or Fisher–Yates steps inside a bucket;
-/// once it has answered `true` the remaining tasks only copy their buckets
-/// back. When it never answers `true`, the order is exactly that of
-/// [`par_shuffle`] (the same for every thread count). Typically `stop`
-/// reads an `AtomicBool` that another thread sets.
-///
-/// When stopped, the slice holds every element once but **not** in a
-/// uniformly random order (see [`Stopped`]). A panic in `stop` is treated
-/// as "stop" and raised again once every element is back in the slice.
-///
-/// # Errors
-///
-/// [`Stopped`] when `stop` answered `true` before the shuffle was done.
-///
-/// ```
-/// use std::sync::atomic::{AtomicBool, Ordering};
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{par_shuffle, par_shuffle_until};
-///
-/// let cancel = AtomicBool::new(false); // another thread may set it
-/// let mut a: Vec<u32> = (0..3_000_000).collect();
-/// let mut b = a.clone();
-/// par_shuffle_until(&mut a, &Seed::parse("doc"), Generator::ChaCha8, || {
-///     cancel.load(Ordering::Relaxed)
-/// })?;
-/// par_shuffle(&mut b, &Seed::parse("doc"), Generator::ChaCha8);
-/// assert_eq!(a, b);
-/// # Ok::<(), fairdeck::shuffle::Stopped>(())
-/// ```
-pub fn par_shuffle_until<T: Send>(
-    slice: &mut [T],
-    seed: &Seed,
-    generator: Generator,
-    stop: impl Fn() -> bool + Sync,
-) -> Result<(), Stopped> {
-    par_shuffle_until_reusing(slice, seed, generator, stop, &mut Scratch::new())
-}
-
-/// Exactly [`par_shuffle_until`] (the same order, the same points where
-/// `stop` is asked) with the scratch memory taken from `scratch` and kept
-/// there for the next call, as [`par_shuffle_reusing`] keeps it.
-///
-/// # Errors
-///
-/// [`Stopped`] when `stop` answered `true` before the shuffle was done.
-pub fn par_shuffle_until_reusing<T: Send>(
-    slice: &mut [T],
-    seed: &Seed,
-    generator: Generator,
-    stop: impl Fn() -> bool + Sync,
-    scratch: &mut Scratch,
-) -> Result<(), Stopped> {
-    let plan = ScatterPlan::parallel::<T>();
-    par_shuffle_planned(slice, seed, generator, plan, &stop, scratch)
-        .map_err(|pass| Stopped { pass })
-}
-
-/// [`par_shuffle`] driven by a running `dice` instead of a key: what a
-/// caller that shuffles many slices in a row wants. A slice that
-/// [`par_shuffle`] would shuffle on one thread is shuffled with `dice`
-/// exactly as [`shuffle`](super::shuffle) shuffles it — no generator is
-/// built per call, so a 52-card deck costs what the one-thread shuffle costs
-/// (building a ChaCha20 per call made a two-thread deck 2.3× slower than one
-/// thread). A larger slice takes a fresh 256-bit key from `dice` (eight exact
-/// draws of 32 bits) and runs [`par_shuffle`] keyed with it and `generator`.
-///
-/// ```
-/// use fairdeck::dice::RngDice;
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::par_shuffle_with;
-///
-/// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("tables")));
-/// let mut deck: Vec<u8> = (0..52).collect();
-/// for _ in 0..3 {
-///     par_shuffle_with(&mut deck, &mut dice, Generator::ChaCha20);
-/// }
-/// ```
-pub fn par_shuffle_with<T: Send, D: Dice + ?Sized>(
-    slice: &mut [T],
-    dice: &mut D,
-    generator: Generator,
-) {
-    par_shuffle_with_planned(slice, dice, generator, ScatterPlan::parallel::<T>());
-}
-
-fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
+/// [`Shuffle::run_parallel_from_dice`](super::Shuffle::run_parallel_from_dice)
+/// with an explicit plan and buffers from `scratch`.
+pub(super) fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
     slice: &mut [T],
     dice: &mut D,
     generator: Generator,
     plan: ScatterPlan,
+    scratch: &mut Scratch,
 ) {
     if !plan.starts(slice.len()) {
         fisher_yates(slice, dice);
@@ -199,17 +38,10 @@ fn par_shuffle_with_planned<T: Send, D: Dice + ?Sized>(
         word.copy_from_slice(&(dice.roll(1 << 32) as u32).to_le_bytes());
     }
     let seed = Seed::from_bytes(key);
-    let _ = par_shuffle_planned(
-        slice,
-        &seed,
-        generator,
-        plan,
-        &|| false,
-        &mut Scratch::new(),
-    );
+    let _ = par_shuffle_planned(slice, &seed, generator, plan, &|| false, scratch);
 }
 
-/// [`par_shuffle_until`] with an explicit plan (the tests force small
+/// [`Shuffle::run_parallel`](super::Shuffle::run_parallel) with an explicit plan (the tests force small
 /// ones) and buffers from `scratch`; `Err(pass)`: stopped, `pass` the
 /// earliest pass a task was in.
 pub(crate) fn par_shuffle_planned<T: Send>(
@@ -297,7 +129,7 @@ fn scatter_in_parallel<T: Send, S: Fn() -> bool + Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shuffle::shuffle;
+    use crate::shuffle::{Shuffle, shuffle};
 
     fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
         rayon::ThreadPoolBuilder::new()
@@ -307,7 +139,7 @@ mod tests {
             .install(f)
     }
 
-    /// The planned shuffle with a fresh scratch, as `par_shuffle` runs it.
+    /// The planned shuffle with a fresh scratch, as `Shuffle::run_parallel` runs it.
     fn planned<T: Send>(
         slice: &mut [T],
         seed: &Seed,
@@ -337,7 +169,7 @@ mod tests {
             let (mut a, mut b) = (build(), build());
             let (mut x, mut y): (Vec<u32>, Vec<u32>) = ((0..52).collect(), (0..52).collect());
             for _ in 0..5 {
-                par_shuffle_with(&mut x, &mut a, generator);
+                Shuffle::new().run_parallel_from_dice(&mut x, &mut a, generator);
                 shuffle(&mut y, &mut b);
                 assert_eq!(x, y, "{generator}");
             }
@@ -351,7 +183,7 @@ mod tests {
         let mut dice = RngDice::new(generator.build(&Seed::parse("large")));
         let mut v: Vec<u32> = (0..n).collect();
         on_threads(2, || {
-            par_shuffle_with_planned(&mut v, &mut dice, generator, forced(4))
+            par_shuffle_with_planned(&mut v, &mut dice, generator, forced(4), &mut Scratch::new())
         });
         // The key is eight 32-bit draws of the same stream.
         let mut again = RngDice::new(generator.build(&Seed::parse("large")));
@@ -409,7 +241,7 @@ mod tests {
         let run = |threads| {
             on_threads(threads, || {
                 let mut v: Vec<u32> = (0..n).collect();
-                par_shuffle(&mut v, &seed, Generator::Xoshiro256PlusPlus);
+                Shuffle::new().run_parallel(&mut v, &seed, Generator::Xoshiro256PlusPlus);
                 v
             })
         };
@@ -437,7 +269,7 @@ mod tests {
         let seed = Seed::parse("small");
         let mut a: Vec<u8> = (0..52).collect();
         let mut b = a.clone();
-        par_shuffle(&mut a, &seed, Generator::ChaCha20);
+        Shuffle::new().run_parallel(&mut a, &seed, Generator::ChaCha20);
         shuffle(&mut b, &mut RngDice::new(Generator::ChaCha20.build(&seed)));
         assert_eq!(a, b);
     }

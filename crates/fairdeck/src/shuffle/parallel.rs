@@ -1,6 +1,6 @@
-//! `par_shuffle_in_place`: the in-place bucket shuffle on every core, independent of the core count.
+//! `Shuffle::run_parallel_in_place`: the in-place bucket shuffle on every core, independent of the core count.
 //!
-//! This was `par_shuffle` up to fairdeck 0.1.0: it keeps that order for
+//! This was `par_shuffle` (now `Shuffle::run_parallel`) up to fairdeck 0.1.0: it keeps that order for
 //! slices beyond 8 MiB, and needs only n bytes of extra memory.
 
 use rayon::prelude::*;
@@ -15,40 +15,7 @@ use crate::rng::{AnyRng, Generator, Seed};
 /// depend on how many threads run the tasks.
 const LABEL_CHUNK: usize = 1 << 16;
 
-/// Shuffles `slice` uniformly over all `n!` orders using every thread of
-/// the current rayon pool, with output fixed by `seed` and `generator` alone
-/// — one thread or many give the same order — moving the elements in place.
-///
-/// This is the order [`par_shuffle`](super::par_shuffle) gave up to fairdeck
-/// 0.1.0; use it to replay those orders, or when the `n · size_of::<T>()`
-/// bytes of scratch memory of `par_shuffle` are too much.
-///
-/// Slices up to 8 MiB get the same order as from `par_shuffle`. Larger ones
-/// run the in-place bucket shuffle of [`shuffle_in_place`](super::shuffle_in_place):
-/// labels in chunks of 65536 elements and each bucket's shuffle as tasks, each
-/// with its own generator of the kind `generator`, keyed by
-/// SHA-256("fairdeck/par_shuffle/" ‖ phase ‖ seed ‖ index) with the phases
-/// `labels` and `bucket`; moving the elements into their buckets is one
-/// sequential pass.
-///
-/// O(n) work, n bytes of extra memory for large slices. Needs the cargo
-/// feature `rayon` (on by default).
-///
-/// ```
-/// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::par_shuffle_in_place;
-///
-/// let mut v: Vec<u32> = (0..1_000_000).collect();
-/// par_shuffle_in_place(&mut v, &Seed::parse("doc"), Generator::Xoshiro256PlusPlus);
-/// assert_ne!(v[..10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-/// v.sort_unstable();
-/// assert!(v.iter().copied().eq(0..1_000_000));
-/// ```
-pub fn par_shuffle_in_place<T: Send>(slice: &mut [T], seed: &Seed, generator: Generator) {
-    par_shuffle_planned(slice, seed, generator, Plan::for_type::<T>());
-}
-
-/// [`par_shuffle_in_place`] with explicit bucket thresholds (the tests force small ones).
+/// [`Shuffle::run_parallel_in_place`](super::Shuffle::run_parallel_in_place) with explicit bucket thresholds (the tests force small ones).
 pub(crate) fn par_shuffle_planned<T: Send>(
     slice: &mut [T],
     seed: &Seed,
@@ -97,7 +64,7 @@ pub(super) fn task_dice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shuffle::shuffle;
+    use crate::shuffle::{Shuffle, shuffle};
 
     fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
         rayon::ThreadPoolBuilder::new()
@@ -147,7 +114,7 @@ mod tests {
         let run = |threads| {
             on_threads(threads, || {
                 let mut v: Vec<u32> = (0..n).collect();
-                par_shuffle_in_place(&mut v, &seed, Generator::Xoshiro256PlusPlus);
+                Shuffle::new().run_parallel_in_place(&mut v, &seed, Generator::Xoshiro256PlusPlus);
                 v
             })
         };
@@ -161,7 +128,7 @@ mod tests {
         let seed = Seed::parse("small");
         let mut a: Vec<u8> = (0..52).collect();
         let mut b = a.clone();
-        par_shuffle_in_place(&mut a, &seed, Generator::ChaCha20);
+        Shuffle::new().run_parallel_in_place(&mut a, &seed, Generator::ChaCha20);
         shuffle(&mut b, &mut RngDice::new(Generator::ChaCha20.build(&seed)));
         assert_eq!(a, b);
     }

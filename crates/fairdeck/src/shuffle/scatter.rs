@@ -31,7 +31,7 @@
 //!
 //! Extra memory: `n · size_of::<T>()` bytes of scratch and `n` label
 //! bytes, from a [`Scratch`] (allocated per call by `shuffle`, kept
-//! between calls by `shuffle_reusing`).
+//! between calls by `Shuffle::scratch`).
 
 use super::batched::fisher_yates_until;
 use super::buckets::START_BYTES;
@@ -207,7 +207,7 @@ where
 }
 
 /// The passes of the shuffle of a large slice, in the order they run (the
-/// three of step 3 once per bucket), as [`shuffle_by_passes`](super::shuffle_by_passes)
+/// three of step 3 once per bucket), as [`Shuffle::run_observed`](super::Shuffle::run_observed)
 /// reports them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pass {

@@ -20,8 +20,8 @@ struct Chunk([u8; 64]);
 /// Element types aligned to at most this many bytes use the kept buffer.
 const ALIGN: usize = align_of::<Chunk>();
 
-/// Reusable scratch memory for [`shuffle_reusing`](super::shuffle_reusing)
-/// and [`par_shuffle_reusing`](super::par_shuffle_reusing): one `Scratch`
+/// Reusable scratch memory for [`Shuffle::scratch`](super::Shuffle::scratch),
+/// one-thread or parallel: one `Scratch`
 /// serves slices of any element type and any length, call after call.
 ///
 /// **What it keeps between calls.** Two buffers, each as large as the
@@ -48,13 +48,13 @@ const ALIGN: usize = align_of::<Chunk>();
 /// ```
 /// use fairdeck::dice::RngDice;
 /// use fairdeck::rng::{Generator, Seed};
-/// use fairdeck::shuffle::{Scratch, shuffle, shuffle_reusing};
+/// use fairdeck::shuffle::{Scratch, Shuffle, shuffle};
 ///
 /// let dice = || RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("doc")));
 /// let mut scratch = Scratch::new();
 /// let mut a: Vec<u32> = (0..20_000_000).collect(); // 80 MB: scattered
 /// let mut b = a.clone();
-/// shuffle_reusing(&mut a, &mut dice(), &mut scratch);
+/// Shuffle::new().scratch(&mut scratch).run(&mut a, &mut dice());
 /// shuffle(&mut b, &mut dice());
 /// assert_eq!(a, b); // the same order as `shuffle`
 /// assert!(scratch.held_bytes() >= 20_000_000 * 5); // kept for the next call
@@ -90,12 +90,12 @@ impl Scratch {
     /// ```
     /// use fairdeck::dice::RngDice;
     /// use fairdeck::rng::{Generator, Seed};
-    /// use fairdeck::shuffle::{Scratch, shuffle_reusing};
+    /// use fairdeck::shuffle::{Scratch, Shuffle};
     ///
     /// let mut dice = RngDice::new(Generator::ChaCha20.build(&Seed::parse("doc")));
     /// let mut scratch = Scratch::with_limit(64 << 20);
     /// let mut v: Vec<u32> = (0..20_000_000).collect(); // needs 100 MB
-    /// shuffle_reusing(&mut v, &mut dice, &mut scratch);
+    /// Shuffle::new().scratch(&mut scratch).run(&mut v, &mut dice);
     /// assert_eq!(scratch.held_bytes(), 0); // over the limit: let go
     /// ```
     pub const fn with_limit(bytes: usize) -> Self {

@@ -6,7 +6,7 @@ use crate::dice::RngDice;
 use crate::rng::{Generator, Seed};
 use crate::shuffle::buckets::tests::{assert_every_order_equally_likely, exact_distribution};
 use crate::shuffle::scatter::{POLL_LEN, ScatterPlan, scatter_shuffle_until};
-use crate::shuffle::{par_shuffle, par_shuffle_reusing, shuffle, shuffle_reusing};
+use crate::shuffle::{Shuffle, shuffle};
 
 #[repr(align(128))]
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -199,7 +199,9 @@ fn the_public_shuffles_agree_with_their_fresh_memory_forms() {
         let mut a: Vec<u32> = (0..n).collect();
         let mut b = a.clone();
         shuffle(&mut a, &mut dice("p"));
-        shuffle_reusing(&mut b, &mut dice("p"), &mut scratch);
+        Shuffle::new()
+            .scratch(&mut scratch)
+            .run(&mut b, &mut dice("p"));
         assert!(a == b, "n = {n}");
     }
     let held = scratch.held_bytes();
@@ -215,8 +217,10 @@ fn the_public_shuffles_agree_with_their_fresh_memory_forms() {
         let mut a: Vec<u32> = (0..n).collect();
         let mut b = a.clone();
         pool.install(|| {
-            par_shuffle(&mut a, &seed, Generator::ChaCha8);
-            par_shuffle_reusing(&mut b, &seed, Generator::ChaCha8, &mut scratch);
+            Shuffle::new().run_parallel(&mut a, &seed, Generator::ChaCha8);
+            Shuffle::new()
+                .scratch(&mut scratch)
+                .run_parallel(&mut b, &seed, Generator::ChaCha8);
         });
         assert!(a == b, "parallel, n = {n}");
     }
@@ -265,31 +269,31 @@ fn the_parallel_shuffle_with_two_levels_reuses_the_labels_for_its_groups() {
 
 #[test]
 fn the_stoppable_shuffles_reuse_the_scratch_and_keep_their_orders() {
-    use crate::shuffle::{
-        par_shuffle_until, par_shuffle_until_reusing, shuffle_until, shuffle_until_reusing,
-    };
     let mut scratch = Scratch::new();
     // Stopped half-way through a scattered shuffle (17 M u32): the scratch
     // it leaves serves the next calls, which give the fresh-memory orders.
     let mut v: Vec<u32> = (0..17_000_000).collect();
     let mut asks = 0;
-    let stopped = shuffle_until_reusing(
-        &mut v,
-        &mut dice("q"),
-        || {
+    let stopped = Shuffle::new()
+        .scratch(&mut scratch)
+        .until(|| {
             asks += 1;
             asks == 300
-        },
-        &mut scratch,
-    );
+        })
+        .run(&mut v, &mut dice("q"));
     assert!(stopped.is_err());
     let held = scratch.held_bytes();
     assert!(held >= 17_000_000 * 5, "{held}");
     for n in [52u32, 17_000_000] {
         let mut a: Vec<u32> = (0..n).collect();
         let mut b = a.clone();
-        shuffle_until(&mut a, &mut dice("r"), || false).unwrap();
-        shuffle_until_reusing(&mut b, &mut dice("r"), || false, &mut scratch).unwrap();
+        let never = || false;
+        Shuffle::new()
+            .until(never)
+            .run(&mut a, &mut dice("r"))
+            .unwrap();
+        let kept = Shuffle::new().scratch(&mut scratch).until(never);
+        kept.run(&mut b, &mut dice("r")).unwrap();
         assert!(a == b, "n = {n}");
     }
     let seed = Seed::parse("r");
@@ -300,8 +304,13 @@ fn the_stoppable_shuffles_reuse_the_scratch_and_keep_their_orders() {
     let mut a: Vec<u32> = (0..3_000_000).collect();
     let mut b = a.clone();
     pool.install(|| {
-        par_shuffle_until(&mut a, &seed, Generator::ChaCha8, || false).unwrap();
-        par_shuffle_until_reusing(&mut b, &seed, Generator::ChaCha8, || false, &mut scratch)
+        let never = || false;
+        let fresh = Shuffle::new().until(never);
+        fresh
+            .run_parallel(&mut a, &seed, Generator::ChaCha8)
+            .unwrap();
+        let kept = Shuffle::new().scratch(&mut scratch).until(never);
+        kept.run_parallel(&mut b, &seed, Generator::ChaCha8)
             .unwrap();
     });
     assert!(a == b, "parallel");

@@ -5,14 +5,14 @@ use super::*;
 use crate::dice::RngDice;
 use crate::rng::{Generator, Seed};
 use crate::shuffle::scatter::POLL_LEN;
-use crate::shuffle::{par_shuffle, shuffle};
+use crate::shuffle::{Shuffle, shuffle};
 use std::collections::BTreeSet;
 
 fn dice() -> RngDice<crate::rng::AnyRng> {
     RngDice::new(Generator::Xoshiro256PlusPlus.build(&Seed::parse("stop")))
 }
 
-/// The planned shuffle with a fresh scratch per call, as `shuffle_until` runs it.
+/// The planned shuffle with a fresh scratch per call, as `Shuffle::until(..).run` runs it.
 fn shuffle_planned_until<T, D, S>(
     slice: &mut [T],
     plan: ScatterPlan,
@@ -27,7 +27,7 @@ where
     super::shuffle_planned_until(slice, plan, dice, enter, stop, &mut Scratch::new())
 }
 
-/// The parallel planned shuffle with a fresh scratch, as `par_shuffle_until` runs it.
+/// The parallel planned shuffle with a fresh scratch, as `Shuffle::until(..).run_parallel` runs it.
 #[cfg(feature = "rayon")]
 fn par_planned<T: Send>(
     slice: &mut [T],
@@ -119,7 +119,7 @@ fn stopped_at_every_ask_the_slice_is_a_permutation_and_every_pass_is_reached() {
 
 /// The scatter shuffle of `v` with the production buckets, started at 8 MiB
 /// (the parallel shuffle's start; one thread's is 64 MiB), as
-/// [`shuffle_until`] reports it.
+/// `Shuffle::until(..).run` reports it.
 fn scatter_until(v: &mut [u32], stop: impl FnMut() -> bool) -> Result<(), Stopped> {
     let plan = ScatterPlan::parallel::<u32>();
     let mut stop = stop;
@@ -162,7 +162,10 @@ fn a_stopped_shuffle_is_not_the_finished_one_and_says_where_it_stopped() {
     assert!(v.iter().copied().eq(0..n));
     // Through the public function: slices up to 64 MiB are Fisher–Yates.
     let mut w: Vec<u32> = (0..n).collect();
-    let stopped = shuffle_until(&mut w, &mut dice(), || true).unwrap_err();
+    let stopped = Shuffle::new()
+        .until(|| true)
+        .run(&mut w, &mut dice())
+        .unwrap_err();
     assert_eq!(stopped.pass, Pass::FisherYates);
     assert!(w.iter().copied().eq(0..n), "stopped before the first swap");
 }
@@ -173,7 +176,7 @@ fn never_stopped_the_orders_are_those_without_a_hook() {
     // FNV-1a of the shuffles of 0..n as u32, Xoshiro256++ dice and ChaCha8
     // tasks keyed by "stop". 2^21 is Fisher–Yates (with the lagged swaps),
     // 3·2^20 the scatter shuffle with the 8 MiB start (`shuffle`'s until its
-    // start moved to 64 MiB; `par_shuffle`'s still). A change to these
+    // start moved to 64 MiB; `Shuffle::run_parallel`'s still). A change to these
     // values is a reproducibility-breaking change (CHANGELOG.md).
     let pins = [
         (1 << 21, 0xa858_315b_5770_cfcb, 0xebed_5381_6500_37bb),
@@ -184,7 +187,10 @@ fn never_stopped_the_orders_are_those_without_a_hook() {
         let mut b = a.clone();
         if n <= 1 << 21 {
             shuffle(&mut a, &mut dice());
-            shuffle_until(&mut b, &mut dice(), || false).unwrap();
+            Shuffle::new()
+                .until(|| false)
+                .run(&mut b, &mut dice())
+                .unwrap();
         } else {
             let plan = ScatterPlan::parallel::<u32>();
             shuffle_planned_until(&mut a, plan, &mut dice(), &mut |_| {}, &mut || false).unwrap();
@@ -196,11 +202,11 @@ fn never_stopped_the_orders_are_those_without_a_hook() {
             "n = {n}"
         );
         let (mut c, mut d): (Vec<u32>, Vec<u32>) = ((0..n).collect(), (0..n).collect());
-        par_shuffle(&mut c, &Seed::parse("stop"), Generator::ChaCha8);
-        crate::shuffle::par_shuffle_until(&mut d, &Seed::parse("stop"), Generator::ChaCha8, || {
-            false
-        })
-        .unwrap();
+        Shuffle::new().run_parallel(&mut c, &Seed::parse("stop"), Generator::ChaCha8);
+        Shuffle::new()
+            .until(|| false)
+            .run_parallel(&mut d, &Seed::parse("stop"), Generator::ChaCha8)
+            .unwrap();
         assert_eq!(
             (fingerprint(&c), fingerprint(&d)),
             (parallel, parallel),
@@ -299,11 +305,13 @@ fn a_panicking_hook_in_the_parallel_shuffle_is_raised_with_the_slice_whole() {
 fn slices_too_small_to_scatter_stop_in_fisher_yates() {
     let mut v: Vec<u32> = (0..200_000).collect();
     let mut asks = 0;
-    let stopped = shuffle_until(&mut v, &mut dice(), || {
-        asks += 1;
-        asks == 2
-    })
-    .unwrap_err();
+    let stopped = Shuffle::new()
+        .until(|| {
+            asks += 1;
+            asks == 2
+        })
+        .run(&mut v, &mut dice())
+        .unwrap_err();
     assert_eq!((stopped.pass, asks), (Pass::FisherYates, 2));
     assert_ne!(
         v[v.len() - 10..],
