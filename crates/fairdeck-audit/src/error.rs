@@ -39,10 +39,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::TooManyPaths { max_paths } => write!(
-                f,
-                "the exact walk needs more than {max_paths} paths (raise --max-paths or lower -n)"
-            ),
+            Error::TooManyPaths { max_paths } => {
+                write!(f, "the exact walk needs more than {max_paths} paths")
+            }
             Error::PathTooDeep => write!(f, "a path's probability is below 2^-128"),
             Error::NotAPermutation(why) => write!(f, "not a permutation: {why}"),
             Error::OutOfRange(why) => write!(f, "out of range: {why}"),

@@ -25,6 +25,33 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// A request field as the CLI spells it: `-n` for a one-letter field,
+/// `--max-shuffles` for `max_shuffles`. Every field the report layer names
+/// is a flag of the command it refuses.
+pub fn flag(field: fairdeck_report::Field) -> Option<String> {
+    let name = field.name();
+    Some(if name.len() == 1 {
+        format!("-{name}")
+    } else {
+        format!("--{}", name.replace('_', "-"))
+    })
+}
+
+/// The error's chain on one line, as anyhow's `{:#}` writes it, with the
+/// report layer's refusals in the CLI's words ([`flag`]).
+pub fn one_line(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|c| match c.downcast_ref::<fairdeck_report::Error>() {
+            Some(e) => e.render(&flag),
+            None => match c.downcast_ref::<fairdeck_report::RequestError>() {
+                Some(r) => r.message.render(&flag),
+                None => c.to_string(),
+            },
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
 /// Shorthand for returning a usage error.
 pub fn usage(message: impl Into<String>) -> anyhow::Error {
     UsageError(message.into()).into()
@@ -96,12 +123,18 @@ pub fn report(e: &anyhow::Error) -> ExitCode {
         Some(Hangup::Signal) if !sigpipe_was_ignored() => die_of_sigpipe(),
         _ => {}
     }
-    note(format_args!("{e:#}"));
+    note(one_line(e));
     let is_usage = e.chain().any(|c| {
         c.is::<UsageError>()
             || c.is::<fairdeck_report::RequestError>()
             || c.downcast_ref::<fairdeck::Error>()
                 .is_some_and(is_usage_error)
+            || c.downcast_ref::<fairdeck_report::Error>()
+                .is_some_and(|e| match e {
+                    fairdeck_report::Error::Refused(_) => true,
+                    fairdeck_report::Error::Core(e) => is_usage_error(e),
+                    _ => false,
+                })
     });
     ExitCode::from(if is_usage { 2 } else { 1 })
 }

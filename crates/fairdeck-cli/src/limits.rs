@@ -13,8 +13,20 @@ pub struct LongArgs {
 }
 
 impl LongArgs {
-    /// TEMP shim while the subcommands move to the report layer.
-    pub fn check(&self, steps: u64, accepted: impl FnOnce(u64) -> String) -> anyhow::Result<()> {
-        fairdeck_report::budget::check(self.allow_long, "n", steps, accepted)
+    /// The report layer's budget check ([`fairdeck_report::budget::check`])
+    /// for a subcommand that has no request of its own: refuses `field`
+    /// with what would be accepted.
+    pub fn check(
+        &self,
+        field: fairdeck_report::Field,
+        steps: u64,
+        accepted: impl FnOnce(u64) -> fairdeck_report::Message,
+    ) -> anyhow::Result<()> {
+        Ok(fairdeck_report::budget::check(
+            self.allow_long,
+            field,
+            steps,
+            accepted,
+        )?)
     }
 }

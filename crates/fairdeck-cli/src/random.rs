@@ -39,6 +39,6 @@ impl RandomArgs {
     ///
     /// When the operating system cannot supply entropy.
     pub fn randomness(&self) -> anyhow::Result<Randomness> {
-        self.request().randomness()
+        Ok(self.request().randomness()?)
     }
 }

@@ -207,31 +207,16 @@ fn is_sequence_array(x: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// An error of the report layer as a `ValueError`, in the words of keyword
-/// arguments: the CLI's `--cards` and `--players` become `cards=` and
-/// `players=`.
-pub fn report_error(e: anyhow::Error) -> PyErr {
-    PyValueError::new_err(keyword_words(&format!("{e:#}")))
+/// arguments: a refusal's `cards` and `players` fields read `cards=` and
+/// `players=`, and asides about what Python does not take (`allow_long`)
+/// are left out.
+pub fn report_error(e: fairdeck_report::Error) -> PyErr {
+    PyValueError::new_err(e.render(&keyword))
 }
 
-/// `--name` → `name=` wherever a flag starts a word.
-fn keyword_words(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("--") {
-        let (before, flag) = rest.split_at(at);
-        out.push_str(before);
-        let name_len = flag[2..]
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
-            .unwrap_or(flag.len() - 2);
-        let starts_word = out.chars().last().is_none_or(|c| !c.is_alphanumeric());
-        if starts_word && name_len > 0 {
-            out.push_str(&flag[2..2 + name_len].replace('-', "_"));
-            out.push('=');
-        } else {
-            out.push_str("--");
-        }
-        rest = &flag[2 + if starts_word { name_len } else { 0 }..];
-    }
-    out.push_str(rest);
-    out
+/// A field as a keyword argument, or `None` for one no function takes.
+fn keyword(field: fairdeck_report::Field) -> Option<String> {
+    use fairdeck_report::Field;
+    let cli_only = [Field::AllowLong, Field::Max, Field::Distribution];
+    (!cli_only.contains(&field)).then(|| format!("{}=", field.name()))
 }

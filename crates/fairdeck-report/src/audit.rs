@@ -16,7 +16,7 @@ use crate::estimate::Estimate;
 use crate::guessing::Guessing;
 use crate::input::LogRequest;
 use crate::random::{RandomRequest, Randomness};
-use crate::{budget, refuse};
+use crate::{Field, budget, message, refuse};
 
 /// What to audit and what to ask of the verdict. The defaults are the CLI's.
 #[derive(Debug, Clone, Deserialize)]
@@ -180,35 +180,42 @@ impl Request {
     /// # Errors
     ///
     /// A [`crate::RequestError`] naming the parameter at fault.
-    pub fn validate_verdict(&self) -> anyhow::Result<()> {
+    pub fn validate_verdict(&self) -> crate::Result<()> {
         let open = |x: f64| x > 0.0 && x < 1.0;
         stats::check_alpha(self.alpha)
-            .map_err(|e| refuse("alpha", format!("--alpha: {}", why(&e))))?;
+            .map_err(|e| refuse(Field::Alpha, message![Field::Alpha, ": ", why(&e)]))?;
         if self.detect.is_some_and(|d| !open(d)) {
             return Err(refuse(
-                "detect",
-                "--detect must be between 0 and 1 (exclusive)",
+                Field::Detect,
+                message![Field::Detect, " must be between 0 and 1 (exclusive)"],
             ));
         }
         if self.tolerance.is_some_and(|e| !open(e)) {
             return Err(refuse(
-                "tolerance",
-                "--tolerance must be between 0 and 1 (exclusive)",
+                Field::Tolerance,
+                message![Field::Tolerance, " must be between 0 and 1 (exclusive)"],
             ));
         }
         if !open(self.confidence) {
             return Err(refuse(
-                "confidence",
-                "--confidence must be between 0 and 1 (exclusive)",
+                Field::Confidence,
+                message![Field::Confidence, " must be between 0 and 1 (exclusive)"],
             ));
         }
         if self.until_decided && self.tolerance.is_none() {
-            return Err(refuse("until_decided", "--until-decided needs --tolerance"));
+            return Err(refuse(
+                Field::UntilDecided,
+                message![Field::UntilDecided, " needs ", Field::Tolerance],
+            ));
         }
         if self.until_decided && self.algorithm.is_none() {
             return Err(refuse(
-                "until_decided",
-                "--until-decided draws more shuffles: give an algorithm, not --input",
+                Field::UntilDecided,
+                message![
+                    Field::UntilDecided,
+                    " draws more shuffles: give an algorithm, not ",
+                    Field::Input
+                ],
             ));
         }
         Ok(())
@@ -222,22 +229,24 @@ impl Request {
     /// # Errors
     ///
     /// A [`crate::RequestError`] naming the parameter at fault.
-    pub fn validate_for(&self, n: usize) -> anyhow::Result<()> {
+    pub fn validate_for(&self, n: usize) -> crate::Result<()> {
         self.validate_verdict()?;
         if let Some(d) = self.detect
             && needed_for(n, d, self.alpha) > MOST_NEEDED
         {
             return Err(refuse(
-                "detect",
-                format!(
-                    "--detect {d:e} is too small a bias to plan for at -n {n}: catching it \
-                     would take more than {MOST_NEEDED:.0e} shuffles"
-                ),
+                Field::Detect,
+                message![
+                    Field::Detect,
+                    format!(" {d:e} is too small a bias to plan for at "),
+                    Field::N,
+                    format!(" {n}: catching it would take more than {MOST_NEEDED:.0e} shuffles"),
+                ],
             ));
         }
         if let Some(eps) = self.tolerance {
             equivalence::check_tolerance(n, eps)
-                .map_err(|e| refuse("tolerance", format!("--tolerance: {}", why(&e))))?;
+                .map_err(|e| refuse(Field::Tolerance, message![Field::Tolerance, ": ", why(&e)]))?;
         }
         Ok(())
     }
@@ -249,26 +258,38 @@ impl Request {
     ///
     /// What [`Request::validate_verdict`] refuses, an unknown or missing
     /// algorithm, n or trials out of range, a run over the work budget.
-    pub fn validate(&self) -> anyhow::Result<Algorithm> {
+    pub fn validate(&self) -> crate::Result<Algorithm> {
         self.validate_verdict()?;
         let name = self.algorithm.as_deref().unwrap_or_default();
         let alg: Algorithm =
-            (name.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+            (name.parse()).map_err(|e: fairdeck::Error| refuse(Field::Alg, e.to_string()))?;
         if !(2..=MAX_N).contains(&self.n) {
-            return Err(refuse("n", format!("-n must be between 2 and {MAX_N}")));
+            return Err(refuse(
+                Field::N,
+                message![Field::N, format!(" must be between 2 and {MAX_N}")],
+            ));
         }
         if !(1..=MAX_TRIALS).contains(&self.trials) {
             return Err(refuse(
-                "trials",
-                format!("--trials must be between 1 and {MAX_TRIALS}"),
+                Field::Trials,
+                message![
+                    Field::Trials,
+                    format!(" must be between 1 and {MAX_TRIALS}")
+                ],
             ));
         }
         self.validate_for(self.n)?;
         let (n, trials) = (self.n, self.trials);
         let steps = estimates::audit_steps(alg, n, trials);
-        budget::check(self.allow_long, "trials", steps, |steps| {
+        budget::check(self.allow_long, Field::Trials, steps, |steps| {
             let most = estimates::largest(MAX_TRIALS, steps, |t| estimates::audit_steps(alg, n, t));
-            format!("--trials at most {most} for {} at -n {n}", alg.name())
+            let name = alg.name();
+            message![
+                Field::Trials,
+                format!(" at most {most} for {name} at "),
+                Field::N,
+                format!(" {n}")
+            ]
         })?;
         self.check_decidable(alg)?;
         Ok(alg)
@@ -288,7 +309,7 @@ impl Request {
     /// Refuses a run until decided that its own plan says cannot decide:
     /// the shuffles [`equivalence::planned_trials`] asks for at the last
     /// round's confidence are more than the rounds can reach.
-    fn check_decidable(&self, alg: Algorithm) -> anyhow::Result<()> {
+    fn check_decidable(&self, alg: Algorithm) -> crate::Result<()> {
         let (Some(eps), true) = (self.tolerance, self.until_decided) else {
             return Ok(());
         };
@@ -298,20 +319,23 @@ impl Request {
         if planned <= most {
             return Ok(());
         }
-        Err(refuse(
-            "tolerance",
+        let n = self.n;
+        let mut m = message![
+            Field::Tolerance,
+            format!(" {eps} at "),
+            Field::N,
             format!(
-                "--tolerance {eps} at -n {} needs about {:.2e} shuffles by the plan, \
-                 more than the {most} the rounds can reach{}: give a larger --tolerance",
-                self.n,
-                planned as f64,
-                if self.allow_long {
-                    ""
-                } else {
-                    " in the work budget (--allow-long lifts it)"
-                }
+                " {n} needs about {:.2e} shuffles by the plan, ",
+                planned as f64
             ),
-        ))
+            format!("more than the {most} the rounds can reach"),
+        ];
+        if !self.allow_long {
+            m.append(message![" in the work budget"]);
+            m.append(message![message![" (", Field::AllowLong, " lifts it)"]]);
+        }
+        m.append(message![": give a larger ", Field::Tolerance]);
+        Err(refuse(Field::Tolerance, m))
     }
 
     /// What to ask of the verdict at round `round` (0 for a single run; from
@@ -352,10 +376,10 @@ pub fn judge(
     source: String,
     seed: Option<String>,
     tally: &Tally,
-) -> anyhow::Result<Report> {
+) -> crate::Result<Report> {
     if tally.trials == 0 || tally.n < 2 {
         return Err(refuse(
-            "input",
+            Field::Input,
             "no permutations of at least 2 items to audit",
         ));
     }
@@ -408,10 +432,10 @@ pub fn run(
     request: &Request,
     random: &Randomness,
     tick: &(dyn Fn(u64) + Sync),
-) -> anyhow::Result<(Report, Tally)> {
+) -> crate::Result<(Report, Tally)> {
     let alg = request.validate()?;
     let (source, seed) = (alg.name().to_string(), Some(random.seed.to_hex()));
-    let simulate = |trials, key: &Seed| -> anyhow::Result<Tally> {
+    let simulate = |trials, key: &Seed| -> crate::Result<Tally> {
         let permute = |n, dice: &mut _| alg.permute(n, dice);
         Ok(shuffles(
             request.n,

@@ -5,32 +5,34 @@
 
 use fairdeck_audit::budget::{self, DEFAULT_STEPS};
 
-use crate::refuse;
+use crate::{Error, Field, Message, message, refuse};
 
 /// Ok when `steps` fit [`DEFAULT_STEPS`] or `allow_long` is set; otherwise
-/// a [`crate::RequestError`] on `parameter` that says what would be accepted
-/// (`accepted(budget)`, e.g. "--trials at most 200 at -n 10000").
+/// a [`crate::RequestError`] on `field` that says what would be accepted
+/// (`accepted(budget)`, e.g. `trials at most 200 at n 10000`, with the
+/// fields as fields), and that `allow_long` would run it anyway.
 ///
 /// # Errors
 ///
 /// The refusal described above.
 pub fn check(
     allow_long: bool,
-    parameter: &'static str,
+    field: Field,
     steps: u64,
-    accepted: impl FnOnce(u64) -> String,
-) -> anyhow::Result<()> {
+    accepted: impl FnOnce(u64) -> Message,
+) -> crate::Result<()> {
     if allow_long {
         return Ok(());
     }
     budget::check(steps, DEFAULT_STEPS).map_err(|e| {
-        refuse(
-            parameter,
-            format!(
-                "{e} (about a minute): {}, or add --allow-long to run it anyway",
-                accepted(DEFAULT_STEPS)
-            ),
-        )
+        let mut m = message![&e, " (about a minute): "];
+        m.append(accepted(DEFAULT_STEPS));
+        m.append(message![message![
+            ", or add ",
+            Field::AllowLong,
+            " to run it anyway"
+        ]]);
+        refuse(field, m)
     })
 }
 
@@ -42,16 +44,13 @@ pub fn check(
 /// # Errors
 ///
 /// `memory exhausted: WHAT needs about X GB` when the reservation fails.
-pub fn reserve(bytes: u64, what: impl FnOnce() -> String) -> anyhow::Result<()> {
+pub fn reserve(bytes: u64, what: impl FnOnce() -> String) -> crate::Result<()> {
     let mut probe: Vec<u8> = Vec::new();
     usize::try_from(bytes)
         .ok()
         .and_then(|b| probe.try_reserve_exact(b).ok())
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "memory exhausted: {} needs about {:.2} GB",
-                what(),
-                bytes as f64 / 1e9
-            )
+        .ok_or_else(|| Error::Memory {
+            what: what(),
+            bytes,
         })
 }

@@ -4,7 +4,7 @@
 use fairdeck_audit::chaos;
 use serde::{Deserialize, Serialize};
 
-use crate::refuse;
+use crate::{Field, message, refuse};
 
 /// The sequence to measure.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -29,15 +29,18 @@ pub struct One {
 /// # Errors
 ///
 /// No values, or repeated values (naming `values`).
-pub fn run(request: &Request) -> anyhow::Result<One> {
+pub fn run(request: &Request) -> crate::Result<One> {
     if request.values.is_empty() {
         return Err(refuse(
-            "values",
-            "give the values (e.g. 1 4 2 3 5), --max N or --distribution N",
+            Field::Values,
+            message![
+                "give the values (e.g. 1 4 2 3 5)",
+                message![", ", Field::Max, " N or ", Field::Distribution, " N"],
+            ],
         ));
     }
     let c = chaos::chaos(&request.values)
-        .map_err(|_| refuse("values", "the values must be distinct"))?;
+        .map_err(|_| refuse(Field::Values, "the values must be distinct"))?;
     Ok(One {
         chaos: c.chaos,
         ascending: c.ascending,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::random::{KeyEntropy, RandomRequest, Randomness};
 pub use crate::shortfall::{Shortfall, bits, check_key};
-use crate::{budget, refuse};
+use crate::{Field, budget, message, refuse};
 
 /// What to deal. The defaults are the CLI's: a bridge deal from a fresh key.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -74,33 +74,53 @@ impl Request {
     ///
     /// `players` without `cards` or `game`, an unknown game or deck, a plan
     /// the deck cannot fill, numbering over the work budget.
-    pub fn validate(&self) -> anyhow::Result<Plan> {
+    pub fn validate(&self) -> crate::Result<Plan> {
         let deck_kind = self
             .deck
             .as_deref()
             .map(str::parse::<DeckKind>)
             .transpose()
-            .map_err(|e| refuse("deck", e.to_string()))?;
+            .map_err(|e| refuse(Field::Deck, e.to_string()))?;
         let (game, deck, plan) = if let Some(cards) = self.cards {
             if self.game.is_some() {
                 return Err(refuse(
-                    "cards",
-                    "give either --game or --cards (with --players), not both",
+                    Field::Cards,
+                    message![
+                        "give either ",
+                        Field::Game,
+                        " or ",
+                        Field::Cards,
+                        " (with ",
+                        Field::Players,
+                        "), not both",
+                    ],
                 ));
             }
             let Some(players) = self.players else {
-                return Err(refuse("cards", "--cards needs --players"));
+                return Err(refuse(
+                    Field::Cards,
+                    message![Field::Cards, " needs ", Field::Players],
+                ));
             };
             let deck = deck_kind.unwrap_or_default();
-            (None, deck, DealPlan::round_robin_in(deck, players, cards)?)
+            let plan = DealPlan::round_robin_in(deck, players, cards)
+                .map_err(|e| refuse(Field::Cards, e.to_string()))?;
+            (None, deck, plan)
         } else {
             if self.game.is_none() && self.players.is_some() {
-                return Err(refuse("players", "--players needs --cards or --game"));
+                return Err(refuse(
+                    Field::Players,
+                    message![Field::Players, " needs ", Field::Cards, " or ", Field::Game],
+                ));
             }
             let game: Game = (self.game.as_deref().unwrap_or("bridge").parse())
-                .map_err(|e: fairdeck::Error| refuse("game", e.to_string()))?;
+                .map_err(|e: fairdeck::Error| refuse(Field::Game, e.to_string()))?;
             let deck = deck_kind.unwrap_or(game.deck());
-            (Some(game), deck, game.plan(self.players)?)
+            let plan = game.plan(self.players).map_err(|e| match self.players {
+                Some(_) => refuse(Field::Players, e.to_string()),
+                None => e.into(),
+            })?;
+            (Some(game), deck, plan)
         };
         let shape = DealShape::for_game(game, &plan, deck)?;
         self.check_work(&shape, deck.len() as u64)?;
@@ -118,7 +138,7 @@ impl Request {
     /// product of a b-bit number costs about b/64 word steps; the constants
     /// are measured ([`NUMBER_NANOS`]). A deck of distinct cards is cheap; a
     /// large shoe is not: shoe:1000 has 52 000 cards and 2^296104 deals.
-    fn check_work(&self, shape: &DealShape, cards: u64) -> anyhow::Result<()> {
+    fn check_work(&self, shape: &DealShape, cards: u64) -> crate::Result<()> {
         let unrank = self.number.is_some() || self.physical;
         if !unrank && !self.show_number {
             return Ok(());
@@ -130,17 +150,19 @@ impl Request {
             (nanos / fairdeck::algorithms::NANOS_PER_STEP as f64) as u64
         };
         let here = steps(cards, shape.bits());
-        budget::check(self.allow_long, "deck", here, |budget| {
+        budget::check(self.allow_long, Field::Deck, here, |budget| {
             // Steps grow as cards² (bits per card barely change with the
             // shoe's size), so this many cards fit the budget.
             let fits = cards as f64 * (budget as f64 / here as f64).sqrt();
             let shoe = (fits / 52.0).floor().max(1.0);
-            let flag = if unrank {
-                "--number/--entropy"
+            let mut m = if unrank {
+                message![Field::Number, "/", Field::Entropy]
             } else {
-                "--show-number"
+                message![Field::ShowNumber]
             };
-            format!("{flag} on {cards} cards: --deck shoe:{shoe} at most")
+            m.append(message![format!(" on {cards} cards: "), Field::Deck]);
+            m.append(message![format!(" shoe:{shoe} at most")]);
+            m
         })
     }
 }
@@ -224,7 +246,7 @@ impl Plan {
     /// # Errors
     ///
     /// A strict request whose key holds too few bits (naming `strict`).
-    pub fn check_key(&self, key: KeyEntropy, strict: bool) -> anyhow::Result<Option<Shortfall>> {
+    pub fn check_key(&self, key: KeyEntropy, strict: bool) -> crate::Result<Option<Shortfall>> {
         check_key(key, self.shape.bits(), &self.what(), strict)
     }
 
@@ -237,7 +259,7 @@ impl Plan {
         &self,
         dice: &mut D,
         source: KeySource,
-    ) -> anyhow::Result<Shuffled> {
+    ) -> crate::Result<Shuffled> {
         let deal = self.plan.shuffle_and_deal(self.deck, dice)?;
         Ok(Shuffled {
             deck: self.plan.undeal(&deal)?,
@@ -258,7 +280,7 @@ impl Plan {
         &self,
         random: &mut Randomness,
         strict: bool,
-    ) -> anyhow::Result<(Shuffled, Option<Shortfall>)> {
+    ) -> crate::Result<(Shuffled, Option<Shortfall>)> {
         let shortfall = self.check_key(random.key, strict)?;
         let source = KeySource {
             seed: random.seed.to_hex(),
@@ -273,17 +295,20 @@ impl Plan {
     /// # Errors
     ///
     /// Text that is not a whole number, or a number out of range (naming `number`).
-    pub fn from_number(&self, text: &str) -> anyhow::Result<Shuffled> {
+    pub fn from_number(&self, text: &str) -> crate::Result<Shuffled> {
         let number: BigUint = text.trim().parse().map_err(|_| {
             refuse(
-                "number",
-                format!("--number {text:?}: write a whole number, e.g. 12345"),
+                Field::Number,
+                message![
+                    Field::Number,
+                    format!(" {text:?}: write a whole number, e.g. 12345")
+                ],
             )
         })?;
         let deck = self.shape.deck(&number).map_err(|e| {
             refuse(
-                "number",
-                format!("--number: {e} ({})", self.shape.formula()),
+                Field::Number,
+                message![Field::Number, format!(": {e} ({})", self.shape.formula())],
             )
         })?;
         let deal = self.plan.deal(&deck)?;
@@ -325,7 +350,7 @@ impl Plan {
 pub fn run(
     request: &Request,
     random: &mut Randomness,
-) -> anyhow::Result<(Report, Option<Shortfall>)> {
+) -> crate::Result<(Report, Option<Shortfall>)> {
     let plan = request.validate()?;
     let (shuffled, shortfall) = plan.from_seed(random, request.strict)?;
     let number = request

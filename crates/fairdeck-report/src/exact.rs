@@ -9,7 +9,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 
-use crate::{budget, refuse};
+use crate::{Field, budget, message, refuse};
 
 /// Largest n accepted (8! = 40320 outcomes to print).
 pub const MAX_N: usize = 9;
@@ -95,22 +95,29 @@ pub struct Report {
 /// # Errors
 ///
 /// Unknown algorithm, bad `n`, a walk over `max_paths` or the work budget.
-pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
+pub fn run(args: &Request) -> crate::Result<(Report, BigRational)> {
     let alg: Algorithm =
-        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse(Field::Alg, e.to_string()))?;
     if !(1..=MAX_N).contains(&args.n) {
-        return Err(refuse("n", format!("-n must be between 1 and {MAX_N}")));
+        return Err(refuse(
+            Field::N,
+            message![Field::N, format!(" must be between 1 and {MAX_N}")],
+        ));
     }
     if args.max_paths == 0 {
-        return Err(refuse("max_paths", "--max-paths must be positive"));
+        return Err(refuse(
+            Field::MaxPaths,
+            message![Field::MaxPaths, " must be positive"],
+        ));
     }
     if args.max_depth > exact::MAX_DEPTH {
         return Err(refuse(
-            "max_depth",
-            format!(
-                "--max-depth is at most {} (deeper paths have probabilities below 2^-128)",
-                exact::MAX_DEPTH
-            ),
+            Field::MaxDepth,
+            message![
+                Field::MaxDepth,
+                format!(" is at most {}", exact::MAX_DEPTH),
+                " (deeper paths have probabilities below 2^-128)",
+            ],
         ));
     }
     check_work(args, alg)?;
@@ -120,7 +127,10 @@ pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
     };
     let d =
         exact::distribution(args.n, |w| alg.permute(args.n, w), limits).map_err(|e| match e {
-            fairdeck_audit::Error::TooManyPaths { .. } => refuse("max_paths", e.to_string()),
+            fairdeck_audit::Error::TooManyPaths { .. } => refuse(
+                Field::MaxPaths,
+                message![&e, " (raise ", Field::MaxPaths, " or lower ", Field::N, ")"],
+            ),
             other => other.into(),
         })?;
     let tv = d.total_variation();
@@ -157,15 +167,20 @@ pub fn run(args: &Request) -> anyhow::Result<(Report, BigRational)> {
 /// can never succeed (the deepening walk cuts every path), so it is refused
 /// at once; the work is that of one walk of P paths. Other trees are
 /// walked as deep as --max-paths allows, at most twice that many paths.
-fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
+fn check_work(args: &Request, alg: Algorithm) -> crate::Result<()> {
     let n = args.n;
     let tree = |n: usize| walk::fixed_tree_paths(|d| alg.permute(n, d), args.max_depth);
     let Some(paths) = tree(n) else {
         let steps = estimates::exact_steps(alg, n, args.max_paths);
-        return budget::check(args.allow_long, "max_paths", steps, |steps| {
+        return budget::check(args.allow_long, Field::MaxPaths, steps, |steps| {
             let most =
                 estimates::largest(args.max_paths, steps, |p| estimates::exact_steps(alg, n, p));
-            format!("--max-paths at most {most} at -n {n}")
+            message![
+                Field::MaxPaths,
+                format!(" at most {most} at "),
+                Field::N,
+                format!(" {n}")
+            ]
         });
     };
     let walk_steps = |n: usize, paths: u128| {
@@ -173,26 +188,40 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
     };
     let fits_budget = |n: usize, budget: u64| tree(n).is_some_and(|p| walk_steps(n, p) <= budget);
     if paths > u128::from(args.max_paths) {
-        let within = match args.allow_long || fits_budget(n, estimates::DEFAULT_STEPS) {
-            true => String::new(),
-            false => " (with --allow-long: that walk is over the budget)".into(),
-        };
-        return Err(refuse(
-            "max_paths",
+        let mut m = message![
             format!(
-                "{} on {n} items has {paths} paths of the same length: a walk of at most \
-             --max-paths {} cannot finish; give --max-paths {paths}{within}, or a smaller -n",
-                alg.name(),
-                args.max_paths
+                "{} on {n} items has {paths} paths of the same length: ",
+                alg.name()
             ),
-        ));
+            "a walk of at most ",
+            Field::MaxPaths,
+            format!(" {} cannot finish; give ", args.max_paths),
+            Field::MaxPaths,
+            format!(" {paths}"),
+        ];
+        if !(args.allow_long || fits_budget(n, estimates::DEFAULT_STEPS)) {
+            m.append(message![message![
+                " (with ",
+                Field::AllowLong,
+                ": that walk is over the budget)"
+            ]]);
+        }
+        m.append(message![", or a smaller ", Field::N]);
+        return Err(refuse(Field::MaxPaths, m));
     }
-    budget::check(args.allow_long, "n", walk_steps(n, paths), |steps| {
+    budget::check(args.allow_long, Field::N, walk_steps(n, paths), |steps| {
         let most = (1..n).rev().find(|&m| fits_budget(m, steps)).unwrap_or(1);
         let need = tree(most).unwrap_or(1).max(1);
-        format!(
-            "-n at most {most} with --max-paths {need} for {} (a walk of all {paths} paths at -n {n})",
-            alg.name()
-        )
+        message![
+            Field::N,
+            format!(" at most {most} with "),
+            Field::MaxPaths,
+            format!(
+                " {need} for {} (a walk of all {paths} paths at ",
+                alg.name()
+            ),
+            Field::N,
+            format!(" {n})"),
+        ]
     })
 }

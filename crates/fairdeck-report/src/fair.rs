@@ -7,7 +7,7 @@ use fairdeck_fair::{self as fair, ServerSecret};
 use serde::{Deserialize, Serialize};
 
 use crate::random::fresh_seed;
-use crate::refuse;
+use crate::{Field, message, refuse};
 
 /// What `fairdeck fair commit --format json` prints.
 #[derive(Debug, Serialize)]
@@ -25,7 +25,7 @@ pub struct Committed {
 /// # Errors
 ///
 /// When the operating system cannot supply entropy.
-pub fn fresh_secret() -> anyhow::Result<ServerSecret> {
+pub fn fresh_secret() -> crate::Result<ServerSecret> {
     Ok(ServerSecret::from_bytes(*fresh_seed()?.as_bytes()))
 }
 
@@ -95,13 +95,13 @@ impl DealRequest {
     /// # Errors
     ///
     /// An unknown game or deck (naming it).
-    pub fn game_and_deck(&self) -> anyhow::Result<(Game, DeckKind)> {
+    pub fn game_and_deck(&self) -> crate::Result<(Game, DeckKind)> {
         let game: Game = (self.game.as_deref().unwrap_or("bridge").parse())
-            .map_err(|e: fairdeck::Error| refuse("game", e.to_string()))?;
+            .map_err(|e: fairdeck::Error| refuse(Field::Game, e.to_string()))?;
         let deck = match &self.deck {
             Some(d) => d
                 .parse()
-                .map_err(|e: fairdeck::Error| refuse("deck", e.to_string()))?,
+                .map_err(|e: fairdeck::Error| refuse(Field::Deck, e.to_string()))?,
             None => game.deck(),
         };
         Ok((game, deck))
@@ -112,10 +112,14 @@ impl DealRequest {
     /// # Errors
     ///
     /// None given, or not 64 hex digits (naming `server_secret`).
-    pub fn secret(&self) -> anyhow::Result<ServerSecret> {
-        let text = (self.server_secret.as_deref())
-            .ok_or_else(|| refuse("server_secret", "give --server-secret or --secret-file"))?;
-        ServerSecret::from_hex(text).map_err(|e| refuse("server_secret", e.to_string()))
+    pub fn secret(&self) -> crate::Result<ServerSecret> {
+        let text = (self.server_secret.as_deref()).ok_or_else(|| {
+            refuse(
+                Field::ServerSecret,
+                message!["give ", Field::ServerSecret, " or ", Field::SecretFile],
+            )
+        })?;
+        ServerSecret::from_hex(text).map_err(|e| refuse(Field::ServerSecret, e.to_string()))
     }
 
     /// The nonce.
@@ -123,11 +127,16 @@ impl DealRequest {
     /// # Errors
     ///
     /// None given (naming `nonce`).
-    pub fn nonce(&self) -> anyhow::Result<u64> {
+    pub fn nonce(&self) -> crate::Result<u64> {
         self.nonce.ok_or_else(|| {
             refuse(
-                "nonce",
-                "--nonce N is required (or --boards A-B for a session of boards)",
+                Field::Nonce,
+                message![
+                    Field::Nonce,
+                    " N is required (or ",
+                    Field::Boards,
+                    " A-B for a session of boards)",
+                ],
             )
         })
     }
@@ -138,15 +147,21 @@ impl DealRequest {
 /// # Errors
 ///
 /// A missing or bad secret, client seed or nonce; a bad game, deck or player count.
-pub fn deal(request: &DealRequest) -> anyhow::Result<(Dealt, Deal)> {
+pub fn deal(request: &DealRequest) -> crate::Result<(Dealt, Deal)> {
     let nonce = request.nonce()?;
     let secret = request.secret()?;
     let (game, kind) = request.game_and_deck()?;
     let plan: DealPlan = game.plan(request.players)?;
     let client_seed = request.client_seed.as_deref().ok_or_else(|| {
         refuse(
-            "client_seed",
-            "give --client-seed TEXT (version 1), or --table FILE (version 2)",
+            Field::ClientSeed,
+            message![
+                "give ",
+                Field::ClientSeed,
+                " TEXT (version 1), or ",
+                Field::Table,
+                " FILE (version 2)",
+            ],
         )
     })?;
     let cards = fair::shuffled_deck(&secret, client_seed, nonce, kind);

@@ -9,7 +9,7 @@ use fairdeck_audit::stats::Tally;
 use fairdeck_audit::stats::input::{CardOrder, read_log};
 use serde::Deserialize;
 
-use crate::refuse;
+use crate::{Field, message, refuse};
 
 /// How to read a log. The defaults are the CLI's.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -34,9 +34,12 @@ impl LogRequest {
     /// A [`crate::RequestError`] for `base` other than 0 or 1, or an
     /// `order` that names no deck kind and is not a list of distinct cards
     /// (a shoe repeats names: refused).
-    pub fn validate(&self) -> anyhow::Result<CardOrder> {
+    pub fn validate(&self) -> crate::Result<CardOrder> {
         if self.base.is_some_and(|b| b > 1) {
-            return Err(refuse("base", "--base must be 0 or 1"));
+            return Err(refuse(
+                Field::Base,
+                message![Field::Base, " must be 0 or 1"],
+            ));
         }
         let Some(text) = self.order.as_deref() else {
             return order(DeckKind::Standard.cards());
@@ -52,10 +55,12 @@ impl LogRequest {
         match cards {
             Ok(cards) => order(cards),
             Err(e) => Err(refuse(
-                "order",
-                format!(
-                    "--order: {e}; give a deck kind (standard, piquet, italian, jokers) or the cards in order"
-                ),
+                Field::Order,
+                message![
+                    Field::Order,
+                    format!(": {e}; give a deck kind (standard, piquet, italian, jokers)"),
+                    " or the cards in order",
+                ],
             )),
         }
     }
@@ -67,20 +72,20 @@ impl LogRequest {
     /// What [`LogRequest::validate`] refuses; a log that is not decks, as a
     /// [`crate::RequestError`] on `input` naming the line and the card
     /// (nothing is counted); a failed read as the audit crate's error.
-    pub fn read(&self, reader: impl BufRead) -> anyhow::Result<Tally> {
+    pub fn read(&self, reader: impl BufRead) -> crate::Result<Tally> {
         let order = self.validate()?;
         read_log(reader, self.base, Some(&order)).map_err(|e| match e {
-            fairdeck_audit::Error::InvalidInput(why) => refuse("input", why),
-            other => anyhow::Error::new(other),
+            fairdeck_audit::Error::InvalidInput(why) => refuse(Field::Input, why),
+            other => other.into(),
         })
     }
 }
 
-fn order(cards: Vec<Card>) -> anyhow::Result<CardOrder> {
+fn order(cards: Vec<Card>) -> crate::Result<CardOrder> {
     CardOrder::new(cards).map_err(|e| {
         let why = e.to_string();
         refuse(
-            "order",
+            Field::Order,
             why.trim_start_matches("invalid input: ").to_string(),
         )
     })
@@ -106,14 +111,16 @@ mod tests {
         let err = request(Some("shoe:2")).validate().unwrap_err().to_string();
         assert!(err.contains("twice"), "{err}");
         let err = request(Some("AS ZZ")).validate().unwrap_err().to_string();
-        assert!(err.starts_with("--order:"), "{err}");
+        assert!(err.starts_with("order:"), "{err}");
         let err = request(Some("AS KH"))
             .read("AS QH\n".as_bytes())
             .unwrap_err();
-        let refused = err.downcast_ref::<crate::RequestError>().unwrap();
-        assert_eq!(refused.parameter, "input");
+        let refused = err.refused().unwrap();
+        assert_eq!(refused.field, Field::Input);
         assert!(
-            refused.message.contains("line 1: QH is not in the order"),
+            refused
+                .to_string()
+                .contains("line 1: QH is not in the order"),
             "{refused}"
         );
     }

@@ -39,4 +39,4 @@ pub mod shortfall;
 pub mod shuffle;
 pub mod tree;
 
-pub use error::{RequestError, refuse};
+pub use error::{Error, Field, IntoPart, Message, Part, RequestError, Result, refuse};

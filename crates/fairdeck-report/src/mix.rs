@@ -9,7 +9,7 @@ use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 use crate::random::{RandomRequest, Randomness};
-use crate::{budget, refuse};
+use crate::{Field, budget, message, refuse};
 
 /// Which curve to compute. The defaults are the CLI's.
 #[derive(Debug, Clone, Deserialize)]
@@ -187,19 +187,25 @@ pub const MAX_SHELVES: u64 = 1000;
 ///
 /// A [`crate::RequestError`] for `n` outside 2..=[`MAX_SHELF_N`] or
 /// `max_shelves` outside 1..=[`MAX_SHELVES`].
-pub fn shelf(request: &Request) -> anyhow::Result<ShelfReport> {
+pub fn shelf(request: &Request) -> crate::Result<ShelfReport> {
     let n = request.n;
     if !(2..=MAX_SHELF_N).contains(&n) {
         return Err(refuse(
-            "n",
-            format!("-n must be between 2 and {MAX_SHELF_N} for shelf"),
+            Field::N,
+            message![
+                Field::N,
+                format!(" must be between 2 and {MAX_SHELF_N} for shelf")
+            ],
         ));
     }
     let most = request.max_shelves.unwrap_or(20);
     if !(1..=MAX_SHELVES).contains(&most) {
         return Err(refuse(
-            "max_shelves",
-            format!("--max-shelves must be between 1 and {MAX_SHELVES}"),
+            Field::MaxShelves,
+            message![
+                Field::MaxShelves,
+                format!(" must be between 1 and {MAX_SHELVES}")
+            ],
         ));
     }
     let one: Vec<u64> = (1..=most).collect();
@@ -224,18 +230,21 @@ pub fn shelf(request: &Request) -> anyhow::Result<ShelfReport> {
     })
 }
 
-fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
+fn parse_model(name: &str, mean_packet: u64) -> crate::Result<Model> {
     match name {
         "riffle" | "gsr" => Ok(Model::Riffle),
         "top-to-random" => Ok(Model::TopToRandom),
         "overhand" if mean_packet >= 1 => Ok(Model::Overhand { mean_packet }),
-        "overhand" => Err(refuse("mean_packet", "--mean-packet must be at least 1")),
+        "overhand" => Err(refuse(
+            Field::MeanPacket,
+            message![Field::MeanPacket, " must be at least 1"],
+        )),
         "shelf" => Err(refuse(
-            "model",
+            Field::Model,
             "shelf rows go by shelves, not shuffles: its table is mix::shelf (`fairdeck mix shelf`)",
         )),
         other => Err(refuse(
-            "model",
+            Field::Model,
             format!("unknown model {other:?} (known: riffle, top-to-random, overhand, shelf)"),
         )),
     }
@@ -246,7 +255,7 @@ fn parse_model(name: &str, mean_packet: u64) -> anyhow::Result<Model> {
 /// # Errors
 ///
 /// Unknown model, flags out of range, a run over the work budget.
-pub fn run(args: &Request, random: &Randomness) -> anyhow::Result<Report> {
+pub fn run(args: &Request, random: &Randomness) -> crate::Result<Report> {
     let Plan { model, ks, .. } = args.validate()?;
     let n = args.n;
     Ok(if model == Model::Riffle && n > mix::MAX_EXACT_N {
@@ -265,27 +274,35 @@ impl Request {
     /// # Errors
     ///
     /// Unknown model, flags out of range, a run over the work budget.
-    pub fn validate(&self) -> anyhow::Result<Plan> {
+    pub fn validate(&self) -> crate::Result<Plan> {
         plan(self)
     }
 }
 
-fn plan(args: &Request) -> anyhow::Result<Plan> {
+fn plan(args: &Request) -> crate::Result<Plan> {
     let model = parse_model(&args.model, args.mean_packet)?;
     let n = args.n;
     if !(2..=10_000).contains(&n) {
-        return Err(refuse("n", "-n must be between 2 and 10000"));
+        return Err(refuse(
+            Field::N,
+            message![Field::N, " must be between 2 and 10000"],
+        ));
     }
     let (k_max, ks) = shuffle_counts(model, n, args);
     if k_max == 0 || k_max > 1_000_000 || !(1..=MAX_TRIALS).contains(&args.trials) {
-        let parameter = if k_max == 0 || k_max > 1_000_000 {
-            "max_shuffles"
+        let field = if k_max == 0 || k_max > 1_000_000 {
+            Field::MaxShuffles
         } else {
-            "trials"
+            Field::Trials
         };
         return Err(refuse(
-            parameter,
-            format!("--max-shuffles must be 1..=1000000 and --trials 1..={MAX_TRIALS}"),
+            field,
+            message![
+                Field::MaxShuffles,
+                " must be 1..=1000000 and ",
+                Field::Trials,
+                format!(" 1..={MAX_TRIALS}"),
+            ],
         ));
     }
     check_work(model, n, &ks, args)?;
@@ -315,9 +332,9 @@ fn shuffle_counts(model: Model, n: usize, args: &Request) -> (u32, Vec<u32>) {
 
 /// Refuses a run over the work budget, saying which -n (and, where the
 /// model is simulated, which --trials) would be accepted.
-fn check_work(model: Model, n: usize, ks: &[u32], args: &Request) -> anyhow::Result<()> {
+fn check_work(model: Model, n: usize, ks: &[u32], args: &Request) -> crate::Result<()> {
     let steps = estimates::mix_steps(model, n, ks, args.trials);
-    budget::check(args.allow_long, "n", steps, |budget| {
+    budget::check(args.allow_long, Field::N, steps, |budget| {
         let most_n = estimates::largest(n as u64, budget, |m| {
             let (_, ks) = shuffle_counts(model, m as usize, args);
             estimates::mix_steps(model, m as usize, &ks, args.trials)
@@ -326,9 +343,18 @@ fn check_work(model: Model, n: usize, ks: &[u32], args: &Request) -> anyhow::Res
         let most_t = estimates::largest(args.trials, budget, |t| {
             estimates::mix_steps(model, n, ks, t)
         });
-        let fewer_n = format!("-n at most {most_n}, or fewer --max-shuffles");
+        let fewer_n = message![
+            Field::N,
+            format!(" at most {most_n}, or fewer "),
+            Field::MaxShuffles
+        ];
         match simulated {
-            true if most_t > 0 => format!("--trials at most {most_t} at -n {n}, or {fewer_n}"),
+            true if most_t > 0 => {
+                let mut m = message![Field::Trials, format!(" at most {most_t} at "), Field::N];
+                m.append(message![format!(" {n}, or ")]);
+                m.append(fewer_n);
+                m
+            }
             _ => fewer_n,
         }
     })
@@ -359,7 +385,7 @@ fn riffle_rows(n: usize, ks: &[u32]) -> Report {
 /// `--max-shuffles` (with a `--step` beyond the last row those shuffles
 /// would be computed, unshown and outside the work estimate, which counts
 /// the rows shown).
-fn exact_rows(model: Model, n: usize, ks: &[u32]) -> anyhow::Result<Report> {
+fn exact_rows(model: Model, n: usize, ks: &[u32]) -> crate::Result<Report> {
     let last = ks.iter().copied().max().unwrap_or(1);
     let all = mix::exact_small(model, n, last)?;
     let rows = ks

@@ -1,6 +1,5 @@
 //! The randomness a request draws from: a key (`seed`) and a generator.
 
-use anyhow::Context;
 use fairdeck::dice::RngDice;
 use fairdeck::rng::{AnyRng, Generator, Seed, seed_text_bits};
 use serde::{Deserialize, Deserializer};
@@ -82,7 +81,7 @@ impl RandomRequest {
     /// # Errors
     ///
     /// When the operating system cannot supply entropy.
-    pub fn randomness(&self) -> anyhow::Result<Randomness> {
+    pub fn randomness(&self) -> crate::Result<Randomness> {
         let (seed, key) = match &self.seed {
             Some(text) => KeyEntropy::of_text(text),
             None => (fresh_seed()?, KeyEntropy::OS),
@@ -101,10 +100,8 @@ impl RandomRequest {
 /// # Errors
 ///
 /// When the operating system cannot supply entropy.
-pub fn fresh_seed() -> anyhow::Result<Seed> {
+pub fn fresh_seed() -> crate::Result<Seed> {
     let mut key = [0u8; 32];
-    getrandom::fill(&mut key)
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("cannot read entropy from the operating system")?;
+    getrandom::fill(&mut key).map_err(|e| crate::Error::Entropy(e.to_string()))?;
     Ok(Seed::from_bytes(key))
 }

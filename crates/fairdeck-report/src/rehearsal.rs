@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::mix::Request;
 use crate::random::Randomness;
-use crate::{budget, refuse};
+use crate::{Field, budget, message, refuse};
 
 /// What `mix MODEL --decks N --format json` prints.
 #[derive(Debug, Serialize)]
@@ -41,23 +41,33 @@ enum Maker {
 ///
 /// A [`crate::RequestError`] for an unknown model, counts out of range, or
 /// a run over the work budget.
-pub fn decks(request: &Request, random: &Randomness) -> anyhow::Result<Decks> {
+pub fn decks(request: &Request, random: &Randomness) -> crate::Result<Decks> {
     let (maker, model) = maker(request)?;
     let n = request.n;
     let count = request.decks.unwrap_or(0);
     if !(2..=10_000).contains(&n) || !(1..=MAX_TRIALS).contains(&count) {
         return Err(refuse(
-            "decks",
-            format!("-n must be 2..=10000 and --decks 1..={MAX_TRIALS}"),
+            Field::Decks,
+            message![
+                Field::N,
+                " must be 2..=10000 and ",
+                Field::Decks,
+                format!(" 1..={MAX_TRIALS}"),
+            ],
         ));
     }
     let rounds = match maker {
         Maker::Hand(_, k) | Maker::Shelf(_, k) => u64::from(k),
     };
     let steps = count.saturating_mul(n as u64).saturating_mul(rounds.max(1));
-    budget::check(request.allow_long, "decks", steps, |budget| {
+    budget::check(request.allow_long, Field::Decks, steps, |budget| {
         let most = estimates::largest(count, budget, |d| d * n as u64 * rounds.max(1));
-        format!("--decks at most {most} at -n {n}")
+        message![
+            Field::Decks,
+            format!(" at most {most} at "),
+            Field::N,
+            format!(" {n}")
+        ]
     })?;
     let names = (n == 52).then(|| DeckKind::Standard.cards());
     let mut dice = RngDice::new(random.generator.build(&random.seed));
@@ -82,14 +92,19 @@ pub fn decks(request: &Request, random: &Randomness) -> anyhow::Result<Decks> {
 }
 
 /// The maker and its description, from the request's model and counts.
-fn maker(r: &Request) -> anyhow::Result<(Maker, String)> {
+fn maker(r: &Request) -> crate::Result<(Maker, String)> {
     let k = r.shuffles.unwrap_or(1);
     if r.model == "shelf" {
         let (m, p) = (r.shelves.unwrap_or(10), r.passes.unwrap_or(1));
         if !(1..=1000).contains(&m) || !(1..=100).contains(&p) {
             return Err(refuse(
-                "shelves",
-                "--shelves must be 1..=1000 and --passes 1..=100",
+                Field::Shelves,
+                message![
+                    Field::Shelves,
+                    " must be 1..=1000 and ",
+                    Field::Passes,
+                    " 1..=100"
+                ],
             ));
         }
         let plural = if p == 1 { "" } else { "es" };
@@ -106,13 +121,16 @@ fn maker(r: &Request) -> anyhow::Result<(Maker, String)> {
         },
         other => {
             return Err(refuse(
-                "model",
+                Field::Model,
                 format!("unknown model {other:?} (known: riffle, top-to-random, overhand, shelf)"),
             ));
         }
     };
     if !(1..=1_000_000).contains(&k) {
-        return Err(refuse("shuffles", "--shuffles must be 1..=1000000"));
+        return Err(refuse(
+            Field::Shuffles,
+            message![Field::Shuffles, " must be 1..=1000000"],
+        ));
     }
     Ok((
         Maker::Hand(model, k),

@@ -2,7 +2,7 @@
 //! or, for a strict request, a refusal.
 
 use crate::random::KeyEntropy;
-use crate::refuse;
+use crate::{Field, message, refuse};
 
 /// A key that holds fewer bits than the deal needs: a `warning` (guessable
 /// seed text) or a `note` (a full key, a deal that needs more). Front ends
@@ -29,12 +29,15 @@ pub fn check_key(
     needed: f64,
     what: &str,
     strict: bool,
-) -> anyhow::Result<Option<Shortfall>> {
+) -> crate::Result<Option<Shortfall>> {
     let Some(shortfall) = shortfall(key, needed, what) else {
         return Ok(None);
     };
     if strict {
-        return Err(refuse("strict", format!("--strict: {}", shortfall.message)));
+        return Err(refuse(
+            Field::Strict,
+            message![Field::Strict, ": ", &shortfall.message],
+        ));
     }
     Ok(Some(shortfall))
 }

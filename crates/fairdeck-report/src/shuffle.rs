@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::budget;
 use crate::random::{RandomRequest, Randomness};
-use crate::refuse;
+use crate::{Field, message, refuse};
 
 /// Largest deck an algorithm is run on (memory: a few words per card).
 pub const MAX_N: u64 = 100_000_000;
@@ -117,7 +117,7 @@ pub struct StepOut {
 /// # Errors
 ///
 /// Unknown algorithm or flags that do not fit it (usage errors), no OS entropy.
-pub fn run(args: &Request, random: &mut Randomness) -> anyhow::Result<Report> {
+pub fn run(args: &Request, random: &mut Randomness) -> crate::Result<Report> {
     let alg = args.validate()?;
     let (result, steps) = execute(args, alg, random)?;
     Ok(Report {
@@ -140,66 +140,81 @@ impl Request {
     ///
     /// An unknown algorithm, flags that do not fit it, a run over the work
     /// budget or over the memory there is.
-    pub fn validate(&self) -> anyhow::Result<Algorithm> {
-        let alg: Algorithm =
-            (self.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+    pub fn validate(&self) -> crate::Result<Algorithm> {
+        let alg: Algorithm = (self.algorithm.parse())
+            .map_err(|e: fairdeck::Error| refuse(Field::Alg, e.to_string()))?;
         check(self, alg)?;
         Ok(alg)
     }
 }
 
 /// Flags that do not fit the algorithm or the size.
-fn check(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
+fn check(args: &Request, alg: Algorithm) -> crate::Result<()> {
     let is_deal = matches!(alg, Algorithm::KnuthDeal | Algorithm::HashDeal);
     if args.rounds.is_some() && alg != Algorithm::RandomInsertion {
         return Err(refuse(
-            "rounds",
-            "--rounds applies to random-insertion only",
+            Field::Rounds,
+            message![Field::Rounds, " applies to random-insertion only"],
         ));
     }
     if args.deal.is_some() && !is_deal {
         return Err(refuse(
-            "deal",
-            "--deal applies to knuth-deal and hash-deal only",
+            Field::Deal,
+            message![Field::Deal, " applies to knuth-deal and hash-deal only"],
         ));
     }
     if let Some(k) = args.deal
         && k > args.n
     {
         return Err(refuse(
-            "deal",
+            Field::Deal,
             format!("cannot deal {k} cards from {}", args.n),
         ));
     }
     let huge_hash_deal = alg == Algorithm::HashDeal && args.deal.is_some() && !args.steps;
     if args.n > MAX_N && !huge_hash_deal {
         return Err(refuse(
-            "n",
-            format!(
-                "N = {} is too large (at most {MAX_N}; hash-deal with --deal K takes any N)",
-                args.n
-            ),
+            Field::N,
+            message![
+                format!(
+                    "N = {} is too large (at most {MAX_N}; hash-deal with ",
+                    args.n
+                ),
+                Field::Deal,
+                " K takes any N)",
+            ],
         ));
     }
     if args.deal.is_some_and(|k| k > MAX_N) {
-        return Err(refuse("deal", format!("--deal is at most {MAX_N}")));
+        return Err(refuse(
+            Field::Deal,
+            message![Field::Deal, format!(" is at most {MAX_N}")],
+        ));
     }
     if args.rounds.is_some_and(|r| r > MAX_ROUNDS) {
         return Err(refuse(
-            "rounds",
-            format!("--rounds is at most {MAX_ROUNDS}"),
+            Field::Rounds,
+            message![Field::Rounds, format!(" is at most {MAX_ROUNDS}")],
         ));
     }
     if args.steps && args.n > MAX_STEPS_N {
         return Err(refuse(
-            "n",
-            format!("--steps prints every state: N at most {MAX_STEPS_N}"),
+            Field::N,
+            message![
+                Field::Steps,
+                format!(" prints every state: N at most {MAX_STEPS_N}")
+            ],
         ));
     }
     if args.steps && args.rounds.is_some_and(|r| r > MAX_STEPS_ROUNDS) {
         return Err(refuse(
-            "rounds",
-            format!("--steps prints every state: --rounds at most {MAX_STEPS_ROUNDS}"),
+            Field::Rounds,
+            message![
+                Field::Steps,
+                " prints every state: ",
+                Field::Rounds,
+                format!(" at most {MAX_STEPS_ROUNDS}"),
+            ],
         ));
     }
     check_work(args, alg)
@@ -215,7 +230,7 @@ const OUTPUT_STEPS_PER_CARD: u64 = 10;
 /// Refuses a run over the work budget (each algorithm's -n limit follows
 /// from its measured cost: an O(n^2) one stops near 10^4, an O(n) one near
 /// MAX_N), or one whose memory cannot be had.
-fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
+fn check_work(args: &Request, alg: Algorithm) -> crate::Result<()> {
     let n = args.n;
     let k = args.deal.unwrap_or(n);
     let output = |cards: u64| cards.saturating_mul(OUTPUT_STEPS_PER_CARD);
@@ -223,29 +238,29 @@ fn check_work(args: &Request, alg: Algorithm) -> anyhow::Result<()> {
         (Algorithm::RandomInsertion, Some(rounds), _) => {
             let per_round = n.saturating_mul(alg.weight(n));
             let steps = rounds.saturating_mul(per_round).saturating_add(output(n));
-            budget::check(args.allow_long, "rounds", steps, |budget| {
+            budget::check(args.allow_long, Field::Rounds, steps, |budget| {
                 let most = budget.saturating_sub(output(n)) / per_round.max(1);
-                format!("--rounds at most {most} at -n {n}")
+                message![
+                    Field::Rounds,
+                    format!(" at most {most} at "),
+                    Field::N,
+                    format!(" {n}")
+                ]
             })?
         }
         (Algorithm::HashDeal, _, Some(k)) => {
             let steps = |k| alg.cost(k).saturating_add(output(k));
-            budget::check(args.allow_long, "deal", steps(k), |budget| {
-                format!(
-                    "--deal at most {}",
-                    estimates::largest(MAX_N, budget, steps)
-                )
+            budget::check(args.allow_long, Field::Deal, steps(k), |budget| {
+                let most = estimates::largest(MAX_N, budget, steps);
+                message![Field::Deal, format!(" at most {most}")]
             })?
         }
         _ => {
             let steps = |n| alg.cost(n).saturating_add(output(n));
-            budget::check(args.allow_long, "n", steps(n), |budget| {
-                format!(
-                    "-n at most {} for {} ({})",
-                    estimates::largest(MAX_N, budget, steps),
-                    alg.name(),
-                    alg.time()
-                )
+            budget::check(args.allow_long, Field::N, steps(n), |budget| {
+                let most = estimates::largest(MAX_N, budget, steps);
+                let (name, time) = (alg.name(), alg.time());
+                message![Field::N, format!(" at most {most} for {name} ({time})")]
             })?
         }
     }
@@ -266,7 +281,7 @@ fn execute(
     args: &Request,
     alg: Algorithm,
     random: &mut Randomness,
-) -> anyhow::Result<(Cards, Option<Vec<Step>>)> {
+) -> crate::Result<(Cards, Option<Vec<Step>>)> {
     let dice = &mut random.dice;
     if args.n > MAX_N {
         // Only hash-deal with --deal gets here (see `check`).

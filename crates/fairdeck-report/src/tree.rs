@@ -10,8 +10,8 @@ use fairdeck::dice::{Dice, Enumerator};
 use serde::Serialize;
 
 use crate::random::Randomness;
-use crate::refuse;
 use crate::shuffle::Request;
+use crate::{Field, refuse};
 
 /// Largest deck whose tree is drawn.
 pub const MAX_N: usize = 4;
@@ -90,13 +90,13 @@ impl Dice for Cut {
 ///
 /// An unknown algorithm, `n` over [`MAX_N`], or a tree wider than
 /// [`MAX_LEAVES`].
-pub fn run(args: &Request, random: Randomness) -> anyhow::Result<Report> {
+pub fn run(args: &Request, random: Randomness) -> crate::Result<Report> {
     let alg: Algorithm =
-        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse("alg", e.to_string()))?;
+        (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse(Field::Alg, e.to_string()))?;
     let n = args.n as usize;
     if !(1..=MAX_N).contains(&n) {
         return Err(refuse(
-            "n",
+            Field::N,
             format!("the tree is drawn for n from 1 to {MAX_N}"),
         ));
     }
@@ -119,7 +119,7 @@ pub fn run(args: &Request, random: Randomness) -> anyhow::Result<Report> {
     })
 }
 
-fn walk(alg: Algorithm, n: usize, params: &Params) -> anyhow::Result<Vec<Leaf>> {
+fn walk(alg: Algorithm, n: usize, params: &Params) -> crate::Result<Vec<Leaf>> {
     let mut dice = Cut {
         walk: Enumerator::new(),
         cut: false,
@@ -129,7 +129,7 @@ fn walk(alg: Algorithm, n: usize, params: &Params) -> anyhow::Result<Vec<Leaf>> 
         let order = alg.permute_with(n, params, &mut dice);
         if leaves.len() == MAX_LEAVES {
             return Err(refuse(
-                "n",
+                Field::N,
                 format!(
                     "{} on {n} cards has more than {MAX_LEAVES} paths: too many to draw",
                     alg.name()

@@ -4,7 +4,6 @@
 
 use fairdeck_audit::stats::Tally;
 use fairdeck_audit::stats::gof::orders;
-use fairdeck_report::RequestError;
 use fairdeck_report::audit::{self, Request};
 use fairdeck_report::random::RandomRequest;
 
@@ -13,11 +12,11 @@ fn request(json: &str) -> Request {
 }
 
 /// The parameter and message of a refusal.
-fn refused(e: anyhow::Error) -> (&'static str, String) {
+fn refused(e: fairdeck_report::Error) -> (&'static str, String) {
     let r = e
-        .downcast_ref::<RequestError>()
-        .unwrap_or_else(|| panic!("not a RequestError: {e:#}"));
-    (r.parameter, r.message.clone())
+        .refused()
+        .unwrap_or_else(|| panic!("not a RequestError: {e}"));
+    (r.field.name(), r.message.to_string())
 }
 
 /// `rounds` shuffles of each order of `n` cards: as even as counts can be.

@@ -2,13 +2,14 @@
 //! the parameter, reports that replay from their seed.
 
 use fairdeck_report::random::RandomRequest;
-use fairdeck_report::{RequestError, audit, deal, exact, mix, shuffle};
+use fairdeck_report::{Error, audit, deal, exact, mix, shuffle};
 
 /// The parameter a refusal names.
-fn refused(e: anyhow::Error) -> &'static str {
-    e.downcast_ref::<RequestError>()
-        .unwrap_or_else(|| panic!("not a RequestError: {e:#}"))
-        .parameter
+fn refused(e: Error) -> &'static str {
+    e.refused()
+        .unwrap_or_else(|| panic!("not a RequestError: {e}"))
+        .field
+        .name()
 }
 
 #[test]

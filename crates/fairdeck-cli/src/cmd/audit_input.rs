@@ -7,10 +7,9 @@ use std::path::Path;
 
 use anyhow::Context;
 use fairdeck_audit::stats::Tally;
-use fairdeck_report::RequestError;
 use fairdeck_report::input::LogRequest;
 
-use crate::failure::usage;
+use crate::failure::{flag, usage};
 
 /// Reads and counts the decks of `path` (`-`: stdin).
 pub fn read(path: &Path, log: &LogRequest) -> anyhow::Result<Tally> {
@@ -22,9 +21,12 @@ pub fn read(path: &Path, log: &LogRequest) -> anyhow::Result<Tally> {
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
         )
     };
-    log.read(BufReader::new(source))
-        .map_err(|e| match e.downcast::<RequestError>() {
-            Ok(refused) => usage(format!("{}: {}", path.display(), refused.message)),
-            Err(other) => other.context(format!("cannot read {}", path.display())),
-        })
+    log.read(BufReader::new(source)).map_err(|e| match e {
+        fairdeck_report::Error::Refused(refused) => usage(format!(
+            "{}: {}",
+            path.display(),
+            refused.message.render(&flag)
+        )),
+        other => anyhow::Error::new(other).context(format!("cannot read {}", path.display())),
+    })
 }

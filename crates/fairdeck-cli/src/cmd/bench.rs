@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use fairdeck::algorithms::Algorithm;
 use fairdeck_audit::budget::DEFAULT_STEPS;
+use fairdeck_report::{Field, message};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -219,13 +220,14 @@ fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let n = args.sizes.first().copied().unwrap_or(MAX_SIZE);
     let rounds = u64::from(args.rounds);
     let steps = fairdeck_audit::budget::passes_steps(n, rounds);
-    fairdeck_report::budget::check(args.allow_long, "rounds", steps, |budget| {
+    fairdeck_report::budget::check(args.allow_long, Field::Rounds, steps, |budget| {
         let most = fairdeck_audit::budget::largest(rounds, budget, |r| {
             fairdeck_audit::budget::passes_steps(n, r)
         });
         match most {
-            0 => format!("a smaller first --sizes than {n}"),
-            _ => format!("--rounds at most {most} at {n} elements"),
+            // `--sizes` is the bench's own flag, not a request field.
+            0 => format!("a smaller first --sizes than {n}").into(),
+            _ => message![Field::Rounds, format!(" at most {most} at {n} elements")],
         }
     })?;
     let options = fairdeck_bench::passes::Options {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use fairdeck_audit::budget;
 use fairdeck_audit::chaos;
 use fairdeck_audit::stats::MAX_TRIALS;
+use fairdeck_report::{Field, message};
 use num_traits::ToPrimitive;
 use serde::Serialize;
 
@@ -47,9 +48,15 @@ pub fn run(
     if trials > MAX_TRIALS {
         return Err(usage(format!("--trials is at most {MAX_TRIALS}")));
     }
-    long.check(budget::chaos_law_steps(n, trials), |steps| {
+    let steps = budget::chaos_law_steps(n, trials);
+    long.check(Field::Trials, steps, |steps| {
         let most = budget::largest(trials, steps, |t| budget::chaos_law_steps(n, t));
-        format!("--trials at most {most} at --distribution {n}")
+        message![
+            Field::Trials,
+            format!(" at most {most} at "),
+            Field::Distribution,
+            format!(" {n}")
+        ]
     })?;
     let stirling = chaos::ascending_swap_counts(n);
     let total = fairdeck_audit::exact::factorial(n);

@@ -20,7 +20,7 @@ use super::limits::{
     self, ApiError, MAX_AUDIT_WORK, MAX_MIX_WORK, Params, REQUEST_TIME, Spec, boolean, float, int,
     text,
 };
-use super::words::{request, to_api_error};
+use super::words::{Failed, request, to_api_error};
 use fairdeck_report::catalogue as algorithms;
 use fairdeck_report::{audit, chaos, deal, exact, fair, mix, shuffle, tree};
 
@@ -64,17 +64,19 @@ impl AppState {
                 tokio::task::spawn_blocking(|| {
                     let entries = Algorithm::ALL.map(algorithms::Entry::of);
                     Ok(Catalogue {
-                        all: json(&entries)?,
+                        all: serde_json::to_string(&entries)?,
                         entries: Algorithm::ALL
                             .iter()
                             .zip(&entries)
-                            .map(|(a, e)| Ok((a.name(), json([e])?)))
-                            .collect::<anyhow::Result<_>>()?,
+                            .map(|(a, e)| Ok((a.name(), serde_json::to_string(&[e])?)))
+                            .collect::<Result<_, serde_json::Error>>()?,
                     })
                 })
                 .await
                 .map_err(|e| ApiError::internal(format!("the catalogue failed: {e}")))?
-                .map_err(|e: anyhow::Error| ApiError::internal(format!("{e:#}")))
+                .map_err(|e: serde_json::Error| {
+                    ApiError::internal(format!("the catalogue failed: {e}"))
+                })
             })
             .await
     }
@@ -108,7 +110,7 @@ pub async fn deal(state: Shared, p: Params) -> Answer {
     p.check(&DEAL)?;
     limits::deck(&p)?;
     let request: deal::Request = request(&p, &DEAL)?;
-    work(&state, &p, Lane::Light, move || {
+    work(&state, Lane::Light, move || {
         let mut random = request.random.randomness()?;
         json(deal::run(&request, &mut random)?.0)
     })
@@ -130,7 +132,7 @@ pub async fn shuffle_steps(state: Shared, p: Params) -> Answer {
     algorithm(&p)?;
     let mut request: shuffle::Request = request(&p, &STEPS)?;
     request.steps = true;
-    work(&state, &p, Lane::Light, move || {
+    work(&state, Lane::Light, move || {
         let mut random = request.random.randomness()?;
         json(shuffle::run(&request, &mut random)?)
     })
@@ -152,7 +154,7 @@ pub async fn tree(state: Shared, p: Params) -> Answer {
     p.check(&TREE)?;
     algorithm(&p)?;
     let request: shuffle::Request = request(&p, &TREE)?;
-    work(&state, &p, Lane::Light, move || {
+    work(&state, Lane::Light, move || {
         let random = request.random.randomness()?;
         json(tree::run(&request, random)?)
     })
@@ -176,7 +178,7 @@ pub async fn exact(state: Shared, p: Params) -> Answer {
     let request: exact::Request = request(&p, &EXACT)?;
     let steps = lanes::exact_steps(alg, request.n, request.max_paths, request.max_depth);
     let lane = Lane::of_steps(steps);
-    work(&state, &p, lane, move || json(exact::run(&request)?.0)).await
+    work(&state, lane, move || json(exact::run(&request)?.0)).await
 }
 
 const AUDIT: [Spec; 6] = [
@@ -206,7 +208,7 @@ pub async fn audit(state: Shared, p: Params) -> Answer {
     let mut request: audit::Request = request(&p, &AUDIT)?;
     request.positions = true;
     let lane = Lane::of_steps(lanes::audit_steps(alg, request.n, request.trials));
-    work(&state, &p, lane, move || {
+    work(&state, lane, move || {
         let random = request.random.randomness()?;
         json(audit::run(&request, &random, &|_| {})?.0)
     })
@@ -234,7 +236,7 @@ pub async fn mix(state: Shared, p: Params) -> Answer {
         ));
     }
     let request: mix::Request = request(&p, &MIX)?;
-    let plan = request.validate().map_err(|e| to_api_error(e, &p))?;
+    let plan = request.validate().map_err(|e| to_api_error(e.into()))?;
     if plan.ks.len() > 100 {
         return Err(ApiError::limit("step", "large enough for at most 100 rows"));
     }
@@ -252,7 +254,7 @@ pub async fn mix(state: Shared, p: Params) -> Answer {
         ));
     }
     let steps = lanes::mix_steps(plan.model, request.n, &plan.ks, request.trials);
-    work(&state, &p, Lane::of_steps(steps), move || {
+    work(&state, Lane::of_steps(steps), move || {
         json(mix::run(&request, &request.random.randomness()?)?)
     })
     .await
@@ -275,7 +277,7 @@ pub async fn chaos(state: Shared, p: Params) -> Answer {
         return Err(ApiError::bad("give at least one value", Some("values")));
     }
     let request = chaos::Request { values };
-    work(&state, &p, Lane::Light, move || json(chaos::run(&request)?)).await
+    work(&state, Lane::Light, move || json(chaos::run(&request)?)).await
 }
 
 const ALGORITHMS: [Spec; 1] = [text("alg")];
@@ -306,7 +308,7 @@ pub async fn algorithms(state: Shared, p: Params) -> Answer {
 /// `POST /api/fair/commit`: `fairdeck fair commit --format json` (the secret shown).
 pub async fn fair_commit(state: Shared, p: Params) -> Answer {
     p.check(&[])?;
-    work(&state, &p, Lane::Light, || {
+    work(&state, Lane::Light, || {
         json(fair::committed(&fair::fresh_secret()?, None))
     })
     .await
@@ -331,10 +333,7 @@ pub async fn fair_deal(state: Shared, p: Params) -> Answer {
         }
     }
     let request: fair::DealRequest = request(&p, &FAIR_DEAL)?;
-    work(&state, &p, Lane::Light, move || {
-        json(fair::deal(&request)?.0)
-    })
-    .await
+    work(&state, Lane::Light, move || json(fair::deal(&request)?.0)).await
 }
 
 /// The `alg` parameter, which every algorithm endpoint needs.
@@ -346,7 +345,7 @@ fn algorithm(p: &Params) -> Result<Algorithm, ApiError> {
         .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("alg")))
 }
 
-fn json(value: impl serde::Serialize) -> anyhow::Result<String> {
+fn json(value: impl serde::Serialize) -> Result<String, Failed> {
     Ok(serde_json::to_string(&value)?)
 }
 
@@ -359,9 +358,9 @@ fn document(body: String) -> Response {
 /// heavy work first takes a permit of its lane ([`lanes`]) and holds it
 /// until the work ends (even past the time limit, so a slow request still
 /// counts against the bound).
-async fn work<F>(state: &AppState, p: &Params, lane: Lane, f: F) -> Answer
+async fn work<F>(state: &AppState, lane: Lane, f: F) -> Answer
 where
-    F: FnOnce() -> anyhow::Result<String> + Send + 'static,
+    F: FnOnce() -> Result<String, Failed> + Send + 'static,
 {
     let run = async {
         let permit = state.lanes.permit(lane).await?;
@@ -372,7 +371,7 @@ where
         })
         .await;
         match joined {
-            Ok(result) => result.map(document).map_err(|e| to_api_error(e, p)),
+            Ok(result) => result.map(document).map_err(to_api_error),
             Err(e) => Err(ApiError::internal(format!("the computation failed: {e}"))),
         }
     };

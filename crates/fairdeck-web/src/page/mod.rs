@@ -78,14 +78,14 @@ async fn wrong_method(req: Request) -> impl IntoResponse {
 /// # Errors
 ///
 /// When the address cannot be bound or the runtime cannot start.
-pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::Result<()> {
+pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(bind)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot listen on {bind}: {e}")))?;
         let local = listener.local_addr()?;
         let url = format!("http://{local}/");
         announce(&url);
@@ -111,8 +111,7 @@ pub fn serve(bind: SocketAddr, allow_hosts: Vec<String>, open: bool) -> anyhow::
             app(state, Access::new(local, allow_hosts)),
             shutdown,
         )
-        .await?;
-        Ok(())
+        .await
     })
 }
 

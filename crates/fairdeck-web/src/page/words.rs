@@ -1,37 +1,64 @@
 //! From the API's parameters to the report layer's requests, and the
-//! report layer's messages back in the page's words (naming parameters
-//! instead of the CLI's flags).
+//! report layer's errors back in the page's words: a refusal's fields are
+//! spelled as the page's parameters ([`fairdeck_report::Message::render`]),
+//! and asides about fields the page does not take (`allow_long`) are left out.
 //!
 //! Parameters become a request through serde (`request`): each checked
 //! parameter becomes a JSON value of its spec's kind; the command-line
 //! parser is not involved.
 
-use fairdeck_report::RequestError;
+use fairdeck_report::Field;
 
 use super::limits::{ApiError, Kind, Params, Spec};
 
-/// A builder's error: the user's mistakes are 400 (naming the parameter
-/// when the message names one of the request's), the rest 500.
-pub(super) fn to_api_error(e: anyhow::Error, p: &Params) -> ApiError {
-    let message = format!("{e:#}");
-    if let Some(refused) = e.downcast_ref::<RequestError>() {
-        return ApiError::bad(page_words(&message), Some(refused.parameter));
+/// Why a computation failed: the report layer's error, or the page's own
+/// (a JSON encoding that failed, which is the page's fault).
+#[derive(Debug)]
+pub(super) enum Failed {
+    /// The report layer refused the request or failed.
+    Report(fairdeck_report::Error),
+    /// Something that is not the user's mistake.
+    Internal(String),
+}
+
+impl From<fairdeck_report::Error> for Failed {
+    fn from(e: fairdeck_report::Error) -> Self {
+        Failed::Report(e)
     }
-    let mut names: Vec<&String> = p.0.keys().collect();
-    names.sort();
-    let mentioned = names.into_iter().find(|name| {
-        let flag = name.replace('_', "-");
-        message.contains(&format!("--{flag}"))
-            || message.contains(&format!("-{flag} "))
-            || (name.len() > 2 && message.contains(&name.replace('_', " ")))
-    });
-    let is_user = e
-        .chain()
-        .any(|c| c.is::<fairdeck::Error>() || c.is::<fairdeck_audit::Error>());
-    if is_user {
-        ApiError::bad(page_words(&message), mentioned.map(String::as_str))
-    } else {
-        ApiError::internal(message)
+}
+
+impl From<fairdeck::Error> for Failed {
+    fn from(e: fairdeck::Error) -> Self {
+        Failed::Report(e.into())
+    }
+}
+
+impl From<serde_json::Error> for Failed {
+    fn from(e: serde_json::Error) -> Self {
+        Failed::Internal(format!("cannot encode the answer: {e}"))
+    }
+}
+
+/// Fields the page never takes: advice to set one is left out of its
+/// messages.
+const NOT_ON_THE_PAGE: [Field; 3] = [Field::AllowLong, Field::Max, Field::Distribution];
+
+/// A field as the page spells it: its parameter name.
+fn page_spelling(field: Field) -> Option<String> {
+    (!NOT_ON_THE_PAGE.contains(&field)).then(|| field.name().to_string())
+}
+
+/// A failure as the page answers it: the user's mistakes are 400 (naming
+/// the parameter a refusal names), the rest 500.
+pub(super) fn to_api_error(e: Failed) -> ApiError {
+    use fairdeck_report::Error as E;
+    match e {
+        Failed::Report(E::Refused(r)) => {
+            ApiError::bad(r.message.render(&page_spelling), Some(r.field.name()))
+        }
+        Failed::Report(e @ (E::Core(_) | E::Audit(_))) => ApiError::bad(e.to_string(), None),
+        Failed::Report(other) => ApiError::internal(other.to_string()),
+        Failed::Internal(why) => ApiError::internal(why),
     }
 }
 
@@ -72,65 +99,6 @@ pub(super) fn request<R: serde::de::DeserializeOwned>(
             .iter()
             .map(|s| s.name)
             .find(|n| message.contains(&format!("`{n}`")));
-        ApiError::bad(page_words(&message), parameter)
+        ApiError::bad(message, parameter)
     })
-}
-
-/// A CLI message in the page's words: `--max-shuffles` and `-n` become the
-/// parameters `max_shuffles` and `n`, clap's `<VALUE>` placeholders go, and
-/// advice to add `--allow-long` (which the page cannot) is dropped.
-fn page_words(message: &str) -> String {
-    let message = message.replace(", or add --allow-long to run it anyway", "");
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message.as_str();
-    while let Some(at) = rest.find('-') {
-        let (before, flag) = rest.split_at(at);
-        out.push_str(before);
-        let boundary = out
-            .chars()
-            .last()
-            .is_none_or(|c| c.is_whitespace() || "'(`\"".contains(c));
-        let dashes = if flag.starts_with("--") { 2 } else { 1 };
-        let name_len = flag[dashes..]
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
-            .unwrap_or(flag.len() - dashes);
-        let name = &flag[dashes..dashes + name_len];
-        if boundary && name.starts_with(|c: char| c.is_ascii_lowercase()) {
-            out.push_str(&name.trim_end_matches('-').replace('-', "_"));
-            rest = &flag[dashes + name_len..];
-            if let Some(after) = rest.strip_prefix(' ').filter(|r| r.starts_with('<')) {
-                rest = after.split_once('>').map_or(after, |(_, r)| r);
-            }
-        } else {
-            out.push('-');
-            rest = &flag[1..];
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod page_words_tests {
-    use super::page_words;
-
-    #[test]
-    fn flags_become_parameters() {
-        assert_eq!(
-            page_words(
-                "over the budget (about a minute): --trials at most 30 at -n 52, or -n at \
-                 most 40, or fewer --max-shuffles, or add --allow-long to run it anyway"
-            ),
-            "over the budget (about a minute): trials at most 30 at n 52, or n at most 40, \
-             or fewer max_shuffles"
-        );
-        assert_eq!(
-            page_words("invalid value 'chess' for '--game <GAME>': no such game"),
-            "invalid value 'chess' for 'game': no such game"
-        );
-        assert_eq!(
-            page_words("naive-swap at -3 and top-to-random"),
-            "naive-swap at -3 and top-to-random"
-        );
-    }
 }

@@ -112,7 +112,7 @@ impl Args {
     }
 
     fn config(&self) -> anyhow::Result<Plan> {
-        self.request().validate()
+        Ok(self.request().validate()?)
     }
 
     fn style(&self, out: &Output) -> CardStyle {
