@@ -238,14 +238,37 @@ pub(crate) fn biased_llr(n: usize, m: u64, p: f64, counts: &[Option<Vec<f64>>]) 
         .collect()
 }
 
+/// `ln(n! P)` of one order of n cards with d descents and v valleys after
+/// one pass through m shelves at top-chance p, for each m of `shelves`
+/// (−∞ for a pair no order has). O(n² + |shelves|·n).
+pub(crate) fn biased_ln_orders(
+    n: usize,
+    (d, v): (usize, usize),
+    p: f64,
+    shelves: &[u64],
+) -> Vec<f64> {
+    let a = n.saturating_sub(1).checked_sub(d);
+    match a.filter(|&a| v <= a && v <= d) {
+        Some(a) => {
+            let counts = cut_counts(a, d, v, p);
+            shelves
+                .iter()
+                .map(|&m| ln_order(n, m, (a, d), p, &counts))
+                .collect()
+        }
+        None => vec![f64::NEG_INFINITY; shelves.len()],
+    }
+}
+
 /// `ln(n! P(w))` for an order with `a` ascents and `d` descents after one
 /// pass through m shelves at top-chance p, from the cut counts
 /// `ln [z^c] G` ([`cut_counts`]).
 fn ln_order(n: usize, m: u64, (a, d): (usize, usize), p: f64, ln_g: &[f64]) -> f64 {
     let mf = m as f64;
+    let ln_m_factorial = ln_gamma(mf + 1.0);
     let ln_choose = |k: usize| -> f64 {
         match k as u64 <= m {
-            true => ln_gamma(mf + 1.0) - ln_gamma(k as f64 + 1.0) - ln_gamma(mf - k as f64 + 1.0),
+            true => ln_m_factorial - ln_gamma(k as f64 + 1.0) - ln_gamma(mf - k as f64 + 1.0),
             false => f64::NEG_INFINITY,
         }
     };
@@ -308,39 +331,47 @@ pub fn top_to_random(n: usize) -> Family {
 
 /// `ln(n! P)` after k top-to-random moves, by bottom run 0..=n. O(k n).
 pub(crate) fn top_to_random_llr(n: usize, k: usize) -> Vec<f64> {
-    let distinct = ln_distinct(n, k);
-    (0..=n)
-        .map(|m| match m {
-            0 => f64::NEG_INFINITY,
-            _ => {
-                let terms: Vec<f64> = (n - m..=n)
-                    .map(|j| distinct[j] + ln_gamma((n - j) as f64 + 1.0))
-                    .collect();
-                log_sum_exp(&terms)
-            }
-        })
-        .collect()
+    bottom_run_llr(&ln_distinct(n, k))
 }
 
 /// `ln P(D_k = j)`, j = 0..=n: D_k the distinct values among k uniform
 /// draws from n (each draw is new with chance (n − j)/n). O(k n).
 fn ln_distinct(n: usize, k: usize) -> Vec<f64> {
-    let nf = n as f64;
     let mut lp = vec![f64::NEG_INFINITY; n + 1];
     lp[0] = 0.0;
     for _ in 0..k {
-        let mut next = vec![f64::NEG_INFINITY; n + 1];
-        for j in 0..=n {
+        lp = one_more_draw(&lp);
+    }
+    lp
+}
+
+/// `ln P(D_{k+1} = j)` from `ln P(D_k = j)`. O(n).
+pub(crate) fn one_more_draw(lp: &[f64]) -> Vec<f64> {
+    let n = lp.len() - 1;
+    let nf = n as f64;
+    (0..=n)
+        .map(|j| {
             let old = lp[j] + (j as f64 / nf).ln();
             let new = match j {
                 0 => f64::NEG_INFINITY,
                 _ => lp[j - 1] + ((n - j + 1) as f64 / nf).ln(),
             };
-            next[j] = log_sum_exp(&[old, new]);
-        }
-        lp = next;
+            log_sum_exp(&[old, new])
+        })
+        .collect()
+}
+
+/// `ln(n! P)` by bottom run m = 0..=n, from `ln P(D_k = j)`. O(n).
+pub(crate) fn bottom_run_llr(lp: &[f64]) -> Vec<f64> {
+    let n = lp.len() - 1;
+    let term = |j: usize| lp[j] + ln_gamma((n - j) as f64 + 1.0);
+    let mut out = vec![f64::NEG_INFINITY; n + 1];
+    let mut acc = term(n);
+    for m in 1..=n {
+        acc = log_sum_exp(&[acc, term(n - m)]);
+        out[m] = acc;
     }
-    lp
+    out
 }
 
 /// `ln Σ e^{xᵢ}`, −∞ for none (or all −∞).

@@ -111,7 +111,7 @@ fn a_test_that_cannot_reject_does_not_run() {
         let why = t.run(&Tally::new(52)).unwrap_err();
         assert!(why.contains("cannot reject"), "{}: {why}", t.name);
     }
-    assert!(family_tests(2, 100, 1e-7).is_empty());
+    assert!(family_tests(3, 100, 1e-7).is_empty());
     let big = family_tests(300, 100, 1e-7);
     assert!(big[0].run(&Tally::new(300)).unwrap_err().contains("256"));
 }
