@@ -367,9 +367,9 @@ pub(crate) fn bottom_run_llr(lp: &[f64]) -> Vec<f64> {
     let term = |j: usize| lp[j] + ln_gamma((n - j) as f64 + 1.0);
     let mut out = vec![f64::NEG_INFINITY; n + 1];
     let mut acc = term(n);
-    for m in 1..=n {
+    for (m, slot) in out.iter_mut().enumerate().skip(1) {
         acc = log_sum_exp(&[acc, term(n - m)]);
-        out[m] = acc;
+        *slot = acc;
     }
     out
 }
