@@ -187,7 +187,8 @@ const BIASED_SHELVES: [u64; 8] = [2, 4, 6, 8, 10, 12, 16, 20];
 const BIASED_P: [f64; 6] = [0.2, 0.3, 0.4, 0.6, 0.7, 0.8];
 
 /// One pass of a shelf machine that puts a card on top with probability
-/// p ≠ ½, m shelves ([`BIASED_SHELVES`] × [`BIASED_P`]). O(n⁴) for n ≤ 64.
+/// p ≠ ½ (0.2, 0.3, 0.4, 0.6, 0.7, 0.8), m = 2 … 20 shelves (8 of them).
+/// O(n⁴) for n ≤ 64.
 pub fn biased_shelves(n: usize) -> Family {
     let mut members = Vec::new();
     for p in BIASED_P {
