@@ -91,7 +91,12 @@ fn json_lists_tests_with_p_values_and_alpha() {
             "valleys-low",
             "valleys",
             "rising-low",
-            "guessing"
+            "guessing",
+            "riffles-lr",
+            "shelf-lr",
+            "shelf-twice-lr",
+            "shelf-biased-lr",
+            "top-to-random-lr"
         ]
     );
     // 5000 shuffles of 6 are 6.9 per order: no exact law for 720 cells and

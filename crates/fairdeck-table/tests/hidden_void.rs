@@ -5,8 +5,8 @@
 //! is voided before the deadline, nor while the table waits for the operator.
 
 use chacha20::ChaCha20Rng;
-use fairdeck_fair::Manifest;
 use fairdeck_client::seat::next_post;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{Missing, Void};
 use fairdeck_hidden::seat::Follower;

@@ -7,7 +7,7 @@ use super::tails::{self, ExactLaw, compositions};
 use super::{MAX_N_FOR_PERMUTATION_TABLE, Method, Tally, TestResult, laws};
 
 /// Most tests one audit runs (the Bonferroni share is planned at α over this).
-pub const MAX_TESTS: usize = 12;
+pub const MAX_TESTS: usize = 17;
 
 /// How one test's statistic is read.
 #[derive(Debug, Clone)]

@@ -32,13 +32,19 @@
 //!   machines' statistic, one- and two-sided), `rising-low` (the riffles'),
 //!   `guessing` (cards a run-following player guesses right, [`guess`]):
 //!   sums over the decks, against their exact laws or Chernoff's bound.
+//! * the family tests ([`likelihood`]) — `riffles-lr`, `shelf-lr`,
+//!   `shelf-twice-lr`, `shelf-biased-lr`, `top-to-random-lr`: the
+//!   likelihood ratio of each named family of machines ([`families`])
+//!   against uniform, its p-value by Markov's inequality.
 
 pub mod distinct;
 pub mod equivalence;
+pub mod families;
 pub mod gof;
 pub mod guess;
 pub mod input;
 pub mod laws;
+pub mod likelihood;
 pub mod memory;
 pub mod model;
 pub mod pearson;
@@ -49,9 +55,13 @@ pub mod tails;
 mod tally;
 pub mod verdict;
 
-pub use tally::{MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, count_cycles, rank};
+pub use tally::{
+    MAX_N_FOR_JOINT, MAX_N_FOR_PERMUTATION_TABLE, MIN_N_FOR_BIRTHDAY, Tally, bottom_run,
+    count_cycles, rank,
+};
 
 use gof::{Histogram, MAX_TESTS, Plan};
+use likelihood::FamilyTest;
 use model::{Side, SumTest};
 use repeats::Repeats;
 
@@ -83,6 +93,9 @@ pub enum Method {
     /// The union bound over the n! orders, never below the exact tail
     /// ([`repeats`]).
     UnionBound,
+    /// Markov's inequality on a family's mean likelihood ratio, never
+    /// below the exact tail ([`likelihood`]).
+    LikelihoodRatio,
 }
 
 impl Method {
@@ -94,6 +107,7 @@ impl Method {
             Method::Poisson => "poisson",
             Method::Chernoff => "chernoff bound",
             Method::UnionBound => "union bound",
+            Method::LikelihoodRatio => "likelihood ratio (markov)",
         }
     }
 }
@@ -186,6 +200,7 @@ pub struct Evaluator {
     histograms: Vec<Histogram>,
     models: Vec<SumTest>,
     repeats: Repeats,
+    families: Vec<FamilyTest>,
     /// Tests that are the same test as an earlier one at this n, and which.
     pub(crate) same: Vec<(&'static str, &'static str)>,
 }
@@ -232,6 +247,11 @@ impl Evaluator {
                 model_tests(n, trials, tail)
             },
             repeats: Repeats::plan(n, trials, if legacy { 0.0 } else { tail }),
+            families: if legacy {
+                Vec::new()
+            } else {
+                likelihood::family_tests(n, trials, tail)
+            },
         }
     }
 
@@ -288,7 +308,22 @@ impl Evaluator {
                 self.model_test(m.name, t).expect("a planned model test"),
             );
         }
+        for f in &self.families {
+            record(f.name, f.run(t));
+        }
         audit
+    }
+
+    /// Runs the family test `name` alone on `t` (as [`Evaluator::evaluate`]
+    /// runs it), or `None` for a name that is not a planned family test.
+    pub fn family_test(&self, name: &str, t: &Tally) -> Option<Result<TestResult, String>> {
+        let test = self.families.iter().find(|f| f.name == name)?;
+        Some(test.run(t))
+    }
+
+    /// The family planned for the test `name`, if it runs one.
+    pub fn family(&self, name: &str) -> Option<&families::Family> {
+        self.families.iter().find(|f| f.name == name)?.family()
     }
 
     /// Runs the model test `name` alone on `t` (as [`Evaluator::evaluate`]

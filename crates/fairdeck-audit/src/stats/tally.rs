@@ -9,6 +9,10 @@ pub const MAX_N_FOR_PERMUTATION_TABLE: usize = 8;
 /// Smallest n for which deck fingerprints are kept for the birthday test.
 pub const MIN_N_FOR_BIRTHDAY: usize = 9;
 
+/// Largest n for which the joint (descents, valleys) histogram is kept
+/// (the asymmetric shelf machine's statistic, [`super::families`]).
+pub const MAX_N_FOR_JOINT: usize = 64;
+
 /// Counts over a stream of permutations of `0..n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tally {
@@ -31,6 +35,13 @@ pub struct Tally {
     /// Histogram of the cards a run-following player guesses right
     /// ([`super::guess::guessed_right`], 0..=n).
     pub guesses: Vec<u64>,
+    /// Histogram of the bottom run: the largest m such that the cards
+    /// n − m … n − 1 lie in their original order (0..=n), top-to-random's
+    /// statistic ([`super::families`]).
+    pub bottom_runs: Vec<u64>,
+    /// Joint histogram of descents d (`p[i] > p[i+1]`) and valleys v at
+    /// `d · (n/2 + 1) + v` (n ≤ [`MAX_N_FOR_JOINT`] only, else empty).
+    pub descents_valleys: Vec<u64>,
     /// Count of each permutation by lexicographic rank (n ≤ 8 only).
     pub permutations: Option<Vec<u64>>,
     /// 128-bit fingerprints of every deck (n ≥ 9 only), for the birthday test.
@@ -75,6 +86,11 @@ impl Tally {
             successions: zeros(n.max(1))?,
             valleys: zeros(n / 2 + 1)?,
             guesses: zeros(n + 1)?,
+            bottom_runs: zeros(n + 1)?,
+            descents_valleys: match n <= MAX_N_FOR_JOINT {
+                true => zeros(n.max(1) * (n / 2 + 1))?,
+                false => Vec::new(),
+            },
             permutations: table,
             fingerprints: Vec::new(),
         })
@@ -106,6 +122,11 @@ impl Tally {
         self.successions[successions] += 1;
         self.valleys[valleys] += 1;
         self.guesses[super::guess::guessed_right(p)] += 1;
+        self.bottom_runs[bottom_run(&where_is)] += 1;
+        if !self.descents_valleys.is_empty() {
+            let falls = p.windows(2).filter(|w| w[0] > w[1]).count();
+            self.descents_valleys[falls * (n / 2 + 1) + valleys] += 1;
+        }
         if let Some(table) = &mut self.permutations {
             table[rank(p)] += 1;
         }
@@ -130,6 +151,8 @@ impl Tally {
         add_into(&mut self.successions, &other.successions);
         add_into(&mut self.valleys, &other.valleys);
         add_into(&mut self.guesses, &other.guesses);
+        add_into(&mut self.bottom_runs, &other.bottom_runs);
+        add_into(&mut self.descents_valleys, &other.descents_valleys);
         if let (Some(a), Some(b)) = (&mut self.permutations, &other.permutations) {
             add_into(a, b);
         }
@@ -141,6 +164,17 @@ fn add_into(a: &mut [u64], b: &[u64]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += y;
     }
+}
+
+/// The largest m such that the cards n − m … n − 1 lie top to bottom in
+/// that order, from each card's position (0 for no cards). O(m).
+pub fn bottom_run(where_is: &[usize]) -> usize {
+    let n = where_is.len();
+    let mut m = usize::from(n > 0);
+    while m < n && where_is[n - m - 1] < where_is[n - m] {
+        m += 1;
+    }
+    m
 }
 
 /// n! for small n.
@@ -210,6 +244,8 @@ mod tests {
         assert_eq!(t.successions[1], 1); // 2 then 3
         assert_eq!(t.valleys[1], 1); // 1 0 2
         assert_eq!(t.guesses.iter().sum::<u64>(), 1);
+        assert_eq!(t.bottom_runs[3], 1); // cards 1, 2, 3 in order, card 0 below card 1
+        assert_eq!(t.descents_valleys[3 + 1], 1); // one descent, one valley
         assert_eq!(t.positions[4], 1); // card 1 at position 0
         assert_eq!(t.permutations.as_ref().unwrap()[6], 1);
         assert!(t.add(&[0, 0, 1, 2]).is_err());

@@ -9,9 +9,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use chacha20::ChaCha20Rng;
-use fairdeck_fair::Manifest;
 use fairdeck_client::Client;
 use fairdeck_client::seat::next_post;
+use fairdeck_fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::Follower;

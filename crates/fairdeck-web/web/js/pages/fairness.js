@@ -142,6 +142,8 @@ function auditCard(report, scale, fallback) {
     fallback ? el('p', { class: 'warn fallback', text: fallback }) : null,
     el('div', { class: 'verdict', 'data-uniform': String(kind === 'uniform'), 'data-verdict': kind, 'data-alg': report.source,
       text: `${report.verdict}${report.failed.length ? ` (failed: ${report.failed.join(', ')})` : ''}${blunt}` }),
+    // The model estimate, as the CLI's `model estimate:` line says it.
+    report.estimate ? el('p', { class: 'estimate', text: `model estimate: ${report.estimate.sentence}` }) : null,
     el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
     ...tappable(matrixTable(n, cell, n > 20)), sideways(tests),
     el('p', { class: 'note', text: `seed ${report.seed}` }));

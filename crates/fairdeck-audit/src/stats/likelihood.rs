@@ -1,0 +1,166 @@
+//! The likelihood-ratio test of each named family of machines
+//! ([`super::families`]) against a uniform shuffle.
+//!
+//! For one machine θ the most powerful test of uniform decks against θ's
+//! decks (Neyman and Pearson 1933) rejects when the likelihood ratio
+//! `Λ_θ = Π_decks n!·P_θ(deck)` is large; it depends on the decks only
+//! through the histogram of θ's sufficient statistic. A family has many
+//! machines (9 riffles or 12? 10 shelves or 11?), so the test reads their
+//! average `M = (1/K) Σ_θ Λ_θ` over the K machines of the family. Each Λ_θ
+//! has mean 1 under uniform shuffling, so M does too, and Markov's
+//! inequality gives `P(M ≥ 1/α) ≤ α` at every number of decks: the p-value
+//! `min(1, 1/M)` never falls below the true tail, and the false-alarm rate
+//! stays within the test's share of the family-wise α.
+//!
+//! Power: `ln M ≥ ln Λ_θ − ln K` for the true θ, so against a member of the
+//! family the test needs the log-likelihood ratio to grow ln K more than
+//! the Neyman–Pearson test for that member alone at the same level (about
+//! 2.8 of some 17 at a share of 10⁻⁶/17): the decks needed grow by about
+//! that ratio at most, and less when the machine lies between members. The
+//! book's power table measures it.
+//!
+//! The statistic reported is ln M; the law names the nearest member (the
+//! largest Λ_θ).
+
+use super::families::{self, Family, MAX_FAMILY_N, log_sum_exp};
+use super::{MAX_N_FOR_JOINT, Method, Tally, TestResult};
+
+/// A planned family test.
+#[derive(Debug, Clone)]
+pub(crate) struct FamilyTest {
+    pub name: &'static str,
+    family: Option<Family>,
+    /// Why it does not run, if it does not.
+    skip: Option<String>,
+}
+
+impl FamilyTest {
+    /// Plans `family` for `trials` decks at per-test level `share`: a test
+    /// whose smallest possible p-value is at least `share` does not run.
+    fn plan(family: Family, trials: u64, share: f64) -> Self {
+        let best = family
+            .members
+            .iter()
+            .flat_map(|m| m.llr.iter().copied())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let smallest = (-(trials as f64) * best).exp();
+        let skip = match () {
+            _ if trials == 0 => Some("no decks".to_string()),
+            _ if smallest >= share => Some(format!(
+                "cannot reject at {trials} decks (the smallest p-value is {smallest:.1e})"
+            )),
+            _ => None,
+        };
+        Self {
+            name: family.name,
+            family: Some(family),
+            skip,
+        }
+    }
+
+    /// A test that does not run, and why.
+    fn skipped(name: &'static str, why: String) -> Self {
+        Self {
+            name,
+            family: None,
+            skip: Some(why),
+        }
+    }
+
+    /// The family, if the test is planned with one.
+    pub fn family(&self) -> Option<&Family> {
+        self.family.as_ref()
+    }
+
+    /// Runs the test on `t`. O(K · values).
+    pub fn run(&self, t: &Tally) -> Result<TestResult, String> {
+        if let Some(why) = &self.skip {
+            return Err(why.clone());
+        }
+        let family = self.family.as_ref().ok_or("not planned")?;
+        let (ln_m, nearest) = mean_ratio(family, t);
+        Ok(TestResult {
+            name: self.name,
+            statistic: ln_m,
+            dof: None,
+            p_value: (-ln_m).exp().min(1.0),
+            method: Method::LikelihoodRatio,
+            law: format!(
+                "{} on {}, {} machines ({} … {}) against uniform; nearest: {nearest}",
+                family.machine,
+                family.statistic.label(),
+                family.members.len(),
+                family.members[0].label,
+                family.members[family.members.len() - 1].label,
+            ),
+        })
+    }
+}
+
+/// `(ln M, the nearest member's label)` for the decks of `t`: each
+/// member's `ln Λ_θ = Σ_x count(x) · llr_θ(x)`, averaged in logs.
+pub fn mean_ratio(family: &Family, t: &Tally) -> (f64, String) {
+    let counts = family.statistic.counts(t);
+    let ln_ratios: Vec<f64> = family
+        .members
+        .iter()
+        .map(|m| {
+            counts
+                .iter()
+                .zip(&m.llr)
+                .filter(|(c, _)| **c > 0)
+                .map(|(&c, &l)| c as f64 * l)
+                .sum()
+        })
+        .collect();
+    let nearest = ln_ratios
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(String::new(), |(i, _)| family.members[i].label.clone());
+    let ln_m = log_sum_exp(&ln_ratios) - (family.members.len() as f64).ln();
+    (ln_m, nearest)
+}
+
+/// The family tests for `n` cards and `trials` decks at per-test level
+/// `share`, in the order the audit runs them; none at n < 4: at 2 cards
+/// every statistic is the swap count `positions` reads, and at 3 each
+/// family's law is a law on the six orders, which `permutations` and the
+/// model tests read exactly.
+pub(crate) fn family_tests(n: usize, trials: u64, share: f64) -> Vec<FamilyTest> {
+    const NAMES: [&str; 5] = [
+        "riffles-lr",
+        "shelf-lr",
+        "shelf-twice-lr",
+        "shelf-biased-lr",
+        "top-to-random-lr",
+    ];
+    if n < 4 {
+        return Vec::new();
+    }
+    if n > MAX_FAMILY_N {
+        let why = format!("the machines' laws are tabled for n <= {MAX_FAMILY_N}");
+        return NAMES
+            .iter()
+            .map(|name| FamilyTest::skipped(name, why.clone()))
+            .collect();
+    }
+    let mut tests = vec![
+        FamilyTest::plan(families::riffles(n), trials, share),
+        FamilyTest::plan(families::shelves(n, 1), trials, share),
+        FamilyTest::plan(families::shelves(n, 2), trials, share),
+    ];
+    tests.push(match n <= MAX_N_FOR_JOINT {
+        true => FamilyTest::plan(families::biased_shelves(n), trials, share),
+        false => FamilyTest::skipped(
+            NAMES[3],
+            format!("the joint law of descents and valleys is kept for n <= {MAX_N_FOR_JOINT}"),
+        ),
+    });
+    tests.push(FamilyTest::plan(families::top_to_random(n), trials, share));
+    tests
+}
+
+#[cfg(test)]
+#[path = "likelihood_tests.rs"]
+mod tests;
