@@ -13,8 +13,11 @@
 use std::collections::VecDeque;
 
 use fairdeck::dice::{Dice, RngDice};
-use fairdeck::rng::{AnyRng, Generator, Seed};
-use fairdeck_audit::stats::{Audit, DEFAULT_ALPHA, evaluate, run::shuffles};
+use fairdeck::rng::AnyRng;
+use fairdeck_audit::stats::Audit;
+
+mod common;
+use common::riffles;
 
 /// One pass of an m-shelf machine dealing from the bottom, a card going on
 /// top of its shelf when `on_top` says so.
@@ -36,35 +39,12 @@ fn shelf<D: Dice + ?Sized>(
     piles.into_iter().flatten().collect()
 }
 
-/// k GSR riffles.
-fn riffles<D: Dice + ?Sized>(n: usize, k: u32, d: &mut D) -> Vec<usize> {
-    let mut deck: Vec<usize> = (0..n).collect();
-    for _ in 0..k {
-        let cut = (0..n).filter(|_| d.roll(2) == 1).count();
-        let (mut left, mut right) = (deck[..cut].iter(), deck[cut..].iter());
-        let (mut a, mut b) = (cut, n - cut);
-        let mut next = Vec::with_capacity(n);
-        while a + b > 0 {
-            if d.roll((a + b) as u64) < a as u64 {
-                next.extend(left.next());
-                a -= 1;
-            } else {
-                next.extend(right.next());
-                b -= 1;
-            }
-        }
-        deck = next;
-    }
-    deck
-}
-
+/// The audit of `trials` decks of 52 cards that `f` makes.
 fn audit<F>(trials: u64, seed: &str, f: F) -> Audit
 where
     F: Fn(usize, &mut RngDice<AnyRng>) -> Vec<usize> + Sync,
 {
-    let seed = Seed::from_text(seed);
-    let tally = shuffles(52, trials, &seed, Generator::ChaCha20, f, &|_| {}).unwrap();
-    evaluate(&tally, DEFAULT_ALPHA)
+    common::audit(52, trials, seed, f)
 }
 
 /// Asserts that `name` ran and rejected; returns its law (which names the

@@ -14,8 +14,11 @@ use std::collections::VecDeque;
 use fairdeck::dice::{Dice, RngDice};
 use fairdeck::rng::{AnyRng, Generator, Seed};
 use fairdeck_audit::exact::{Limits, distribution};
-use fairdeck_audit::stats::{Audit, DEFAULT_ALPHA, evaluate, run::shuffles};
+use fairdeck_audit::stats::Audit;
 use num_rational::BigRational;
+
+mod common;
+use common::{audit, riffles};
 
 /// One or more passes of an m-shelf machine over the deck `0..n` (top
 /// first), as DFH describe it: cards are dealt one at a time from the
@@ -39,44 +42,12 @@ fn shelf_machine<D: Dice + ?Sized>(n: usize, shelves: u64, passes: u32, d: &mut 
     deck
 }
 
-/// k Gilbert–Shannon–Reeds riffles: cut after Binomial(n, ½) cards, then
-/// drop from the two packets with chances proportional to their sizes.
-fn riffles<D: Dice + ?Sized>(n: usize, k: u32, d: &mut D) -> Vec<usize> {
-    let mut deck: Vec<usize> = (0..n).collect();
-    for _ in 0..k {
-        let cut = (0..n).filter(|_| d.roll(2) == 1).count();
-        let (mut left, mut right) = (deck[..cut].iter(), deck[cut..].iter());
-        let (mut a, mut b) = (cut, n - cut);
-        let mut next = Vec::with_capacity(n);
-        while a + b > 0 {
-            if d.roll((a + b) as u64) < a as u64 {
-                next.extend(left.next());
-                a -= 1;
-            } else {
-                next.extend(right.next());
-                b -= 1;
-            }
-        }
-        deck = next;
-    }
-    deck
-}
-
 fn fisher_yates<D: Dice + ?Sized>(n: usize, d: &mut D) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
         v.swap(i, d.roll(i as u64 + 1) as usize);
     }
     v
-}
-
-fn audit<F>(n: usize, trials: u64, seed: &str, f: F) -> Audit
-where
-    F: Fn(usize, &mut RngDice<AnyRng>) -> Vec<usize> + Sync,
-{
-    let seed = Seed::from_text(seed);
-    let tally = shuffles(n, trials, &seed, Generator::ChaCha20, f, &|_| {}).unwrap();
-    evaluate(&tally, DEFAULT_ALPHA)
 }
 
 fn failed(a: &Audit) -> Vec<&'static str> {
