@@ -27,7 +27,7 @@ pub enum Error {
         /// The bytes asked for.
         bytes: u64,
     },
-    /// The run's estimated work is over the budget ([`crate::budget`]).
+    /// The run's estimated work is over the budget ([`crate::estimates`]).
     OverBudget {
         /// Estimated steps of the run.
         steps: u64,

@@ -42,9 +42,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod budget;
 pub mod chaos;
 mod error;
+pub mod estimates;
 pub mod exact;
 pub mod fit;
 pub mod mix;

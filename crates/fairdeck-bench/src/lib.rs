@@ -25,9 +25,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod alone;
 pub mod cases;
 pub mod counters;
+pub mod own_process;
 pub mod passes;
 pub mod production;
 pub mod report;

@@ -28,8 +28,8 @@ use fairdeck::rng::{Generator, Seed};
 use fairdeck::shuffle::{Pass, Scratch, Shuffle};
 use serde::Serialize;
 
-use crate::alone::{conditions_text, load_average};
 use crate::counters::{CounterSet, Counters};
+use crate::own_process::{conditions_text, load_average};
 
 /// What to measure.
 #[derive(Debug, Clone)]

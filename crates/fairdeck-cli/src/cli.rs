@@ -31,7 +31,7 @@ pub enum Command {
     Algorithms(cmd::algorithms::Args),
     /// Run one catalogue algorithm on 1..N, optionally printing every step.
     #[command(visible_alias = "shuffle-with")]
-    Shuffle(cmd::shuffle_with::Args),
+    Shuffle(cmd::shuffle::Args),
     /// Time the catalogue over growing N, fit growth exponents, plot.
     Bench(cmd::bench::Args),
     /// Commit-reveal deals players can verify: commit, deal, verify.
@@ -105,7 +105,7 @@ impl Command {
             Command::Deal(args) => cmd::deal::run(args, out),
             Command::Sample(args) => cmd::sample::run(args, out),
             Command::Algorithms(args) => cmd::algorithms::run(args, out),
-            Command::Shuffle(args) => cmd::shuffle_with::run(args, out),
+            Command::Shuffle(args) => cmd::shuffle::run(args, out),
             Command::Bench(args) => cmd::bench::run(args, out),
             Command::Fair(args) => cmd::fair::run(args, out),
             Command::Hidden(command) => cmd::hidden::run(command, out),

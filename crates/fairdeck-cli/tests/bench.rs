@@ -168,8 +168,8 @@ fn passes_time_every_pass_of_a_scattered_shuffle() {
 /// time beside its time alone. (Times are reported, never asserted.)
 #[test]
 fn production_cases_run_alone_in_rounds() {
-    use fairdeck_bench::alone::compare;
     use fairdeck_bench::cases::RngFamily;
+    use fairdeck_bench::own_process::compare;
     use fairdeck_bench::production::{Options, run};
     use std::time::Duration;
 

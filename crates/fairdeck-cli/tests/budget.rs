@@ -1,7 +1,7 @@
 //! Issue 26, item 16: runs accepted without `--allow-long` finish in about
 //! the budget's minute, because the cost model is measured (the weights
 //! and their measurements are in `fairdeck::algorithms::Algorithm::weight`
-//! and `fairdeck_audit::budget`), and the limits a refusal suggests are
+//! and `fairdeck_audit::estimates`), and the limits a refusal suggests are
 //! exactly the edge of the budget: the suggested value is accepted, one
 //! more is refused. Accepted runs of a minute are not waited for: a refusal
 //! comes before any work, so a run still going after a few seconds was

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 pub use json::parse_json;
 
 use super::record::Record;
-use crate::text::check_seed;
+use crate::naming::check_seed;
 use fairdeck::cards::Card;
 
 /// A document as read: its version decides how it is verified.

@@ -57,6 +57,7 @@ pub mod detect;
 mod document;
 mod lock;
 mod mismatch;
+mod naming;
 mod record;
 mod recorded;
 #[cfg(feature = "serde")]
@@ -66,7 +67,6 @@ mod session;
 mod session_report;
 mod stream;
 mod table;
-mod text;
 mod transcript;
 #[cfg(feature = "serde")]
 mod v1;
@@ -77,6 +77,9 @@ mod void;
 #[cfg(feature = "serde")]
 pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;
+pub use naming::{
+    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
+};
 pub use record::{Record, VoidPhase, VoidRecord};
 pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
 #[cfg(feature = "serde")]
@@ -86,9 +89,6 @@ pub use session::{BoardCheck, session_board, verify_session};
 pub use session_report::{BoardReport, SessionInputs, SessionReport};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
-pub use text::{
-    BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
-};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
 #[cfg(feature = "serde")]
 pub use v1::{V1Error, v1_verdict, verify_v1};

@@ -9,7 +9,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::{Commitment, KeyStream, ServerSecret, durstenfeld};
-use crate::text::{BRIDGE_SEATS, PILE_NAMES, check_text};
+use crate::naming::{BRIDGE_SEATS, PILE_NAMES, check_text};
 use fairdeck::Error;
 use fairdeck::cards::{Board, Card, Deal, DeckKind, Game, PileRole};
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use fairdeck_shuf::budget::{SystemMemory, parse_size};
+use fairdeck_shuf::memory::{SystemMemory, parse_size};
 use fairdeck_shuf::quote::Quotes;
 use fairdeck_shuf::{Cancel, Error, Method, Options, Randomness, Stats, shuffle_file};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError};
@@ -101,7 +101,7 @@ fn budget(memory: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     let size = if let Ok(text) = memory.cast::<PyString>() {
         parse_size(text.to_str()?, Quotes::Ascii).map_err(to_py)?
     } else if memory.is_instance_of::<PyInt>() {
-        fairdeck_shuf::budget::MemorySize::Bytes(to_u64(memory, "memory")?)
+        fairdeck_shuf::memory::MemorySize::Bytes(to_u64(memory, "memory")?)
     } else {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "memory must be a number of bytes or a size like \"64M\", not {}",

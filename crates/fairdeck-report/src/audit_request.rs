@@ -2,7 +2,7 @@
 //! and its validation (one set of rules for every front end).
 
 use fairdeck::algorithms::Algorithm;
-use fairdeck_audit::budget as estimates;
+use fairdeck_audit::estimates;
 use fairdeck_audit::stats::gof::MAX_TESTS;
 use fairdeck_audit::stats::power::Effect;
 use fairdeck_audit::stats::tails::CHI_SQUARE_FACTOR;

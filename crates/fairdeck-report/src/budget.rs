@@ -1,9 +1,9 @@
 //! The work budget: runs over it are refused before they start, with what
 //! would be accepted, unless the request allows a long run. The estimates
-//! are [`fairdeck_audit::budget`]'s; the web page applies its own, smaller
+//! are [`fairdeck_audit::estimates`]'s; the web page applies its own, smaller
 //! bounds on top.
 
-use fairdeck_audit::budget::{self, DEFAULT_STEPS};
+use fairdeck_audit::estimates::{self, DEFAULT_STEPS};
 
 use crate::{Error, Field, Message, message, refuse};
 
@@ -24,7 +24,7 @@ pub fn check(
     if allow_long {
         return Ok(());
     }
-    budget::check(steps, DEFAULT_STEPS).map_err(|e| {
+    estimates::check(steps, DEFAULT_STEPS).map_err(|e| {
         let mut m = message![&e, " (about a minute): "];
         m.append(accepted(DEFAULT_STEPS));
         m.append(message![message![

@@ -2,7 +2,7 @@
 //! path of its choice tree.
 
 use fairdeck::algorithms::Algorithm;
-use fairdeck_audit::budget as estimates;
+use fairdeck_audit::estimates;
 use fairdeck_audit::exact::{self, Limits};
 use fairdeck_audit::walk;
 use num_rational::BigRational;

@@ -2,7 +2,7 @@
 //! uniform after k shuffles, exact where it can be, otherwise a simulated
 //! lower bound with its band and noise floor.
 
-use fairdeck_audit::budget as estimates;
+use fairdeck_audit::estimates;
 use fairdeck_audit::mix::{self, Model};
 use fairdeck_audit::stats::MAX_TRIALS;
 use num_traits::ToPrimitive;

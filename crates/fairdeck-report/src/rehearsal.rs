@@ -4,7 +4,7 @@
 
 use fairdeck::cards::DeckKind;
 use fairdeck::dice::RngDice;
-use fairdeck_audit::budget as estimates;
+use fairdeck_audit::estimates;
 use fairdeck_audit::mix::{Model, shelf::shelf_pass};
 use fairdeck_audit::stats::MAX_TRIALS;
 use serde::Serialize;

@@ -2,7 +2,7 @@
 //! recording every intermediate state (the tables of the articles).
 
 use fairdeck::algorithms::{Action, Algorithm, Params, Step, hash_deal};
-use fairdeck_audit::budget as estimates;
+use fairdeck_audit::estimates;
 use serde::{Deserialize, Serialize};
 
 use crate::budget;

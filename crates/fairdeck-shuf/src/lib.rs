@@ -37,14 +37,13 @@
 //!
 //! The library never reads the clock, the OS random generator, the
 //! environment or signal state: the caller passes a seed (or a random
-//! source file), a memory budget (see [`budget::SystemMemory`]) and a
+//! source file), a memory budget (see [`memory::SystemMemory`]) and a
 //! cancellation flag.
 
 #![deny(unsafe_code)]
 
 mod background;
 pub mod buckets;
-pub mod budget;
 pub mod cancel;
 pub mod dice;
 mod engine;
@@ -52,6 +51,7 @@ pub mod error;
 mod gather;
 pub mod leftover;
 pub mod lines;
+pub mod memory;
 mod offset;
 pub mod options;
 pub mod quote;
@@ -100,7 +100,7 @@ pub struct Options {
     /// The seed or the random source.
     pub randomness: Randomness,
     /// Bytes of input shuffled in memory; larger inputs go out of core.
-    /// Default 1 GiB; [`budget::SystemMemory::default_budget`] is the CLI's.
+    /// Default 1 GiB; [`memory::SystemMemory::default_budget`] is the CLI's.
     pub memory: u64,
     /// Where out-of-core buckets go (default `/tmp`).
     pub temp_dir: PathBuf,

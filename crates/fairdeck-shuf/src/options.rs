@@ -11,8 +11,8 @@ use std::path::PathBuf;
 mod numbers;
 
 use self::numbers::{parse_count, parse_range};
-use crate::budget::{self, MemorySize};
 use crate::error::Error;
+use crate::memory::{self, MemorySize};
 use crate::quote::Quotes;
 
 /// Where the lines come from.
@@ -48,7 +48,7 @@ pub struct Config {
     pub delimiter: u8,
     /// `--seed`.
     pub seed: Option<String>,
-    /// `--memory`; `None`: the caller's default (see [`budget::SystemMemory::default_budget`]).
+    /// `--memory`; `None`: the caller's default (see [`memory::SystemMemory::default_budget`]).
     pub memory: Option<MemorySize>,
     /// `--temporary-directory`; `None`: the caller's default (`$TMPDIR`, `/tmp`).
     pub temp_dir: Option<PathBuf>,
@@ -295,7 +295,7 @@ fn apply(
             "multiple random sources specified",
         )?,
         "seed" => seen.seed = Some(text()),
-        "memory" => seen.memory = Some(budget::parse_size(&text(), q)?),
+        "memory" => seen.memory = Some(memory::parse_size(&text(), q)?),
         "temporary-directory" => seen.temp_dir = value,
         _ => unreachable!("option table and apply() disagree on {name}"),
     }

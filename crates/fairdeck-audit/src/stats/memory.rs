@@ -1,5 +1,5 @@
 //! The memory an audit's counting takes, estimated before it starts: the
-//! run ([`super::run`]) caps its threads by it, and [`crate::budget`] reports
+//! run ([`super::run`]) caps its threads by it, and [`crate::estimates`] reports
 //! it with the work estimates.
 
 /// The memory an audit's counting tables may take (2 GiB).

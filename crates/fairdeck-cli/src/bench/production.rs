@@ -4,14 +4,14 @@
 //! memcpy floor, hold'em deals and sampling. First every case in this one
 //! process (for reference and the memcpy floor), then every case in a
 //! process of its own, fairdeck and rand alternating, in rounds: the
-//! ratios are read from those (`fairdeck_bench::alone`).
+//! ratios are read from those (`fairdeck_bench::own_process`).
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use fairdeck_bench::alone::compare;
+use fairdeck_bench::own_process::compare;
 use fairdeck_bench::production::{Options, run as measure};
 use serde::Serialize;
 
@@ -73,5 +73,5 @@ pub fn run(sizes: &[usize], per_case: Duration, out: &mut Output) -> anyhow::Res
 #[derive(Serialize)]
 struct Both<'a> {
     in_process: &'a fairdeck_bench::production::Report,
-    alone: &'a fairdeck_bench::alone::Comparison,
+    alone: &'a fairdeck_bench::own_process::Comparison,
 }

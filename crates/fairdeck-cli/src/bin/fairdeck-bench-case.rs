@@ -1,13 +1,13 @@
 //! `fairdeck-bench-case OP IMPL FAMILY N THREADS SECONDS`: times one case of
 //! the production benchmark in a process of its own and prints its
 //! nanoseconds per element. `fairdeck bench --production` runs it, in
-//! rounds, for every case (see `fairdeck_bench::alone`); it is built with
+//! rounds, for every case (see `fairdeck_bench::own_process`); it is built with
 //! the same profile as `fairdeck` and installed beside it.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck_bench::alone::Case;
+use fairdeck_bench::own_process::Case;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use fairdeck::algorithms::Algorithm;
-use fairdeck_audit::budget::DEFAULT_STEPS;
+use fairdeck_audit::estimates::DEFAULT_STEPS;
 use fairdeck_report::{Field, message};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -219,10 +219,10 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
 fn passes(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
     let n = args.sizes.first().copied().unwrap_or(MAX_SIZE);
     let rounds = u64::from(args.rounds);
-    let steps = fairdeck_audit::budget::passes_steps(n, rounds);
+    let steps = fairdeck_audit::estimates::passes_steps(n, rounds);
     fairdeck_report::budget::check(args.allow_long, Field::Rounds, steps, |budget| {
-        let most = fairdeck_audit::budget::largest(rounds, budget, |r| {
-            fairdeck_audit::budget::passes_steps(n, r)
+        let most = fairdeck_audit::estimates::largest(rounds, budget, |r| {
+            fairdeck_audit::estimates::passes_steps(n, r)
         });
         match most {
             // `--sizes` is the bench's own flag, not a request field.

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use fairdeck_audit::budget;
 use fairdeck_audit::chaos;
+use fairdeck_audit::estimates;
 use fairdeck_audit::stats::MAX_TRIALS;
 use fairdeck_report::{Field, message};
 use num_traits::ToPrimitive;
@@ -48,9 +48,9 @@ pub fn run(
     if trials > MAX_TRIALS {
         return Err(usage(format!("--trials is at most {MAX_TRIALS}")));
     }
-    let steps = budget::chaos_law_steps(n, trials);
+    let steps = estimates::chaos_law_steps(n, trials);
     long.check(Field::Trials, steps, |steps| {
-        let most = budget::largest(trials, steps, |t| budget::chaos_law_steps(n, t));
+        let most = estimates::largest(trials, steps, |t| estimates::chaos_law_steps(n, t));
         message![
             Field::Trials,
             format!(" at most {most} at "),

@@ -1,7 +1,7 @@
 //! `fairdeck mix MODEL -n N`: how many hand shuffles make a deck random.
 //!
 //! The work is bounded up front: the report layer refuses a run whose
-//! estimated steps (`fairdeck_audit::budget::mix_steps`) are over the
+//! estimated steps (`fairdeck_audit::estimates::mix_steps`) are over the
 //! budget of 10^10 (about a minute) unless `--allow-long` is given. A run
 //! that takes a while shows on stderr that it is alive ([`heartbeat`]): a
 //! spinner on a terminal, otherwise a plain line every few seconds.
@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use fairdeck_audit::budget::{DEFAULT_STEPS, mix_steps};
+use fairdeck_audit::estimates::{DEFAULT_STEPS, mix_steps};
 
 use fairdeck_report::mix::{
     self, DEFAULT_MEAN_PACKET, DEFAULT_N, DEFAULT_TRIALS, Report, Request, Row,

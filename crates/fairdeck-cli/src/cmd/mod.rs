@@ -20,6 +20,6 @@ pub mod rng;
 pub mod sample;
 pub mod serve;
 pub mod shuf;
-pub mod shuffle_with;
+pub mod shuffle;
 pub mod table;
 mod table_bench;

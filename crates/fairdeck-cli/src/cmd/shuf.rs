@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use fairdeck_shuf::budget::SystemMemory;
+use fairdeck_shuf::memory::SystemMemory;
 use fairdeck_shuf::options::{self, Config, Request, Syntax};
 use fairdeck_shuf::quote::Quotes;
 use fairdeck_shuf::{Cancel, Error, Method, Options, Randomness};

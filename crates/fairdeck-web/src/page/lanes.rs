@@ -3,7 +3,7 @@
 //! Requests whose work is bounded by their route alone (deals, trees, chaos,
 //! commitments) run at once ([`Lane::Light`]). The others — exact walks,
 //! audits, mixing curves — are costed from their validated request with the
-//! work estimates of [`fairdeck_audit::budget`] (the same ones the CLI's
+//! work estimates of [`fairdeck_audit::estimates`] (the same ones the CLI's
 //! `--allow-long` budget uses): one under [`CHEAP_STEPS`] takes a permit of
 //! the cheap lane, anything larger one of the heavy lane. The lanes have
 //! permits of their own, so `exact n = 3` never queues behind sixteen audits
@@ -13,14 +13,14 @@
 use std::sync::Arc;
 
 use fairdeck::algorithms::Algorithm;
-use fairdeck_audit::budget;
+use fairdeck_audit::estimates;
 use fairdeck_audit::mix::Model;
 use fairdeck_audit::walk;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::limits::{ApiError, HEAVY_AT_ONCE};
 
-/// Work (in [`fairdeck_audit::budget`]'s steps, about 6 ns each: 10¹⁰ is
+/// Work (in [`fairdeck_audit::estimates`]'s steps, about 6 ns each: 10¹⁰ is
 /// about a minute) below which a request is cheap: 2·10⁶ steps is about
 /// 10 ms of CPU.
 pub const CHEAP_STEPS: u64 = 2_000_000;
@@ -95,20 +95,20 @@ pub fn exact_steps(alg: Algorithm, n: usize, max_paths: u64, max_depth: usize) -
     match walk::fixed_tree_paths(|d| alg.permute(n, d), max_depth) {
         Some(paths) => {
             let walked = u64::try_from(paths).unwrap_or(u64::MAX).min(max_paths);
-            budget::exact_walk_steps(alg, n, walked)
+            estimates::exact_walk_steps(alg, n, walked)
         }
-        None => budget::exact_steps(alg, n, max_paths),
+        None => estimates::exact_steps(alg, n, max_paths),
     }
 }
 
 /// The work of `audit ALG -n N --trials T`.
 pub fn audit_steps(alg: Algorithm, n: usize, trials: u64) -> u64 {
-    budget::audit_steps(alg, n, trials)
+    estimates::audit_steps(alg, n, trials)
 }
 
 /// The work of `mix MODEL -n N` over the rows `ks` with `trials` simulated decks.
 pub fn mix_steps(model: Model, n: usize, ks: &[u32], trials: u64) -> u64 {
-    budget::mix_steps(model, n, ks, trials)
+    estimates::mix_steps(model, n, ks, trials)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub mod words;
 mod tests;
 
 #[cfg(test)]
-mod refusals;
+mod refusal_tests;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -69,7 +69,7 @@ impl SystemMemory {
     /// nothing is known; at least 4 KiB.
     ///
     /// ```
-    /// use fairdeck_shuf::budget::SystemMemory;
+    /// use fairdeck_shuf::memory::SystemMemory;
     /// let small = SystemMemory { physical: Some(8 << 30), address_space: Some(3 << 30), cgroup: None };
     /// assert_eq!(small.default_budget(), 1 << 30);
     /// ```
@@ -158,7 +158,7 @@ fn read_limit(path: &Path) -> Option<u64> {
 /// O(length). Pure.
 ///
 /// ```
-/// use fairdeck_shuf::budget::{parse_size, MemorySize};
+/// use fairdeck_shuf::memory::{parse_size, MemorySize};
 /// use fairdeck_shuf::quote::Quotes;
 /// assert_eq!(parse_size("64M", Quotes::Ascii).unwrap(), MemorySize::Bytes(64 << 20));
 /// assert_eq!(parse_size("25%", Quotes::Ascii).unwrap(), MemorySize::Percent(25));

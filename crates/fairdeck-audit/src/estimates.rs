@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use fairdeck::algorithms::Algorithm;
-//! use fairdeck_audit::budget::{self, DEFAULT_STEPS};
+//! use fairdeck_audit::estimates::{self, DEFAULT_STEPS};
 //!
 //! let steps = budget::audit_steps(Algorithm::SortKeys, 10_000, 10_000_000);
 //! assert!(budget::check(steps, DEFAULT_STEPS).is_err());
