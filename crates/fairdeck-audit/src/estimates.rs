@@ -17,14 +17,14 @@
 //! use fairdeck::algorithms::Algorithm;
 //! use fairdeck_audit::estimates::{self, DEFAULT_STEPS};
 //!
-//! let steps = budget::audit_steps(Algorithm::SortKeys, 10_000, 10_000_000);
-//! assert!(budget::check(steps, DEFAULT_STEPS).is_err());
+//! let steps = estimates::audit_steps(Algorithm::SortKeys, 10_000, 10_000_000);
+//! assert!(estimates::check(steps, DEFAULT_STEPS).is_err());
 //! // The most trials that fit at this n:
-//! let trials = budget::largest(10_000_000, DEFAULT_STEPS, |t| {
-//!     budget::audit_steps(Algorithm::SortKeys, 10_000, t)
+//! let trials = estimates::largest(10_000_000, DEFAULT_STEPS, |t| {
+//!     estimates::audit_steps(Algorithm::SortKeys, 10_000, t)
 //! });
 //! assert!(trials >= 50 && trials < 100);
-//! assert!(budget::check(budget::audit_steps(Algorithm::FisherYates, 52, 100_000), DEFAULT_STEPS).is_ok());
+//! assert!(estimates::check(estimates::audit_steps(Algorithm::FisherYates, 52, 100_000), DEFAULT_STEPS).is_ok());
 //! ```
 
 use fairdeck::algorithms::{Algorithm, largest_within};

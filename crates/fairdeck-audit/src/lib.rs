@@ -14,7 +14,7 @@
 //!   deck random, in total variation distance, and the exact law of casino
 //!   shelf machines ([`mix::shelf`]);
 //! * [`plot`] — SVG pictures (position heatmap, mixing curve);
-//! * [`budget`] — work and memory estimates, checked before a run starts.
+//! * [`estimates`] — work and memory estimates, checked before a run starts.
 //!
 //! ## Quick start
 //!

@@ -24,7 +24,7 @@
 //! ```
 //!
 //! * [`options`] — GNU's command-line grammar and messages (pure; fuzzable);
-//! * [`budget`] — `--memory` and the default that respects the process's limits;
+//! * [`memory`] — `--memory` and the default that respects the process's limits;
 //! * [`cancel`] — stopping a run from a signal handler, cleanly;
 //! * [`quote`] — GNU's quoting of names in messages;
 //! * [`dice`] — the seeded dice or `--random-source` bytes (GNU's mapping);
