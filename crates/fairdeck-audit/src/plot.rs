@@ -6,6 +6,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::Error;
 
+mod histograms;
+
+pub use histograms::{BAR_FILL, Fitted, histograms};
+
 fn svg_error<E: std::fmt::Debug>(e: E) -> Error {
     Error::OutOfRange(format!("cannot draw the picture: {e:?}"))
 }
@@ -211,6 +215,52 @@ pub fn curves(title: &str, series: &[(String, Vec<(u32, f64)>)]) -> Result<Strin
     }
     c.finish()?;
     Ok(svg)
+}
+
+/// One SVG showing `parts` (SVGs drawn by this module) one below the
+/// other, each kept whole as a nested `<svg>` at its offset. O(total length).
+///
+/// ```
+/// use fairdeck_audit::plot::{heatmap, stack};
+///
+/// let one = heatmap(2, &[5, 5, 5, 5], 10, 0.5, "one")?;
+/// let two = heatmap(2, &[9, 1, 1, 9], 10, 0.5, "two")?;
+/// let both = stack(&[&one, &two])?;
+/// assert_eq!(both.matches("<svg").count(), 3);
+/// # Ok::<(), fairdeck_audit::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::OutOfRange`] if a part is not an SVG with a width and height.
+pub fn stack(parts: &[&str]) -> Result<String, Error> {
+    let (mut width, mut height) = (0u32, 0u32);
+    let mut body = String::new();
+    for part in parts {
+        let inner = part.strip_prefix("<svg ");
+        let (Some(inner), Some((w, h))) = (inner, svg_size(part)) else {
+            return Err(Error::OutOfRange(
+                "cannot stack a picture that is not an SVG".into(),
+            ));
+        };
+        body.push_str(&format!("<svg x=\"0\" y=\"{height}\" {inner}"));
+        width = width.max(w);
+        height += h;
+    }
+    Ok(format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\">\n{body}</svg>\n"
+    ))
+}
+
+/// The width and height attributes of an SVG's root element.
+fn svg_size(svg: &str) -> Option<(u32, u32)> {
+    let head = &svg[..svg.find('>')?];
+    let attr = |name: &str| -> Option<u32> {
+        let after = head.split(&format!(" {name}=\"")).nth(1)?;
+        after.split('"').next()?.parse().ok()
+    };
+    Some((attr("width")?, attr("height")?))
 }
 
 #[cfg(test)]

@@ -185,3 +185,35 @@ fn bad_card_logs_name_the_line_and_the_card() {
         assert!(out.stdout.is_empty(), "{want}");
     }
 }
+
+/// Issue 49 item 7: `--plot` draws, below the position heatmap, the
+/// histograms of rising sequences and valleys against the uniform law, with
+/// the estimated shelf machine's curve named.
+#[test]
+fn the_plot_shows_the_histograms_with_the_fitted_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, svg) = (dir.path().join("machine.log"), dir.path().join("m.svg"));
+    let text = log(&machine_decks(20, "cards-machine"), |c| c.to_string());
+    std::fs::write(&path, &text).unwrap();
+    let out = fairdeck()
+        .args(["audit", "--input", path.to_str().unwrap()])
+        .args(["--plot", svg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    for needle in [
+        "where each card lands",
+        "Rising sequences per deck",
+        "Valleys per deck",
+        "uniform shuffle (expected)",
+        "fitted: one pass of a",
+    ] {
+        assert!(picture.contains(needle), "{needle}");
+    }
+    assert_eq!(picture.matches("<svg").count(), 3);
+}

@@ -108,23 +108,10 @@ pub struct Family {
 /// k = 1..=16 GSR riffles of n cards. O(16 n²).
 pub fn riffles(n: usize) -> Family {
     let members = (1..=16u32)
-        .map(|k| {
-            let a = f64::from(k).exp2();
-            let llr = (0..=n)
-                .map(|r| match r {
-                    0 => f64::NEG_INFINITY,
-                    _ if r as f64 > a => f64::NEG_INFINITY,
-                    _ => {
-                        let s: f64 = (1..=n).map(|j| (a - r as f64 + j as f64).ln()).sum();
-                        s - n as f64 * a.ln()
-                    }
-                })
-                .collect();
-            Member {
-                label: format!("{k} riffles"),
-                value: f64::from(k),
-                llr,
-            }
+        .map(|k| Member {
+            label: format!("{k} riffles"),
+            value: f64::from(k),
+            llr: riffle_llr(n, f64::from(k).exp2()),
         })
         .collect();
     Family {
@@ -135,25 +122,58 @@ pub fn riffles(n: usize) -> Family {
     }
 }
 
+/// `ln(n! · P(order))` by rising sequences (0..=n) after an a-shuffle
+/// (Bayer and Diaconis: a cut into a packets riffled together; k GSR
+/// riffles are a 2ᵏ-shuffle), a ≥ 1 whole. O(n²).
+pub fn riffle_llr(n: usize, a: f64) -> Vec<f64> {
+    (0..=n)
+        .map(|r| match r {
+            0 => f64::NEG_INFINITY,
+            _ if r as f64 > a => f64::NEG_INFINITY,
+            _ => {
+                let s: f64 = (1..=n).map(|j| (a - r as f64 + j as f64).ln()).sum();
+                s - n as f64 * a.ln()
+            }
+        })
+        .collect()
+}
+
+/// `ln(n! · P(order))` by valleys (0..=n/2) after one pass through
+/// `shelves` shelves of a fair shelf machine. O(n³).
+pub fn shelf_llr(n: usize, shelves: u64) -> Vec<f64> {
+    fair_shelf_llr(n, shelves, &fair_cut_counts(n))
+}
+
+/// An order with v valleys and n − 1 − v ascents (its law depends on v
+/// alone at p = ½); none has more than (n − 1)/2 valleys.
+fn fair_ascents(n: usize, v: usize) -> Option<usize> {
+    n.saturating_sub(1).checked_sub(v).filter(|&a| v <= a)
+}
+
+fn fair_cut_counts(n: usize) -> Vec<Option<Vec<f64>>> {
+    (0..=n / 2)
+        .map(|v| fair_ascents(n, v).map(|a| cut_counts(a, v, v, 0.5)))
+        .collect()
+}
+
+fn fair_shelf_llr(n: usize, shelves: u64, counts: &[Option<Vec<f64>>]) -> Vec<f64> {
+    (0..=n / 2)
+        .map(|v| match (&counts[v], fair_ascents(n, v)) {
+            (Some(c), Some(a)) => ln_order(n, shelves, (a, v), 0.5, c),
+            _ => f64::NEG_INFINITY,
+        })
+        .collect()
+}
+
 /// One pass (`passes` = 1) through m = 2..=20 shelves, or two passes
 /// through each (one pass through 2m²), of a fair (p = ½) shelf machine.
 /// O(n³).
 pub fn shelves(n: usize, passes: u32) -> Family {
-    // An order with v valleys and n − 1 − v ascents (its law depends on v
-    // alone at p = ½); none has more than (n − 1)/2 valleys.
-    let ascents = |v: usize| n.saturating_sub(1).checked_sub(v).filter(|&a| v <= a);
-    let counts: Vec<Option<Vec<f64>>> = (0..=n / 2)
-        .map(|v| ascents(v).map(|a| cut_counts(a, v, v, 0.5)))
-        .collect();
+    let counts = fair_cut_counts(n);
     let members = (2..=20u64)
         .map(|m| {
             let shelves = if passes == 2 { 2 * m * m } else { m };
-            let llr = (0..=n / 2)
-                .map(|v| match (&counts[v], ascents(v)) {
-                    (Some(c), Some(a)) => ln_order(n, shelves, (a, v), 0.5, c),
-                    _ => f64::NEG_INFINITY,
-                })
-                .collect();
+            let llr = fair_shelf_llr(n, shelves, &counts);
             Member {
                 label: match passes {
                     2 => format!("2 passes of {m} shelves"),

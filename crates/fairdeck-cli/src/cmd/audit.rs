@@ -108,7 +108,7 @@ pub fn run(args: &Args, out: &mut Output) -> anyhow::Result<ExitCode> {
         }
     };
     if let Some(file) = plot_file {
-        plot(file, &tally, &report.source)?;
+        plot(file, &tally, &report)?;
     }
     print(&report, out)
 }
@@ -209,9 +209,11 @@ fn line_interval(setting: Option<&str>) -> std::time::Duration {
         .map_or(Progress::EVERY, std::time::Duration::from_secs_f64)
 }
 
-/// Draws the heatmap; above [`MAX_HEATMAP_SIDE`] cards in blocks, which a
-/// note on stderr (and the picture's title) says.
-fn plot(file: PlotFile, tally: &Tally, source: &str) -> anyhow::Result<()> {
+/// Draws the heatmap (above [`MAX_HEATMAP_SIDE`] cards in blocks, which a
+/// note on stderr and the picture's title say) and below it the histograms
+/// of rising sequences and valleys, with the estimated machine's curve.
+fn plot(file: PlotFile, tally: &Tally, report: &Report) -> anyhow::Result<()> {
+    let source = &report.source;
     let title = format!(
         "{source}: where each card lands (n = {}, {} shuffles; red above 1/n, blue below)",
         tally.n, tally.trials
@@ -223,13 +225,14 @@ fn plot(file: PlotFile, tally: &Tally, source: &str) -> anyhow::Result<()> {
              each is the mean of {block} × {block} cards × positions"
         ));
     }
-    file.write(&plot::heatmap(
-        tally.n,
-        &tally.positions,
-        tally.trials,
-        0.5,
-        &title,
-    )?)
+    let heatmap = plot::heatmap(tally.n, &tally.positions, tally.trials, 0.5, &title)?;
+    let fitted = report.estimate.as_ref().and_then(|e| {
+        let (family, value) = (e.family?, e.value?);
+        plot::Fitted::of(family, value, tally.n)
+    });
+    let title = format!("{source}: decks by rising sequences and by valleys");
+    let histograms = plot::histograms(tally, fitted.as_ref(), &title)?;
+    file.write(&plot::stack(&[&heatmap, &histograms])?)
 }
 
 fn print(r: &Report, out: &mut Output) -> anyhow::Result<ExitCode> {
