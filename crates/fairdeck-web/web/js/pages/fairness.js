@@ -129,10 +129,12 @@ function auditCard(report, scale, fallback) {
       : `: this run would have caught only card × position biases of at least ${fmt(positions.size)} (|P − 1/n|, with probability 0.8) — not evidence of uniformity`)
     : '';
   // Each row says how its p-value was read and which law it compared (the
-  // CLI's `p-value from` and `law tested` columns); skipped tests say why.
+  // CLI's `p-value from` and `law tested` columns); skipped tests say why. A
+  // statistic that is not a finite number (a likelihood ratio of 0 has the
+  // logarithm −∞) comes as JSON null and reads '–'.
   const tests = el('table', { class: 'tests' }, el('tbody', {},
     el('tr', {}, ...['test', 'statistic', 'dof', 'p-value', 'p-value from', '', 'law tested'].map((t) => el('th', { text: t }))),
-    ...report.tests.map((t) => el('tr', { 'data-test': t.name }, el('td', { text: t.name }), el('td', { text: fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
+    ...report.tests.map((t) => el('tr', { 'data-test': t.name }, el('td', { text: t.name }), el('td', { text: t.statistic == null ? '–' : fmt(t.statistic, 6) }), el('td', { text: t.dof ?? '–' }),
       el('td', { text: t.p_value.toExponential(2) }), el('td', { class: 'method', text: t.method }),
       el('td', { class: t.passed ? 'pass' : 'fail', text: t.passed ? 'pass' : 'FAIL' }), el('td', { class: 'law', text: t.law }))),
     ...(report.skipped ?? []).map((s) => el('tr', { class: 'skipped', 'data-test': s.name }, el('td', { text: s.name }),
