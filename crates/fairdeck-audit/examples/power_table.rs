@@ -25,6 +25,7 @@ use fairdeck::rng::{Generator, Seed};
 use fairdeck_audit::mix::Model;
 use fairdeck_audit::mix::shelf::shelf_pass;
 use fairdeck_audit::stats::families::{self, Family};
+use fairdeck_audit::stats::likelihood;
 use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, laws, run::shuffles};
 
 const N: usize = 52;
@@ -154,18 +155,7 @@ fn draw(cdf: &[f64], trials: u64, dice: &mut impl Dice) -> Vec<u64> {
 
 /// ln of the family's mean likelihood ratio, and the one member's.
 fn ratios(family: &Family, member: usize, counts: &[u64]) -> (f64, f64) {
-    let ln: Vec<f64> = family
-        .members
-        .iter()
-        .map(|m| {
-            counts
-                .iter()
-                .zip(&m.llr)
-                .filter(|(c, _)| **c > 0)
-                .map(|(&c, &l)| c as f64 * l)
-                .sum()
-        })
-        .collect();
+    let ln = likelihood::member_ratios(family, counts);
     let top = ln.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mean = top + ln.iter().map(|x| (x - top).exp()).sum::<f64>().ln() - (ln.len() as f64).ln();
     (mean, ln[member])

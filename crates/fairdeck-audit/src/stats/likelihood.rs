@@ -100,8 +100,20 @@ impl FamilyTest {
 /// `(ln M, the nearest member's label)` for the decks of `t`: each
 /// member's `ln Λ_θ = Σ_x count(x) · llr_θ(x)`, averaged in logs.
 pub fn mean_ratio(family: &Family, t: &Tally) -> (f64, String) {
-    let counts = family.statistic.counts(t);
-    let ln_ratios: Vec<f64> = family
+    let ln_ratios = member_ratios(family, family.statistic.counts(t));
+    let nearest = ln_ratios
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(String::new(), |(i, _)| family.members[i].label.clone());
+    let ln_m = log_sum_exp(&ln_ratios) - (family.members.len() as f64).ln();
+    (ln_m, nearest)
+}
+
+/// Each member's `ln Λ_θ = Σ_x counts[x] · llr_θ(x)` for the counts of the
+/// family's statistic.
+pub fn member_ratios(family: &Family, counts: &[u64]) -> Vec<f64> {
+    family
         .members
         .iter()
         .map(|m| {
@@ -112,14 +124,7 @@ pub fn mean_ratio(family: &Family, t: &Tally) -> (f64, String) {
                 .map(|(&c, &l)| c as f64 * l)
                 .sum()
         })
-        .collect();
-    let nearest = ln_ratios
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map_or(String::new(), |(i, _)| family.members[i].label.clone());
-    let ln_m = log_sum_exp(&ln_ratios) - (family.members.len() as f64).ln();
-    (ln_m, nearest)
+        .collect()
 }
 
 /// The family tests for `n` cards and `trials` decks at per-test level
