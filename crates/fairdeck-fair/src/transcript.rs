@@ -125,14 +125,7 @@ impl Transcript {
         secret: &ServerSecret,
         seats: &[SeatRecord],
     ) -> Result<Transcript, Error> {
-        let table = manifest.check()?;
-        let names: Vec<&String> = seats.iter().map(|s| &s.name).collect();
-        if names != manifest.seats.iter().collect::<Vec<_>>() {
-            return Err(Error::InvalidTable(format!(
-                "the seats {names:?} are not the manifest's {:?} in order",
-                manifest.seats
-            )));
-        }
+        let table = checked(manifest, seats)?;
         let void: Vec<String> = seats
             .iter()
             .enumerate()
@@ -317,4 +310,18 @@ mod empty_is_null {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
         Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
     }
+}
+
+/// The manifest's table, once the manifest is valid and `seats` are its
+/// seats in order ([`Error::InvalidTable`] otherwise).
+pub(crate) fn checked(manifest: &Manifest, seats: &[SeatRecord]) -> Result<Table, Error> {
+    let table = manifest.check()?;
+    let names: Vec<&String> = seats.iter().map(|s| &s.name).collect();
+    if names != manifest.seats.iter().collect::<Vec<_>>() {
+        return Err(Error::InvalidTable(format!(
+            "the seats {names:?} are not the manifest's {:?} in order",
+            manifest.seats
+        )));
+    }
+    Ok(table)
 }

@@ -5,7 +5,7 @@
 
 use super::record::{Record, VoidPhase, VoidRecord};
 use super::table::{Manifest, Table};
-use super::transcript::{SeatRecord, Transcript, commitments, refused};
+use super::transcript::{SeatRecord, Transcript, checked, commitments, refused};
 use super::verdict::{Difference, Kind, Verification};
 use super::version::TranscriptVersion;
 use super::{Commitment, ServerSecret};
@@ -56,14 +56,7 @@ impl Record {
         seats: &[SeatRecord],
         lock: Option<&Commitment>,
     ) -> Result<Record, Error> {
-        let table = manifest.check()?;
-        let names: Vec<&String> = seats.iter().map(|s| &s.name).collect();
-        if names != manifest.seats.iter().collect::<Vec<_>>() {
-            return Err(Error::InvalidTable(format!(
-                "the seats {names:?} are not the manifest's {:?} in order",
-                manifest.seats
-            )));
-        }
+        let table = checked(manifest, seats)?;
         let bad = |why: &str| Err(Error::InvalidTable(why.to_string()));
         let Some(record) = void_of(&table, seats) else {
             return bad("every seat committed and revealed its seed: the table is not void");
