@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_client::wire::Post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;

@@ -15,7 +15,7 @@ use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
 use common::served::Served;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;
 use fairdeck_hidden::seat::Follower;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::seat::Follower;
 use fairdeck_table::hidden::{HiddenInvitation, Status};

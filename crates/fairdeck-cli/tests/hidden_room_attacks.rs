@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_hidden::keys::{KeyMessage, SecretKey};
 use fairdeck_hidden::ledger::{key_digest, receipt};
 use fairdeck_hidden::record::{Missing, Record};

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::ledger::shuffle_digest;
 use fairdeck_hidden::record::Record;

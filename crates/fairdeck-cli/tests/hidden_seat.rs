@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::cargo_bin;
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_hidden::group::{card_point, encode_point};
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;

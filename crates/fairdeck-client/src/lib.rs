@@ -10,7 +10,7 @@
 //!   same types.
 //! - A seat of a hidden table: its [`Link`] ([`parse_link`]), its
 //!   connection [`Remote`], and its next message after verifying the
-//!   served transcript ([`seat`]).
+//!   served transcript ([`turn`]).
 //! - [`hand`]: whole version-2 hold'em hands for the load bench and the
 //!   crash tests.
 //!
@@ -19,7 +19,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use fairdeck_client::{Remote, parse_link, seat};
+//! use fairdeck_client::{Remote, parse_link, turn};
 //! use fairdeck_hidden::keys::SecretKey;
 //! use rand_core::SeedableRng;
 //!
@@ -34,7 +34,7 @@
 //!         break;
 //!     }
 //!     let record = remote.record(status.hand)?;
-//!     if let Some(post) = seat::next_post(&mut follower, &status, record, (0, &key), true, &mut rng)? {
+//!     if let Some(post) = turn::next_post(&mut follower, &status, record, (0, &key), true, &mut rng)? {
 //!         remote.send(&post)?;
 //!     }
 //!     std::thread::sleep(Duration::from_secs(1));
@@ -48,7 +48,7 @@ pub mod hand;
 mod http;
 mod link;
 mod remote;
-pub mod seat;
+pub mod turn;
 pub mod wire;
 
 pub use http::Client;

@@ -5,7 +5,7 @@
 //! is voided before the deadline, nor while the table waits for the operator.
 
 use chacha20::ChaCha20Rng;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::{Missing, Void};

@@ -109,7 +109,7 @@ fn an_unreachable_service_is_named_with_its_error() {
 
 #[test]
 fn the_room_is_at_fault_only_for_what_only_it_can_do() {
-    use crate::seat::room_at_fault;
+    use crate::turn::room_at_fault;
     assert!(room_at_fault(&fairdeck_hidden::Error::Room(
         "rewritten".into()
     )));

@@ -1,6 +1,6 @@
 //! Hidden tables over real HTTP: the service on a loopback port (its own
 //! thread and runtime, a SQLite file), seats driven by the library
-//! (`fairdeck_client::seat::next_post` over `fairdeck_hidden`), and
+//! (`fairdeck_client::turn::next_post` over `fairdeck_hidden`), and
 //! the operator moving hands on.
 
 #![allow(dead_code)]
@@ -10,7 +10,7 @@ use std::path::Path;
 
 use chacha20::ChaCha20Rng;
 use fairdeck_client::Client;
-use fairdeck_client::seat::next_post;
+use fairdeck_client::turn::next_post;
 use fairdeck_fair::Manifest;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::record::Record;

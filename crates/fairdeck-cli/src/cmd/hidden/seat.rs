@@ -3,7 +3,7 @@
 //! local file (mode 0600, written before its key message is sent), polls
 //! the table's status, and when the table waits for it fetches the
 //! transcript, verifies every proof in it, and sends what it owes
-//! (`fairdeck_client::seat`). It prints its own cards once they are
+//! (`fairdeck_client::turn`). It prints its own cards once they are
 //! dealt and, at the end, verifies the whole transcript. One
 //! [`Follower`] serves the whole run, so each proof is checked once per
 //! process: a step checks only the proofs that are new since the last.
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use fairdeck_client::seat::{check, key_post, room_at_fault, step};
+use fairdeck_client::turn::{check, key_post, room_at_fault, step};
 use fairdeck_client::wire::Status;
 use fairdeck_client::{Link, Remote, key_file, parse_link};
 use fairdeck_hidden::keys::SecretKey;

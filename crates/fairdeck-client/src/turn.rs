@@ -1,4 +1,4 @@
-//! A seat's side of a hidden table: from the table's [`Status`] and
+//! A seat's turn at a hidden table: from the table's [`Status`] and
 //! transcript, the message the seat sends next — after checking every
 //! proof of the transcript, so a seat never shuffles or shares on top of a
 //! message it has not verified. Front ends (the CLI's `fairdeck hidden
