@@ -9,17 +9,19 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fairdeck_client::Client;
 use fairdeck_client::hand::{Hand, Timing};
-use fairdeck_table::service::{Service, serve};
+use fairdeck_table::service::Service;
 use fairdeck_table::{NewTable, PostgresStore, SqliteStore, Store};
 use serde::Serialize;
 
 use crate::failure::usage;
 use crate::output::{Format, Output};
+
+mod load;
 
 /// Flags of `fairdeck table bench`.
 #[derive(Debug, clap::Args)]
@@ -192,75 +194,18 @@ fn measure<S: Store + Send + 'static>(
     let service = Service::new(store, &admin);
     // The store is dropped here, outside the runtime: PostgreSQL's client
     // blocks when it closes, which a runtime thread must not.
-    let keep = std::sync::Arc::clone(&service);
-    let (addr_tx, addr_rx) = mpsc::channel();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let server = std::thread::spawn(move || {
-        let served = runtime.block_on(async move {
-            let bind = "127.0.0.1:0".parse().expect("a literal address");
-            let ready = move |local| {
-                let _ = addr_tx.send(local);
-            };
-            let shutdown = async {
-                let _ = stop_rx.await;
-            };
-            serve(service, bind, Vec::new(), ready, shutdown).await
-        });
-        drop(runtime);
-        served
-    });
-    let addr = addr_rx
-        .recv_timeout(Duration::from_secs(30))
-        .map_err(|_| anyhow::anyhow!("the service did not start"))?
-        .to_string();
+    let keep = Arc::clone(&service);
+    let running = load::Running::start(service)?;
+    let addr = running.addr.clone();
     let big = format!("bench-{run_tag}-many");
     if args.many_deals > 0 {
         fairdeck_client::hand::dealt_table(&mut Client::new(&addr), &admin, &big, args.many_deals)
             .map_err(|e| anyhow::anyhow!("the --many-deals table: {e}"))?;
     }
-    let playing = std::sync::atomic::AtomicBool::new(true);
     let start = Instant::now();
-    let (results, reads) = std::thread::scope(|scope| {
-        let reader = (args.many_deals > 0).then(|| {
-            let (addr, big, playing) = (&addr, &big, &playing);
-            scope.spawn(move || read_while(addr, &format!("/api/tables/{big}"), playing))
-        });
-        let workers: Vec<_> = (0..args.clients)
-            .map(|c| {
-                let (addr, admin) = (&addr, &admin);
-                scope.spawn(move || {
-                    let mut client = Client::new(addr);
-                    let (mut done, mut timings, mut first_error) = (0, Vec::new(), None);
-                    for t in (c..args.tables).step_by(args.clients) {
-                        let mut hand = Hand::holdem(&format!("bench-{run_tag}-{t}"), args.seats);
-                        match hand.play(&mut client, admin, &mut timings, false, usize::MAX) {
-                            Ok(()) => done += 1,
-                            Err(e) => {
-                                first_error.get_or_insert_with(|| e.to_string());
-                            }
-                        }
-                    }
-                    (done, timings, first_error)
-                })
-            })
-            .collect();
-        let results: Vec<(usize, Vec<Timing>, Option<String>)> = workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or((0, Vec::new(), Some("a client panicked".into())))
-            })
-            .collect();
-        playing.store(false, std::sync::atomic::Ordering::Relaxed);
-        let reads = reader.map(|r| r.join().unwrap_or_default());
-        (results, reads)
-    });
+    let (results, reads) = load::play_all(&addr, &admin, (run_tag, &big), args);
     let seconds = start.elapsed().as_secs_f64();
-    let _ = stop_tx.send(());
-    let _ = server.join();
+    running.stop();
     drop(keep);
     let hands_finished = results.iter().map(|r| r.0).sum();
     let timings: Vec<Timing> = results.iter().flat_map(|r| r.1.iter().copied()).collect();
@@ -280,13 +225,8 @@ fn measure<S: Store + Send + 'static>(
         by_kind: fairdeck_client::hand::Step::KINDS
             .iter()
             .map(|&k| {
-                times(
-                    k,
-                    timings
-                        .iter()
-                        .filter(|t| t.step.kind() == k)
-                        .map(|t| t.time),
-                )
+                let of_kind = timings.iter().filter(|t| t.step.kind() == k);
+                times(k, of_kind.map(|t| t.time))
             })
             .collect(),
         many_deals_public: reads.map(|r| times("many-deals public view", r.into_iter())),
@@ -294,20 +234,6 @@ fn measure<S: Store + Send + 'static>(
         fsync_p99_ms: fsync.map(|f| f.1),
         first_error,
     })
-}
-
-/// Reads `path` without a token until `playing` falls; each read's time
-/// (failed reads are not counted).
-fn read_while(addr: &str, path: &str, playing: &std::sync::atomic::AtomicBool) -> Vec<Duration> {
-    let mut client = Client::new(addr);
-    let mut out = Vec::new();
-    while playing.load(std::sync::atomic::Ordering::Relaxed) {
-        let start = Instant::now();
-        if let Ok((200, _)) = client.call("GET", path, None, None) {
-            out.push(start.elapsed());
-        }
-    }
-    out
 }
 
 fn times(kind: &'static str, all: impl Iterator<Item = Duration>) -> Times {
