@@ -92,51 +92,9 @@ impl Client {
             self.stream = Some(BufReader::new(stream));
         }
         let reader = self.stream.as_mut().expect("connected above");
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
-        if let Some(t) = token {
-            head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-        }
-        if let Some(d) = device {
-            head.push_str(&format!("Fairdeck-Device: {d}\r\n"));
-        }
-        let text = body.map(Value::to_string);
-        if let Some(text) = &text {
-            head.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                text.len()
-            ));
-        }
-        head.push_str("\r\n");
-        head.push_str(text.as_deref().unwrap_or(""));
-        reader.get_mut().write_all(head.as_bytes())?;
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "closed"));
-        }
-        let status: u16 = (line.split(' ').nth(1))
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| bad("no status line"))?;
-        let (mut length, mut close) = (0usize, false);
-        loop {
-            line.clear();
-            reader.read_line(&mut line)?;
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            let (name, value) = header.split_once(':').ok_or_else(|| bad("bad header"))?;
-            match name.to_ascii_lowercase().as_str() {
-                "content-length" => length = value.trim().parse().map_err(|_| bad("length"))?,
-                "connection" => close = value.trim().eq_ignore_ascii_case("close"),
-                _ => {}
-            }
-        }
-        if length > self.max_answer {
-            return Err(bad("answer too large"));
-        }
-        let mut bytes = vec![0; length];
-        reader.read_exact(&mut bytes)?;
+        let request = request_text((method, path), &self.addr, (token, device), body);
+        reader.get_mut().write_all(request.as_bytes())?;
+        let (status, bytes, close) = read_answer(reader, self.max_answer)?;
         if close {
             self.stream = None;
         }
@@ -145,4 +103,68 @@ impl Client {
             serde_json::from_slice(&bytes).unwrap_or(Value::Null),
         ))
     }
+}
+
+/// One HTTP/1.1 request to `host`: its head, with the seat's token and
+/// device secret when given, and its JSON body.
+fn request_text(
+    (method, path): (&str, &str),
+    host: &str,
+    (token, device): (Option<&str>, Option<&str>),
+    body: Option<&Value>,
+) -> String {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n");
+    if let Some(t) = token {
+        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    if let Some(d) = device {
+        head.push_str(&format!("Fairdeck-Device: {d}\r\n"));
+    }
+    let text = body.map(Value::to_string);
+    if let Some(text) = &text {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            text.len()
+        ));
+    }
+    head.push_str("\r\n");
+    head.push_str(text.as_deref().unwrap_or(""));
+    head
+}
+
+/// Reads one answer: its status, its body (at most `max_answer` bytes), and
+/// whether the server closes the connection after it.
+fn read_answer(
+    reader: &mut BufReader<TcpStream>,
+    max_answer: usize,
+) -> io::Result<(u16, Vec<u8>, bool)> {
+    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "closed"));
+    }
+    let status: u16 = (line.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("no status line"))?;
+    let (mut length, mut close) = (0usize, false);
+    loop {
+        line.clear();
+        reader.read_line(&mut line)?;
+        let header = line.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        let (name, value) = header.split_once(':').ok_or_else(|| bad("bad header"))?;
+        match name.to_ascii_lowercase().as_str() {
+            "content-length" => length = value.trim().parse().map_err(|_| bad("length"))?,
+            "connection" => close = value.trim().eq_ignore_ascii_case("close"),
+            _ => {}
+        }
+    }
+    if length > max_answer {
+        return Err(bad("answer too large"));
+    }
+    let mut bytes = vec![0; length];
+    reader.read_exact(&mut bytes)?;
+    Ok((status, bytes, close))
 }

@@ -32,7 +32,7 @@ use crate::layout::Stage;
 use crate::ledger::{Evidence, key_digest};
 use crate::record::{Missing, Record};
 use crate::signature::Context as Signing;
-use crate::verdict::{Difference, Owed, Verdict};
+use crate::verdict::{Difference, HandReport, Owed, Verdict};
 use crate::{Error, Table};
 
 /// How to verify.
@@ -161,17 +161,8 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
     let signing = record
         .is_signed()
         .then(|| Signing::new(&table, record.room.as_ref()));
-    let m = table.manifest();
-    let id = Some(m.table.clone());
-    checked.push(format!(
-        "the manifest: table {:?}, {}, {} deck, seats {}, hands {}-{}",
-        m.table,
-        m.game,
-        m.deck,
-        m.seats.join(", "),
-        m.first,
-        m.last
-    ));
+    let id = Some(table.manifest().table.clone());
+    checked.push(manifest_line(&table));
     let found = keys(&table, record, (opts, signing.as_ref()), &mut diffs, memo);
     let Some((keys, joint)) = found else {
         checked.push("the keys (incomplete or refused: no hand checked)".into());
@@ -193,31 +184,15 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         ok
     });
     memo.seat_keys(&keys);
-    let mut reports = Vec::new();
-    let mut hands = Vec::new();
-    let mut prev: Option<u64> = None;
-    for h in &record.hands {
-        if let Err(e) = table.check_hand(h.hand) {
-            diffs.push(Difference::new(Some(h.hand), e));
-            continue;
-        }
-        if prev.is_some_and(|p| p >= h.hand) {
-            diffs.push(Difference::new(Some(h.hand), Error::HandOrder(h.hand)));
-        }
-        prev = Some(h.hand);
-        let ctx = hand::Context {
-            table: &table,
-            keys: &keys,
-            joint: &joint,
-            reader,
-            in_progress: opts.in_progress,
-            signing: signing.as_ref(),
-        };
-        let (report, state, found) = hand::check(&ctx, h, memo.hand(h.hand));
-        diffs.extend(found);
-        reports.push(report);
-        hands.push(state);
-    }
+    let base = hand::Context {
+        table: &table,
+        keys: &keys,
+        joint: &joint,
+        reader,
+        in_progress: opts.in_progress,
+        signing: signing.as_ref(),
+    };
+    let (reports, hands) = check_hands(&base, record, memo, &mut diffs);
     checked.push(format!(
         "{} hand(s): every shuffle proof and share proof present, every message's place",
         reports.len()
@@ -233,6 +208,48 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
             hands,
         }),
     }
+}
+
+/// The first line of what was checked: the manifest's fields.
+fn manifest_line(table: &Table) -> String {
+    let m = table.manifest();
+    format!(
+        "the manifest: table {:?}, {}, {} deck, seats {}, hands {}-{}",
+        m.table,
+        m.game,
+        m.deck,
+        m.seats.join(", "),
+        m.first,
+        m.last
+    )
+}
+
+/// Every hand of `record` in order: its report and state, its differences
+/// added to `diffs` (a hand the table does not have, or out of order).
+fn check_hands(
+    ctx: &hand::Context<'_>,
+    record: &Record,
+    memo: &mut incremental::Memo,
+    diffs: &mut Vec<Difference>,
+) -> (Vec<HandReport>, Vec<HandState>) {
+    let mut reports = Vec::new();
+    let mut hands = Vec::new();
+    let mut prev: Option<u64> = None;
+    for h in &record.hands {
+        if let Err(e) = ctx.table.check_hand(h.hand) {
+            diffs.push(Difference::new(Some(h.hand), e));
+            continue;
+        }
+        if prev.is_some_and(|p| p >= h.hand) {
+            diffs.push(Difference::new(Some(h.hand), Error::HandOrder(h.hand)));
+        }
+        prev = Some(h.hand);
+        let (report, state, found) = hand::check(ctx, h, memo.hand(h.hand));
+        diffs.extend(found);
+        reports.push(report);
+        hands.push(state);
+    }
+    (reports, hands)
 }
 
 fn table(record: &Record) -> Result<Table, Error> {

@@ -98,28 +98,7 @@ pub struct Report {
 pub fn run(args: &Request) -> crate::Result<(Report, BigRational)> {
     let alg: Algorithm =
         (args.algorithm.parse()).map_err(|e: fairdeck::Error| refuse(Field::Alg, e.to_string()))?;
-    if !(1..=MAX_N).contains(&args.n) {
-        return Err(refuse(
-            Field::N,
-            message![Field::N, format!(" must be between 1 and {MAX_N}")],
-        ));
-    }
-    if args.max_paths == 0 {
-        return Err(refuse(
-            Field::MaxPaths,
-            message![Field::MaxPaths, " must be positive"],
-        ));
-    }
-    if args.max_depth > exact::MAX_DEPTH {
-        return Err(refuse(
-            Field::MaxDepth,
-            message![
-                Field::MaxDepth,
-                format!(" is at most {}", exact::MAX_DEPTH),
-                " (deeper paths have probabilities below 2^-128)",
-            ],
-        ));
-    }
+    limits(args)?;
     check_work(args, alg)?;
     let limits = Limits {
         max_paths: args.max_paths,
@@ -159,6 +138,33 @@ pub fn run(args: &Request) -> crate::Result<(Report, BigRational)> {
             .collect(),
     };
     Ok((report, tv))
+}
+
+/// `n`, `max_paths` and `max_depth` within their bounds.
+fn limits(args: &Request) -> crate::Result<()> {
+    if !(1..=MAX_N).contains(&args.n) {
+        return Err(refuse(
+            Field::N,
+            message![Field::N, format!(" must be between 1 and {MAX_N}")],
+        ));
+    }
+    if args.max_paths == 0 {
+        return Err(refuse(
+            Field::MaxPaths,
+            message![Field::MaxPaths, " must be positive"],
+        ));
+    }
+    if args.max_depth > exact::MAX_DEPTH {
+        return Err(refuse(
+            Field::MaxDepth,
+            message![
+                Field::MaxDepth,
+                format!(" is at most {}", exact::MAX_DEPTH),
+                " (deeper paths have probabilities below 2^-128)",
+            ],
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a walk that cannot finish or is over the work budget. A tree

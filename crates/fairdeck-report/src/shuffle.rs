@@ -171,6 +171,13 @@ fn check(args: &Request, alg: Algorithm) -> crate::Result<()> {
             format!("cannot deal {k} cards from {}", args.n),
         ));
     }
+    sizes(args, alg)?;
+    check_work(args, alg)
+}
+
+/// Sizes over the limits: N, the cards dealt, the rounds, and what
+/// `steps` can print.
+fn sizes(args: &Request, alg: Algorithm) -> crate::Result<()> {
     let huge_hash_deal = alg == Algorithm::HashDeal && args.deal.is_some() && !args.steps;
     if args.n > MAX_N && !huge_hash_deal {
         return Err(refuse(
@@ -217,7 +224,7 @@ fn check(args: &Request, alg: Algorithm) -> crate::Result<()> {
             ],
         ));
     }
-    check_work(args, alg)
+    Ok(())
 }
 
 /// Steps to write one card of the result (text or JSON), measured as the
