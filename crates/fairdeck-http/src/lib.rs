@@ -18,8 +18,7 @@
 //! * [`transport`]: the sizes and times the stack allows.
 //!
 //! Servers bind loopback by default; [`access::Access`] is built from the
-//! address actually bound ([`listen_address`] reads `--bind` and
-//! `--allow-host` first).
+//! address actually bound and the extra host names its operator allowed.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -27,7 +26,7 @@
 //! use fairdeck_http::access::{self, Access};
 //!
 //! # async fn run() -> std::io::Result<()> {
-//! let bind = fairdeck_http::listen_address("127.0.0.1:0", &[]).unwrap();
+//! let bind: std::net::SocketAddr = "127.0.0.1:0".parse().unwrap();
 //! let listener = tokio::net::TcpListener::bind(bind).await?;
 //! let access = Access::new(listener.local_addr()?, vec![]);
 //! let guard = axum::middleware::from_fn_with_state(Arc::new(access), access::guard);
@@ -44,29 +43,3 @@ pub mod body;
 pub mod connection;
 pub mod error;
 pub mod transport;
-
-use std::net::SocketAddr;
-
-/// A server's `--bind` read as an address, and every `--allow-host` checked
-/// to be a bare host name (letters, digits, `-` and `.`).
-///
-/// # Errors
-///
-/// One line naming the flag and the value, for a usage error.
-pub fn listen_address(bind: &str, allow_hosts: &[String]) -> Result<SocketAddr, String> {
-    let address: SocketAddr = bind
-        .parse()
-        .map_err(|_| format!("--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {bind:?})"))?;
-    for name in allow_hosts {
-        let ok = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
-        if !ok {
-            return Err(format!(
-                "--allow-host wants a host name without a port, e.g. box.lan (got {name:?})"
-            ));
-        }
-    }
-    Ok(address)
-}

@@ -1,6 +1,7 @@
 //! `fairdeck serve` as a subcommand: its flags, checked, then
 //! [`fairdeck_web::page::serve`].
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use crate::failure::usage;
@@ -30,7 +31,31 @@ pub struct Args {
 
 /// Runs `fairdeck serve` until Ctrl-C.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let bind = fairdeck_http::listen_address(&args.bind, &args.allow_host).map_err(usage)?;
+    let bind = listen_address(&args.bind, &args.allow_host).map_err(usage)?;
     fairdeck_web::page::serve(bind, args.allow_host.clone(), args.open)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A server's `--bind` read as an address, and every `--allow-host` checked
+/// to be a bare host name (letters, digits, `-` and `.`).
+///
+/// # Errors
+///
+/// One line naming the flag and the value, for a usage error.
+pub fn listen_address(bind: &str, allow_hosts: &[String]) -> Result<SocketAddr, String> {
+    let address: SocketAddr = bind
+        .parse()
+        .map_err(|_| format!("--bind wants ADDR:PORT, e.g. 127.0.0.1:8080 (got {bind:?})"))?;
+    for name in allow_hosts {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+        if !ok {
+            return Err(format!(
+                "--allow-host wants a host name without a port, e.g. box.lan (got {name:?})"
+            ));
+        }
+    }
+    Ok(address)
 }

@@ -65,7 +65,7 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => args,
         Command::Bench(args) => return super::table_bench::run(args, out),
     };
-    let bind = fairdeck_http::listen_address(&loopback_name(&args.bind), &args.allow_host)
+    let bind = super::serve::listen_address(&loopback_name(&args.bind), &args.allow_host)
         .map_err(usage)?;
     // Read before anything is written: a bad --db creates no file.
     let location = Location::parse(&args.db).map_err(|e| usage(e.to_string()))?;
