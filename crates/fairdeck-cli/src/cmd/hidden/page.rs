@@ -126,15 +126,7 @@ async fn handle(
 ) -> Response {
     let path = uri.path();
     if !path.starts_with("/api/") {
-        let get = matches!(method, Method::GET | Method::HEAD);
-        let file = match path {
-            "/table/served-by.js" => Some(("text/javascript; charset=utf-8", SERVED_BY.as_bytes())),
-            _ => fairdeck_table::service::page_file(path),
-        };
-        return match file {
-            Some((kind, bytes)) if get => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
-            _ => refuse(StatusCode::NOT_FOUND, "no such page"),
-        };
+        return page_file(path, &method);
     }
     let base = relay.base();
     let rest = path.strip_prefix(&base);
@@ -169,6 +161,32 @@ async fn handle(
         .path_and_query()
         .map_or(path, |pq| pq.as_str())
         .to_string();
+    pass_on(&relay, method, target, token, body).await
+}
+
+/// A page file of the seat page (the table service's, and the line that
+/// names who serves it), for GET and HEAD only.
+fn page_file(path: &str, method: &Method) -> Response {
+    let get = matches!(*method, Method::GET | Method::HEAD);
+    let file = match path {
+        "/table/served-by.js" => Some(("text/javascript; charset=utf-8", SERVED_BY.as_bytes())),
+        _ => fairdeck_table::service::page_file(path),
+    };
+    match file {
+        Some((kind, bytes)) if get => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
+        _ => refuse(StatusCode::NOT_FOUND, "no such page"),
+    }
+}
+
+/// Passes one seat API call on to the room and its answer back, keeping
+/// the receipts and signed heads of a successful answer.
+async fn pass_on(
+    relay: &Relay,
+    method: Method,
+    target: String,
+    token: Option<String>,
+    body: Option<Value>,
+) -> Response {
     let addr = relay.link.addr.clone();
     let posted = body.is_some();
     let answer = tokio::task::spawn_blocking(move || {
