@@ -4,7 +4,7 @@
 use super::hand::Check;
 use super::owed;
 use crate::Error;
-use crate::layout::Stage;
+use crate::layout::{Layout, Stage};
 use crate::record::{HandRecord, Missing, Void};
 
 /// Each checked stage with every seat's missing messages.
@@ -99,31 +99,7 @@ impl Check<'_> {
                 .collect(),
             None => Vec::new(),
         };
-        let stalled = missing.iter().position(|m| !m.is_empty());
-        let why = match (first_gap, stalled) {
-            (Some(g), _) if g != stage => Some(format!(
-                "the first stage with a missing message is {}, not {}",
-                layout.stage_name(g),
-                v.stage
-            )),
-            (_, None) => Some(format!("nothing is missing in the {} stage", v.stage)),
-            (_, Some(s)) if s as u64 != v.seat => Some(format!(
-                "the lowest stalled seat at {} is {s}, not {}",
-                v.stage, v.seat
-            )),
-            (_, Some(s)) => {
-                let (mut want, mut got) = (missing[s].clone(), v.missing.clone());
-                want.sort();
-                got.sort();
-                (want != got).then(|| {
-                    format!(
-                        "seat {s} did not send {}; the record says {}",
-                        list(&want),
-                        list(&got)
-                    )
-                })
-            }
-        };
+        let why = void_differs(earlier_gap(layout, first_gap, stage), v, &missing);
         if let Some(why) = why {
             self.fail(Error::Void(why));
         }
@@ -142,4 +118,43 @@ impl Check<'_> {
         );
         Some(stage)
     }
+}
+
+/// The name of the first stage with a gap, when it is not the void's
+/// `stage`.
+fn earlier_gap(layout: &Layout, first_gap: Option<Stage>, stage: Stage) -> Option<String> {
+    first_gap
+        .filter(|&g| g != stage)
+        .map(|g| layout.stage_name(g).to_string())
+}
+
+/// What is wrong with void record `v`, given the messages each seat has
+/// not sent at its stage (`missing`) and the first earlier stage with a
+/// gap (`earlier_gap`); `None` when the record is right.
+fn void_differs(earlier_gap: Option<String>, v: &Void, missing: &[Vec<Missing>]) -> Option<String> {
+    if let Some(g) = earlier_gap {
+        return Some(format!(
+            "the first stage with a missing message is {g}, not {}",
+            v.stage
+        ));
+    }
+    let Some(s) = missing.iter().position(|m| !m.is_empty()) else {
+        return Some(format!("nothing is missing in the {} stage", v.stage));
+    };
+    if s as u64 != v.seat {
+        return Some(format!(
+            "the lowest stalled seat at {} is {s}, not {}",
+            v.stage, v.seat
+        ));
+    }
+    let (mut want, mut got) = (missing[s].clone(), v.missing.clone());
+    want.sort();
+    got.sort();
+    (want != got).then(|| {
+        format!(
+            "seat {s} did not send {}; the record says {}",
+            list(&want),
+            list(&got)
+        )
+    })
 }
