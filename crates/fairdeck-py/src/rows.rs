@@ -7,11 +7,11 @@
 //! stream (sequential) or, with `threads=`, in blocks of rows each keyed
 //! from 32 bytes of the stream (the same result for every thread count).
 //! Rows along the last axis of a C-contiguous array, on one thread, are
-//! copied and shuffled a few at a time, while they are in cache (the same
+//! copied and shuffled one at a time, each while it is in cache (the same
 //! draws). An `out` of `x`'s dtype that is C-contiguous is written
 //! directly, with no array in between.
 
-use fairdeck::shuffle::Shuffle;
+use fairdeck::shuffle::{Shuffle, shuffle};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -23,10 +23,6 @@ use crate::boundary::{buffer, reserve_scratch};
 use crate::convert::{normalize_axis, type_name};
 use crate::interrupt::Watch;
 use crate::stream::{DETACH_LEN, Stream, Threads, pool, task_dice};
-
-/// About how many items [`copy_and_shuffle_runs`] copies at a time (at
-/// least two rows): 8 KiB of `u64`, well inside an L1 data cache.
-const FEW_ITEMS: usize = 1 << 10;
 
 /// Rows of one task in a threaded `permuted`: about 2^16 items, fixed so
 /// that the blocks (and their keys) do not depend on the thread count.
@@ -142,13 +138,14 @@ fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
                     rows.copy_from_slice(from);
                     continue;
                 }
-                // A few rows at a time, shuffled while they are in the L1
-                // cache by `shuffle_runs` (two rows' swaps interleaved, each
-                // row's draws and swaps those of `shuffle`).
-                let few = (FEW_ITEMS / m).max(2) * m;
-                for (rows, from) in rows.chunks_mut(few).zip(from.chunks(few)) {
-                    rows.copy_from_slice(from);
-                    fairdeck::shuffle::shuffle_runs(rows, m, dice);
+                // Row by row: each row is shuffled while it is in the L1
+                // cache (copying 2^10 to 2^16 items at a time measured 3-18 %
+                // slower on 10^6 rows of 52; copying 2^10 items at a time
+                // and shuffling them with `shuffle_runs`, two rows' swaps
+                // interleaved, gave 3.0x numpy against 3.15x row by row).
+                for (row, from) in rows.chunks_exact_mut(m).zip(from.chunks_exact(m)) {
+                    row.copy_from_slice(from);
+                    shuffle(row, dice);
                 }
             }
             watch.outcome(if stopped { Err(()) } else { Ok(()) })
