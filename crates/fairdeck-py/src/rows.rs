@@ -2,7 +2,8 @@
 //!
 //! The lanes along `axis` are copied to the last axis of a C-contiguous
 //! array, so each lane is one contiguous run of `m` items; then each run is
-//! shuffled with `fairdeck::shuffle::shuffle`, in order, on the generator's
+//! shuffled as `fairdeck::shuffle::shuffle` shuffles it (by
+//! `fairdeck::shuffle::shuffle_runs`), in order, on the generator's
 //! stream (sequential) or, with `threads=`, in blocks of rows each keyed
 //! from 32 bytes of the stream (the same result for every thread count).
 //! Rows along the last axis of a C-contiguous array, on one thread, are
@@ -76,7 +77,7 @@ fn shuffle_runs<T: Send>(
                     if watch.stop() {
                         return Err(());
                     }
-                    rows.chunks_exact_mut(m).for_each(|row| shuffle(row, dice));
+                    fairdeck::shuffle::shuffle_runs(rows, m, dice);
                     Ok(())
                 });
                 watch.outcome(outcome)
@@ -100,8 +101,7 @@ fn shuffle_runs<T: Send>(
                                 return Err(());
                             }
                             let mut dice = task_dice(&key, stream.kind, b"permuted", index);
-                            rows.chunks_exact_mut(m)
-                                .for_each(|row| shuffle(row, &mut dice));
+                            fairdeck::shuffle::shuffle_runs(rows, m, &mut dice);
                             Ok(())
                         })
                 });
@@ -140,7 +140,9 @@ fn copy_and_shuffle_runs<T: Copy + Send + Sync>(
                 }
                 // Row by row: each row is shuffled while it is in the L1
                 // cache (copying 2^10 to 2^16 items at a time measured 3-18 %
-                // slower on 10^6 rows of 52).
+                // slower on 10^6 rows of 52; copying 2^10 items at a time
+                // and shuffling them with `shuffle_runs`, two rows' swaps
+                // interleaved, gave 3.0x numpy against 3.15x row by row).
                 for (row, from) in rows.chunks_exact_mut(m).zip(from.chunks_exact(m)) {
                     row.copy_from_slice(from);
                     shuffle(row, dice);

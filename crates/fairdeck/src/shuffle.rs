@@ -70,12 +70,14 @@ mod par_scatter;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod prefetch;
+mod rows;
 mod scatter;
 mod scratch;
 mod stop;
 
 use buckets::Plan;
 pub use options::{NoStop, Shuffle, Until};
+pub use rows::shuffle_runs;
 pub use scatter::Pass;
 use scatter::ScatterPlan;
 pub use scratch::Scratch;

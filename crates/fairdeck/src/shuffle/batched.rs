@@ -125,6 +125,58 @@ where
     true
 }
 
+/// One request of [`fisher_yates`] to the dice: `len` rolls with the
+/// bounds `top, top − 1, …`, all below `2^bits`
+/// ([`Dice::roll_descending_below`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Batch {
+    pub(super) top: usize,
+    pub(super) len: usize,
+    pub(super) bits: u32,
+}
+
+/// The requests [`fisher_yates`] makes on `n` elements, in order: the
+/// batching of [`backward_steps`] and [`backward_run`], listed once for
+/// callers that shuffle many slices of the same length (tested against the
+/// requests the loop makes).
+pub(super) fn backward_batches(n: usize) -> Vec<Batch> {
+    let mut batches = Vec::new();
+    let mut i = n;
+    while i > 1 {
+        let bits = bit_len(i);
+        let len = batch_len(i).min(i - 1);
+        let floor = (1usize << (bits - 1)).max(len + 1);
+        loop {
+            batches.push(Batch { top: i, len, bits });
+            i -= len;
+            if i < floor {
+                break;
+            }
+        }
+    }
+    batches
+}
+
+/// The rolls of `batch` into `out` (`batch.len` of them), asked for with a
+/// batch length fixed at compile time, as [`backward_run`] asks.
+#[inline(always)]
+pub(super) fn roll_batch<D: Dice + ?Sized>(batch: Batch, dice: &mut D, out: &mut [u64]) {
+    #[inline(always)]
+    fn fixed<const K: usize, D: Dice + ?Sized>(batch: Batch, dice: &mut D, out: &mut [u64]) {
+        out[..K].copy_from_slice(&descending_rolls::<K, D>(batch.top, batch.bits, dice));
+    }
+    match batch.len {
+        1 => fixed::<1, D>(batch, dice, out),
+        2 => fixed::<2, D>(batch, dice, out),
+        3 => fixed::<3, D>(batch, dice, out),
+        4 => fixed::<4, D>(batch, dice, out),
+        5 => fixed::<5, D>(batch, dice, out),
+        6 => fixed::<6, D>(batch, dice, out),
+        7 => fixed::<7, D>(batch, dice, out),
+        _ => fixed::<8, D>(batch, dice, out),
+    }
+}
+
 /// Slices above this many bytes (beyond a 1 MiB L2 cache) swap [`LAG`](lagged::LAG) steps behind.
 const LAG_BYTES: usize = 1 << 20;
 

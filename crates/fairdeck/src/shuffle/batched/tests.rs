@@ -140,3 +140,27 @@ fn batches_keep_their_bit_lengths_within_56() {
     assert_eq!(batch_len(1 << 20), 2);
     assert_eq!(batch_len(usize::MAX), 1);
 }
+
+/// A dice that records each `roll_descending_below` request (answering 0).
+#[derive(Default)]
+struct Requests(Vec<Batch>);
+
+impl Dice for Requests {
+    fn roll(&mut self, _: u64) -> u64 {
+        panic!("the backward loop asks for descending batches only")
+    }
+    fn roll_descending_below(&mut self, bits: u32, top: u64, out: &mut [u64]) {
+        let (top, len) = (top as usize, out.len());
+        self.0.push(Batch { top, len, bits });
+        out.fill(0);
+    }
+}
+
+#[test]
+fn backward_batches_are_the_requests_of_the_loop() {
+    for n in (0..=1100).chain([4095, 4096, 4097, 65536, 100_000]) {
+        let mut requests = Requests::default();
+        fisher_yates(&mut vec![0u8; n], &mut requests);
+        assert_eq!(backward_batches(n), requests.0, "n = {n}");
+    }
+}
