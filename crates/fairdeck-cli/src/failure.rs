@@ -26,9 +26,13 @@ impl fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 /// A request field as the CLI spells it: `-n` for a one-letter field,
-/// `--max-shuffles` for `max_shuffles`. Every field the report layer names
-/// is a flag of the command it refuses.
+/// `--max-shuffles` for `max_shuffles`, `--seat-key` (repeated) for the
+/// list `seat_keys`. Every field the report layer names is a flag of the
+/// command it refuses.
 pub fn flag(field: fairdeck_report::Field) -> Option<String> {
+    if field == fairdeck_report::Field::SeatKeys {
+        return Some("--seat-key".into());
+    }
     let name = field.name();
     Some(if name.len() == 1 {
         format!("-{name}")

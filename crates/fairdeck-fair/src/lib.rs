@@ -81,7 +81,9 @@ pub use naming::{
     BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
 };
 pub use record::{Record, VoidPhase, VoidRecord};
-pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
+pub use recorded::{
+    Evidence, Given, OwnSeed, Spelling, Unchecked, Verdict, verify_record, verify_transcript,
+};
 #[cfg(feature = "serde")]
 pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};

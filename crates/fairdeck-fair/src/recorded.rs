@@ -62,19 +62,91 @@ pub enum Unchecked {
 }
 
 impl Unchecked {
-    /// What was not checked and the flag of `fair verify` that checks it.
-    pub fn describe(self) -> &'static str {
+    /// What was not checked, and how the front end takes it (`spell`).
+    pub fn describe(self, spell: &dyn Spelling) -> String {
+        let usage = |given| spell.usage(given);
         match self {
-            Unchecked::Commitment => "the room's commitment published before play (--commitment C)",
-            Unchecked::Lock => {
-                "the seat lock published before the reveals (--lock L): without it a seat \
-                 colluding with the room may have chosen its seed after the others' reveals"
-            }
-            Unchecked::OwnSeed => "your own seed (--seat NAME --seed T)",
-            Unchecked::Played => {
-                "the deal numbers you were shown as they were played (--played LIST)"
-            }
+            Unchecked::Commitment => format!(
+                "the room's commitment published before play ({})",
+                usage(Given::Commitment)
+            ),
+            Unchecked::Lock => format!(
+                "the seat lock published before the reveals ({}): without it a seat \
+                 colluding with the room may have chosen its seed after the others' reveals",
+                usage(Given::Lock)
+            ),
+            Unchecked::OwnSeed => format!(
+                "your own seed ({} {})",
+                usage(Given::Seat),
+                usage(Given::Seed)
+            ),
+            Unchecked::Played => format!(
+                "the deal numbers you were shown as they were played ({})",
+                usage(Given::Played)
+            ),
         }
+    }
+}
+
+/// A piece of evidence a player gives a verification, as its front end
+/// takes it: the CLI as a flag, the web page and Python as a field. The
+/// verdict's words name it through a [`Spelling`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Given {
+    /// The room's commitment published before play.
+    Commitment,
+    /// The seat lock published before the reveals.
+    Lock,
+    /// The player's seat name.
+    Seat,
+    /// The player's own seed.
+    Seed,
+    /// The deal numbers the player was shown.
+    Played,
+    /// A session's board range published before play.
+    Boards,
+}
+
+impl Given {
+    /// The evidence's name in a request: `commitment`, `lock`, `seat`,
+    /// `seed`, `played`, `boards`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Given::Commitment => "commitment",
+            Given::Lock => "lock",
+            Given::Seat => "seat",
+            Given::Seed => "seed",
+            Given::Played => "played",
+            Given::Boards => "boards",
+        }
+    }
+}
+
+/// How a front end names the evidence it takes, in the verdict's words.
+///
+/// ```
+/// use fairdeck_fair::{Given, Spelling, Unchecked};
+///
+/// struct Fields;
+/// impl Spelling for Fields {
+///     fn name(&self, given: Given) -> String {
+///         given.name().to_string()
+///     }
+/// }
+/// assert_eq!(
+///     Unchecked::OwnSeed.describe(&Fields),
+///     "your own seed (seat seed)"
+/// );
+/// ```
+pub trait Spelling {
+    /// The evidence's name where the words only point at it.
+    fn name(&self, given: Given) -> String;
+
+    /// How to give it, with a placeholder for its value where the front
+    /// end shows one; by default its name.
+    fn usage(&self, given: Given) -> String {
+        self.name(given)
     }
 }
 
