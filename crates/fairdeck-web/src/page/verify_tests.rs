@@ -53,19 +53,7 @@ fn library(body: &Value, spell: &dyn Fn(Field) -> Option<String>) -> Value {
 #[test]
 fn a_version_2_verdict_is_the_cli_librarys() {
     let t = version_2();
-    let full = json!({
-        "transcript": t.to_string(),
-        "commitment": t["commitment"],
-        "seat": "ann",
-        "seed": "a",
-        "played": "0",
-    });
-    let (status, page) = post(&full);
-    assert_eq!(status, StatusCode::OK, "{page}");
-    assert_eq!(page["verdict"], "valid", "{page}");
-    // Everything recorded: the words name no field, so the CLI's JSON is the page's.
-    assert_eq!(page, library(&full, &flag));
-    // Nothing recorded: the same verdict, its advice in the page's words.
+    // Nothing recorded: the verdict's advice in the page's words.
     let bare = json!({ "transcript": t.to_string() });
     let (status, page) = post(&bare);
     assert_eq!(status, StatusCode::OK, "{page}");
@@ -78,6 +66,20 @@ fn a_version_2_verdict_is_the_cli_librarys() {
             .unwrap()
             .contains("give it with commitment")
     );
+    // Everything recorded (the lock as the room computed it): the words
+    // name no field, so the CLI's JSON is the page's.
+    let full = json!({
+        "transcript": t.to_string(),
+        "commitment": t["commitment"],
+        "lock": page["lock"],
+        "seat": "ann",
+        "seed": "a",
+        "played": "0",
+    });
+    let (status, page) = post(&full);
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["verdict"], "valid", "{page}");
+    assert_eq!(page, library(&full, &flag));
 }
 
 #[test]
