@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use fairdeck_fair::{self as fair, Commitment, Given, Mismatch, Spelling, VerdictReport};
+use fairdeck_fair::{self as fair, Commitment, Mismatch, VerdictReport};
 use fairdeck_report::verify::{
     self as report, Reader, Transcript, Verdict, VerifyReport, VerifyRequest,
 };
@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::document::read_json_bytes;
 use super::{VerifyArgs, parse_cards, read_secret_file};
 use crate::cmd::hidden::{print_verdict, read_text};
-use crate::failure::{flag, usage};
+use crate::failure::{Flags, flag, usage};
 use crate::output::{Format, Output};
 
 /// Runs `fairdeck fair verify`.
@@ -54,29 +54,6 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let report =
         (transcript.verify((&request, &recorded), &Flags)).map_err(|e| named_file(args, e))?;
     render(out, &report)
-}
-
-/// The evidence in the verdict's words: its flag, and how to give it
-/// with its value's placeholder (`--commitment C`).
-pub(super) struct Flags;
-
-impl Spelling for Flags {
-    fn name(&self, given: Given) -> String {
-        let field = report::field(given);
-        flag(field).unwrap_or_else(|| field.name().to_string())
-    }
-
-    fn usage(&self, given: Given) -> String {
-        let value = match given {
-            Given::Commitment => "C",
-            Given::Lock => "L",
-            Given::Seat => "NAME",
-            Given::Seed => "T",
-            Given::Played => "LIST",
-            _ => "A-B",
-        };
-        format!("{} {value}", self.name(given))
-    }
 }
 
 /// The fields given, as the report layer names them: every flag of `fair
