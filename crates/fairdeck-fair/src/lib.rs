@@ -65,6 +65,7 @@ mod report;
 mod session;
 #[cfg(feature = "serde")]
 mod session_report;
+mod spelling;
 mod stream;
 mod table;
 mod transcript;
@@ -81,14 +82,13 @@ pub use naming::{
     BRIDGE_SEATS, FORBIDDEN, MAX_TEXT, PILE_NAMES, check_seed, check_text, is_forbidden,
 };
 pub use record::{Record, VoidPhase, VoidRecord};
-pub use recorded::{
-    Evidence, Given, OwnSeed, Spelling, Unchecked, Verdict, verify_record, verify_transcript,
-};
+pub use recorded::{Evidence, OwnSeed, Unchecked, Verdict, verify_record, verify_transcript};
 #[cfg(feature = "serde")]
 pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};
 #[cfg(feature = "serde")]
 pub use session_report::{BoardReport, SessionInputs, SessionReport};
+pub use spelling::{Given, Spelling};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};
