@@ -7,7 +7,7 @@ use super::VerifyRequest;
 use crate::{Field, RequestError, message};
 
 impl VerifyRequest {
-    /// The fields given, by name (what [`fits`] checks). O(1).
+    /// The fields given, by name (what [`super::fits`] checks). O(1).
     #[must_use]
     pub fn given(&self) -> Vec<Field> {
         let set = [
