@@ -13,6 +13,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use fairdeck_fair::{Given, Spelling};
+
 /// A mistake in how the command was called (exit 2).
 #[derive(Debug)]
 pub struct UsageError(pub String);
@@ -26,15 +28,42 @@ impl fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 /// A request field as the CLI spells it: `-n` for a one-letter field,
-/// `--max-shuffles` for `max_shuffles`. Every field the report layer names
-/// is a flag of the command it refuses.
+/// `--max-shuffles` for `max_shuffles`, `--seat-key` (repeated) for the
+/// list `seat_keys`. Every field the report layer names is a flag of the
+/// command it refuses.
 pub fn flag(field: fairdeck_report::Field) -> Option<String> {
+    if field == fairdeck_report::Field::SeatKeys {
+        return Some("--seat-key".into());
+    }
     let name = field.name();
     Some(if name.len() == 1 {
         format!("-{name}")
     } else {
         format!("--{}", name.replace('_', "-"))
     })
+}
+
+/// The evidence in the verdict's words: its flag, and how to give it
+/// with its value's placeholder (`--commitment C`).
+pub struct Flags;
+
+impl Spelling for Flags {
+    fn name(&self, given: Given) -> String {
+        let field = fairdeck_report::verify::field(given);
+        flag(field).unwrap_or_else(|| field.name().to_string())
+    }
+
+    fn usage(&self, given: Given) -> String {
+        let value = match given {
+            Given::Commitment => "C",
+            Given::Lock => "L",
+            Given::Seat => "NAME",
+            Given::Seed => "T",
+            Given::Played => "LIST",
+            _ => "A-B",
+        };
+        format!("{} {value}", self.name(given))
+    }
 }
 
 /// The error's chain on one line, as anyhow's `{:#}` writes it, with the

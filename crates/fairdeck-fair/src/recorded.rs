@@ -8,6 +8,7 @@ use core::fmt;
 
 use super::Commitment;
 use super::record::Record;
+use super::spelling::{Given, Spelling};
 use super::table::Table;
 use super::transcript::{Transcript, deal_record};
 use super::verdict::{
@@ -62,18 +63,28 @@ pub enum Unchecked {
 }
 
 impl Unchecked {
-    /// What was not checked and the flag of `fair verify` that checks it.
-    pub fn describe(self) -> &'static str {
+    /// What was not checked, and how the front end takes it (`spell`).
+    pub fn describe(self, spell: &dyn Spelling) -> String {
+        let usage = |given| spell.usage(given);
         match self {
-            Unchecked::Commitment => "the room's commitment published before play (--commitment C)",
-            Unchecked::Lock => {
-                "the seat lock published before the reveals (--lock L): without it a seat \
-                 colluding with the room may have chosen its seed after the others' reveals"
-            }
-            Unchecked::OwnSeed => "your own seed (--seat NAME --seed T)",
-            Unchecked::Played => {
-                "the deal numbers you were shown as they were played (--played LIST)"
-            }
+            Unchecked::Commitment => format!(
+                "the room's commitment published before play ({})",
+                usage(Given::Commitment)
+            ),
+            Unchecked::Lock => format!(
+                "the seat lock published before the reveals ({}): without it a seat \
+                 colluding with the room may have chosen its seed after the others' reveals",
+                usage(Given::Lock)
+            ),
+            Unchecked::OwnSeed => format!(
+                "your own seed ({} {})",
+                usage(Given::Seat),
+                usage(Given::Seed)
+            ),
+            Unchecked::Played => format!(
+                "the deal numbers you were shown as they were played ({})",
+                usage(Given::Played)
+            ),
         }
     }
 }

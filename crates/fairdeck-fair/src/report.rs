@@ -5,7 +5,8 @@
 
 use crate::{Difference, Kind};
 use crate::{
-    DocumentError, Evidence, Record, Unchecked, Verdict, Verification, VoidPhase, v1_verdict,
+    DocumentError, Evidence, Given, Record, Spelling, Unchecked, Verdict, Verification, VoidPhase,
+    v1_verdict,
 };
 
 /// The verdict on one transcript, as `fair verify --format json` prints it.
@@ -26,7 +27,7 @@ pub struct VerdictReport {
     /// What was checked, one line each.
     pub checked: Vec<String>,
     /// What was not given and so not checked.
-    pub unchecked: Vec<&'static str>,
+    pub unchecked: Vec<String>,
     /// Version 2.1: deals played and deals in the range.
     pub played: Option<[u64; 2]>,
     /// Every difference found, in the order found.
@@ -47,12 +48,13 @@ pub struct DifferenceReport {
 impl VerdictReport {
     /// The report of a check of a `version` (`"1"`, `"2"` or `"2.1"`)
     /// transcript: `v` is its verification, `checked` what it covered and
-    /// `recorded` what the player gave. O(differences + checked).
+    /// `recorded` what the player gave; its words name the evidence as
+    /// `spell` does. O(differences + checked).
     pub fn new(
         version: &str,
         v: &Verification,
-        checked: Vec<String>,
-        recorded: &Evidence,
+        (checked, recorded): (Vec<String>, &Evidence),
+        spell: &dyn Spelling,
     ) -> VerdictReport {
         let computed = v.computed.map(|c| c.to_hex());
         let verdict = if version == "1" {
@@ -63,7 +65,7 @@ impl VerdictReport {
         let unchecked = if version == "1" {
             Vec::new()
         } else {
-            v.unchecked().iter().map(|u| u.describe()).collect()
+            v.unchecked().iter().map(|u| u.describe(spell)).collect()
         };
         VerdictReport {
             version: match version.parse::<u64>() {
@@ -71,7 +73,7 @@ impl VerdictReport {
                 Err(_) => version.into(),
             },
             verdict: verdict.name(),
-            message: message(version, v, verdict, computed.as_deref()),
+            message: message(version, v, (verdict, computed.as_deref()), spell),
             commitment: computed,
             published_commitment: recorded.commitment.map(|c| c.to_hex()),
             lock: v.lock.map(|c| c.to_hex()),
@@ -165,11 +167,16 @@ pub fn checked_v2(r: &Record, v: &Verification) -> Vec<String> {
 }
 
 /// The one-line verdict.
-fn message(version: &str, v: &Verification, verdict: Verdict, computed: Option<&str>) -> String {
+fn message(
+    version: &str,
+    v: &Verification,
+    (verdict, computed): (Verdict, Option<&str>),
+    spell: &dyn Spelling,
+) -> String {
     let not_checked = || {
-        let list: Vec<&str> = (v.unchecked().into_iter())
+        let list: Vec<String> = (v.unchecked().into_iter())
             .filter(|u| *u != Unchecked::Commitment)
-            .map(|u| u.describe())
+            .map(|u| u.describe(spell))
             .collect();
         list.join("; ")
     };
@@ -180,12 +187,13 @@ fn message(version: &str, v: &Verification, verdict: Verdict, computed: Option<&
             let n = v.differences.len();
             format!("invalid: {n} difference(s): {}", kinds.join(", "))
         }
-        Verdict::Void => void_text(v),
+        Verdict::Void => void_text(v, spell),
         Verdict::SelfConsistentOnly => {
             let mut t = format!(
                 "self-consistent only: compare the commitment {} with the one published before \
-                 play (give it with --commitment)",
-                computed.unwrap_or("?")
+                 play (give it with {})",
+                computed.unwrap_or("?"),
+                spell.name(Given::Commitment)
             );
             if version != "1" {
                 t.push_str(&format!("; also not checked: {}", not_checked()));
@@ -217,7 +225,7 @@ fn message(version: &str, v: &Verification, verdict: Verdict, computed: Option<&
     text
 }
 
-fn void_text(v: &Verification) -> String {
+fn void_text(v: &Verification, spell: &dyn Spelling) -> String {
     let Some(r) = &v.void else {
         return "void".into();
     };
@@ -227,9 +235,12 @@ fn void_text(v: &Verification) -> String {
     };
     let names: Vec<String> = r.seats.iter().map(|s| format!("{s:?}")).collect();
     let commitment = if v.published_checked {
-        "the commitment is the one published before play"
+        "the commitment is the one published before play".to_string()
     } else {
-        "the commitment was not compared with the one published before play (--commitment)"
+        format!(
+            "the commitment was not compared with the one published before play ({})",
+            spell.name(Given::Commitment)
+        )
     };
     format!(
         "void at the {} phase: seat(s) {} {what}; nothing was dealt; the record names the right \
@@ -243,6 +254,43 @@ fn void_text(v: &Verification) -> String {
 mod tests {
     use super::*;
 
+    /// The evidence by its request names.
+    struct Fields;
+
+    impl Spelling for Fields {
+        fn name(&self, given: Given) -> String {
+            given.name().to_string()
+        }
+    }
+
+    #[test]
+    fn the_words_name_the_evidence_as_the_front_end_spells_it() {
+        struct Flags;
+        impl Spelling for Flags {
+            fn name(&self, given: Given) -> String {
+                format!("--{}", given.name())
+            }
+            fn usage(&self, given: Given) -> String {
+                format!("--{} X", given.name())
+            }
+        }
+        let v = Verification::default();
+        let r = VerdictReport::new("2", &v, (Vec::new(), &Evidence::default()), &Flags);
+        assert!(
+            r.message.contains("(give it with --commitment)"),
+            "{}",
+            r.message
+        );
+        assert!(r.unchecked.iter().any(|u| u.ends_with("(--played X)")));
+        let r = VerdictReport::new("2", &v, (Vec::new(), &Evidence::default()), &Fields);
+        assert!(
+            r.message.contains("(give it with commitment)"),
+            "{}",
+            r.message
+        );
+        assert!(!r.message.contains("--") && !r.unchecked.iter().any(|u| u.contains("--")));
+    }
+
     #[test]
     fn a_refused_document_is_invalid_with_one_difference() {
         let e = DocumentError {
@@ -250,7 +298,7 @@ mod tests {
             message: "a duplicate key".into(),
         };
         let (version, v, checked) = refused(&e);
-        let r = VerdictReport::new(version, &v, checked, &Evidence::default());
+        let r = VerdictReport::new(version, &v, (checked, &Evidence::default()), &Fields);
         assert_eq!(r.version, serde_json::json!("2.1"));
         assert_eq!((r.verdict, r.passed()), ("invalid", false));
         assert_eq!(r.differences[0].kind, "document");
@@ -260,7 +308,7 @@ mod tests {
     #[test]
     fn version_numbers_are_numbers_and_2_1_a_string() {
         let v = Verification::default();
-        let r = VerdictReport::new("1", &v, Vec::new(), &Evidence::default());
+        let r = VerdictReport::new("1", &v, (Vec::new(), &Evidence::default()), &Fields);
         assert_eq!(r.version, serde_json::json!(1));
         assert!(r.unchecked.is_empty());
         assert_eq!(r.verdict, "self-consistent-only");

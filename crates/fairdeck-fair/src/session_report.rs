@@ -9,7 +9,7 @@ use core::ops::RangeInclusive;
 use fairdeck::cards::Board;
 use fairdeck::cards::pbn::{self, PbnBoard};
 
-use crate::{BoardCheck, Commitment, ServerSecret, verify_session};
+use crate::{BoardCheck, Commitment, Given, ServerSecret, Spelling, verify_session};
 
 /// What `fair verify --pbn --format json` prints.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -62,14 +62,19 @@ pub struct SessionInputs<'a> {
 }
 
 impl SessionReport {
-    /// Checks the session file `text` (called `name` in the verdict).
-    /// O(length of the file).
+    /// Checks the session file `text` (called `name` in the verdict); its
+    /// words name the evidence as `spell` does. O(length of the file).
     ///
     /// # Errors
     ///
     /// [`fairdeck::Error::InvalidDeal`] for a range that is not `N` or
     /// `A-B` (read only when the file itself reads).
-    pub fn new(text: &str, name: &str, inputs: &SessionInputs) -> Result<Self, fairdeck::Error> {
+    pub fn new(
+        text: &str,
+        name: &str,
+        inputs: &SessionInputs,
+        spell: &dyn Spelling,
+    ) -> Result<Self, fairdeck::Error> {
         let computed = inputs.secret.commitment();
         let published = inputs.published;
         let boards = match pbn::read_strict(text) {
@@ -100,8 +105,8 @@ impl SessionReport {
             &ranges,
             matches,
             computed,
-            &range,
-            range_given,
+            (&range, range_given),
+            spell,
         );
         let contradicting = file_commitment(text).filter(|c| *c != computed.to_hex());
         if let Some(c) = &contradicting {
@@ -192,13 +197,16 @@ fn summary(
     ranges: &[String],
     matches: Option<bool>,
     computed: Commitment,
-    range: &RangeInclusive<u64>,
-    range_given: bool,
+    (range, range_given): (&RangeInclusive<u64>, bool),
+    spell: &dyn Spelling,
 ) -> String {
     let of_range = if range_given {
-        "the published range"
+        "the published range".to_string()
     } else {
-        "the file's range (give --boards A-B to check the range published before play)"
+        format!(
+            "the file's range (give {} to check the range published before play)",
+            spell.usage(Given::Boards)
+        )
     };
     let mut boards = match bad {
         0 => format!(
@@ -224,7 +232,8 @@ fn summary(
         }
         None if clean => format!(
             "self-consistent only: {boards}; compare the commitment {computed} with the one \
-             published before play (give it with --commitment; the file's own is never trusted)"
+             published before play (give it with {}; the file's own is never trusted)",
+            spell.name(Given::Commitment)
         ),
         None => format!("invalid: {boards}"),
     }
@@ -243,6 +252,14 @@ fn file_commitment(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    struct Fields;
+
+    impl Spelling for Fields {
+        fn name(&self, given: Given) -> String {
+            given.name().to_string()
+        }
+    }
+
     #[test]
     fn a_file_that_does_not_read_is_one_document_difference() {
         let secret = ServerSecret::from_bytes([1; 32]);
@@ -252,7 +269,7 @@ mod tests {
             published: None,
             range: Some("not a range"),
         };
-        let r = SessionReport::new("[Board \"1\"]\n", "f.pbn", &inputs).unwrap();
+        let r = SessionReport::new("[Board \"1\"]\n", "f.pbn", &inputs, &Fields).unwrap();
         assert!(!r.passed());
         assert_eq!(r.range_differences.len(), 1);
         assert!(

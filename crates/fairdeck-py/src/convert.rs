@@ -215,8 +215,13 @@ pub fn report_error(e: fairdeck_report::Error) -> PyErr {
 }
 
 /// A field as a keyword argument, or `None` for one no function takes.
-fn keyword(field: fairdeck_report::Field) -> Option<String> {
+pub fn keyword(field: fairdeck_report::Field) -> Option<String> {
     use fairdeck_report::Field;
-    let cli_only = [Field::AllowLong, Field::Max, Field::Distribution];
+    let cli_only = [
+        Field::AllowLong,
+        Field::Max,
+        Field::Distribution,
+        Field::Format,
+    ];
     (!cli_only.contains(&field)).then(|| format!("{}=", field.name()))
 }

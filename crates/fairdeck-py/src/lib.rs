@@ -51,6 +51,7 @@ mod seed;
 mod shuf;
 mod stream;
 mod turns;
+mod verify;
 mod weights;
 
 /// The extension module: everything `fairdeck/__init__.py` re-exports.
@@ -65,6 +66,7 @@ fn _fairdeck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::audit, m)?)?;
     distributed::register(m)?;
     m.add_function(wrap_pyfunction!(shuf::shuf, m)?)?;
+    m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Which backend makes ChaCha20's keystream on this CPU (the benchmark prints it).
     m.add("_chacha20_backend", fairdeck::rng::chacha20_backend())?;

@@ -15,6 +15,9 @@
 //!   report into a dict;
 //! - the table service deals through the same layer.
 //!
+//! [`verify`] checks a fair-dealing transcript of any version (1, 2, 2.1,
+//! 3, 3.1) and returns one verdict report.
+//!
 //! A request that cannot be run is refused with a [`RequestError`] that names
 //! the parameter at fault and the limit it broke.
 
@@ -38,5 +41,6 @@ pub mod rehearsal;
 pub mod shortfall;
 pub mod shuffle;
 pub mod tree;
+pub mod verify;
 
 pub use error::{Error, Field, IntoPart, Message, Part, RequestError, Result, refuse};

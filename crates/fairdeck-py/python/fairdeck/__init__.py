@@ -13,7 +13,7 @@ take it, and numpy's distributions draw from the same stream.
 >>> g.shuffle(deck)
 """
 
-from ._fairdeck import __version__, audit, exact, shuf
+from ._fairdeck import __version__, audit, exact, shuf, verify
 from .bitgen import ChaCha8, ChaCha12, ChaCha20, Random, Xoshiro256PlusPlus
 from .generator import Generator
 
@@ -22,6 +22,7 @@ __all__ = [
     "audit",
     "exact",
     "shuf",
+    "verify",
     "ChaCha20",
     "ChaCha12",
     "ChaCha8",

@@ -246,3 +246,18 @@ def shuf(
     temp_dir: _Path | None = None,
 ) -> ShufResult:
     """Shuffle the lines of a file into another (or itself), out of core beyond `memory`."""
+
+def verify(
+    transcript: str,
+    *,
+    commitment: str | None = None,
+    lock: str | None = None,
+    seat: str | None = None,
+    seed: str | None = None,
+    played: str | None = None,
+    server_secret: str | None = None,
+    key: str | None = None,
+    evidence: str | None = None,
+    seat_keys: list[str] | None = None,
+) -> dict[str, Any]:
+    """Verify a fair-dealing transcript of any version, as `fairdeck fair verify --format json`."""

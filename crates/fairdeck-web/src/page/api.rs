@@ -345,7 +345,7 @@ fn algorithm(p: &Params) -> Result<Algorithm, ApiError> {
         .map_err(|e: fairdeck::Error| ApiError::bad(e.to_string(), Some("alg")))
 }
 
-fn json(value: impl serde::Serialize) -> Result<String, Failed> {
+pub(super) fn json(value: impl serde::Serialize) -> Result<String, Failed> {
     Ok(serde_json::to_string(&value)?)
 }
 
@@ -358,7 +358,7 @@ fn document(body: String) -> Response {
 /// heavy work first takes a permit of its lane ([`lanes`]) and holds it
 /// until the work ends (even past the time limit, so a slow request still
 /// counts against the bound).
-async fn work<F>(state: &AppState, lane: Lane, f: F) -> Answer
+pub(super) async fn work<F>(state: &AppState, lane: Lane, f: F) -> Answer
 where
     F: FnOnce() -> Result<String, Failed> + Send + 'static,
 {

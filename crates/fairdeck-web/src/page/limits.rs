@@ -15,6 +15,12 @@ use axum::http::Method;
 
 /// Largest request body accepted (a JSON object of parameters).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Largest body of `POST /api/fair/verify`: a transcript of a table of
+/// hundreds of deals, or of a few hidden hands (each version-3 hand with
+/// its shuffle proofs is some 100 KiB), with the player's evidence. The
+/// CLI reads up to 64 MiB; the page's bound keeps one verification to a
+/// few seconds of CPU.
+pub const MAX_TRANSCRIPT_BYTES: usize = 4 << 20;
 /// Longest query string accepted.
 pub const MAX_QUERY_BYTES: usize = 8 * 1024;
 /// Largest deck a deal may ask for, on every endpoint that deals

@@ -9,6 +9,7 @@ pub mod api;
 pub mod assets;
 pub mod lanes;
 pub mod limits;
+mod verify;
 pub mod words;
 
 #[cfg(test)]
@@ -16,6 +17,8 @@ mod tests;
 
 #[cfg(test)]
 mod refusal_tests;
+#[cfg(test)]
+mod verify_tests;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -49,6 +52,7 @@ pub fn app(state: Arc<AppState>, access: Access) -> Router {
         .route("/algorithms", get(api::algorithms).post(api::algorithms))
         .route("/fair/commit", post(api::fair_commit))
         .route("/fair/deal", get(api::fair_deal).post(api::fair_deal))
+        .route("/fair/verify", post(verify::fair_verify))
         .fallback(unknown_api)
         .method_not_allowed_fallback(wrong_method)
         .with_state(state);

@@ -41,10 +41,15 @@ impl From<serde_json::Error> for Failed {
 
 /// Fields the page never takes: advice to set one is left out of its
 /// messages.
-const NOT_ON_THE_PAGE: [Field; 3] = [Field::AllowLong, Field::Max, Field::Distribution];
+const NOT_ON_THE_PAGE: [Field; 4] = [
+    Field::AllowLong,
+    Field::Max,
+    Field::Distribution,
+    Field::Format,
+];
 
 /// A field as the page spells it: its parameter name.
-fn page_spelling(field: Field) -> Option<String> {
+pub(super) fn page_spelling(field: Field) -> Option<String> {
     (!NOT_ON_THE_PAGE.contains(&field)).then(|| field.name().to_string())
 }
 

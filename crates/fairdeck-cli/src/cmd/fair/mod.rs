@@ -5,7 +5,6 @@
 //! are in `session.rs`.
 
 mod document;
-mod flags;
 mod lock;
 mod seed;
 mod session;
@@ -22,6 +21,7 @@ use anyhow::Context;
 use fairdeck::cards::{Card, DeckKind, Game};
 use fairdeck_fair::ServerSecret;
 use fairdeck_report::fair::{DealRequest, Dealt, committed, fresh_secret};
+use fairdeck_report::verify::SeatKey;
 
 use crate::cmd::deal::{CardStyle, print_text};
 use crate::failure::usage;
@@ -159,7 +159,7 @@ pub struct VerifyArgs {
     /// the room that relayed it.
     #[arg(long, value_name = "SEAT=FINGERPRINT", requires = "transcript",
           value_parser = seat_key_pin)]
-    pub seat_key: Vec<(u64, String)>,
+    pub seat_key: Vec<SeatKey>,
 
     /// Your seat's name, to check your own seed (with --seed).
     #[arg(long, value_name = "NAME", requires = "seed")]
@@ -383,19 +383,6 @@ pub(crate) fn parse_cards(text: &str) -> anyhow::Result<Vec<Card>> {
 
 /// `--seat-key SEAT=FINGERPRINT`: a seat index and 20 hex digits (the
 /// `-` between groups optional).
-fn seat_key_pin(text: &str) -> Result<(u64, String), String> {
-    let (seat, fp) = text
-        .split_once('=')
-        .ok_or("expected SEAT=FINGERPRINT (seat 2: 2=3f2a-…)")?;
-    let seat = seat
-        .trim()
-        .parse()
-        .map_err(|_| format!("{seat:?} is not a seat index"))?;
-    let digits: String = fp.chars().filter(|c| *c != '-').collect();
-    if digits.len() != 20 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!(
-            "{fp:?} is not a key fingerprint (20 hex digits in groups of four)"
-        ));
-    }
-    Ok((seat, fp.to_string()))
+fn seat_key_pin(text: &str) -> Result<SeatKey, String> {
+    text.parse()
 }

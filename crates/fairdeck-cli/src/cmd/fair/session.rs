@@ -122,7 +122,8 @@ pub fn verify(args: &VerifyArgs, path: &Path, out: &mut Output) -> anyhow::Resul
         range: args.boards.as_deref(),
     };
     let name = path.display().to_string();
-    let verdict = SessionReport::new(&text, &name, &inputs).map_err(|e| usage(e.to_string()))?;
+    let verdict = SessionReport::new(&text, &name, &inputs, &crate::failure::Flags)
+        .map_err(|e| usage(e.to_string()))?;
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => {

@@ -1,31 +1,34 @@
 //! `fair verify`: a transcript (version detected from the document), a
 //! version-1 deck line (`--deal`), or a session's PBN file (`--pbn`).
+//!
+//! A transcript is `fairdeck_report::verify`'s: this module maps the flags
+//! and files to its request and renders its report.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
-use fairdeck_fair::detect::{declared_version, is_table_document, is_version_3, not_json};
-use fairdeck_fair::{
-    self as fair, Commitment, Document, DocumentError, Evidence, MAX_DEALS, Mismatch, OwnSeed,
-    V1Deal, V1Error, VerdictReport, Verification, checked_v2, read_document, refused,
-    verify_record,
+use fairdeck_fair::{self as fair, Commitment, Mismatch, VerdictReport};
+use fairdeck_report::verify::{
+    self as report, Reader, Transcript, Verdict, VerifyReport, VerifyRequest,
 };
+use fairdeck_report::{Field, RequestError};
 use serde::Serialize;
 
 use super::document::read_json_bytes;
-use super::flags::{Input, only_flags_of};
-use super::{VerifyArgs, parse_cards};
-use crate::failure::usage;
+use super::{VerifyArgs, parse_cards, read_secret_file};
+use crate::cmd::hidden::{print_verdict, read_text};
+use crate::failure::{Flags, flag, usage};
 use crate::output::{Format, Output};
 
 /// Runs `fairdeck fair verify`.
 pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.pbn {
-        only_flags_of(args, Input::Pbn)?;
+        report::fits(Reader::Pbn, &given(args))?;
         return super::session::verify(args, path, out);
     }
     if let Some(deal) = &args.deal {
-        only_flags_of(args, Input::DeckLine)?;
+        report::fits(Reader::DeckLine, &given(args))?;
         return deck_line(args, deal, out);
     }
     let Some(path) = &args.transcript else {
@@ -33,218 +36,139 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             "give a TRANSCRIPT file (- for stdin), --deal CARDS or --pbn FILE",
         ));
     };
-    let recorded = recorded(args)?;
-    let published = recorded.commitment;
-    let bytes = read_json_bytes(path)?;
-    if let Some(why) = not_json(&bytes) {
-        return not_json_text(args, (path, &bytes), why, &recorded, out);
-    }
-    let text = String::from_utf8(bytes)?; // UTF-8: checked by not_json
-    if is_version_3(&text) {
-        return version_3(args, Ok(&text), out);
-    }
-    if is_table_document(&text) {
-        return Err(usage(format!(
-            "{}: a table document (manifest and commitment), not a transcript: verify the \
-             transcript that fair deal --table … --format json writes",
-            path.display()
-        )));
-    }
-    let (version, verification, checked) = match read_document(&text) {
-        Err(e) if e.version.is_none() => {
-            return Err(usage(format!(
-                "{}: {e}: verify takes the JSON transcript (fair deal --format json)",
-                path.display()
-            )));
-        }
-        Err(e) => {
-            only_flags_of(args, declared(e.version))?;
-            refused(&e)
-        }
-        Ok(Document::V2(t)) => {
-            only_flags_of(args, Input::V2)?;
-            let v = verify_record(&t, &recorded);
-            let checked = checked_v2(&t, &v);
-            (t.version.name(), v, checked)
-        }
-        Ok(Document::V1(doc)) => {
-            only_flags_of(args, Input::V1)?;
-            let (v, checked) = verify_v1(args, &doc, published.as_ref())?;
-            ("1", v, checked)
-        }
-        Ok(_) => return Err(usage("a document of a version this fairdeck does not know")),
+    let mut request = VerifyRequest {
+        commitment: args.commitment.clone(),
+        lock: args.lock.clone(),
+        seat: args.seat.clone(),
+        seed: args.seed.clone(),
+        played: args.played.clone(),
+        server_secret: args.inputs.server_secret.clone(),
+        seat_keys: args.seat_key.clone(),
+        ..VerifyRequest::default()
     };
-    report(out, version, &verification, checked, &recorded)
+    let recorded = request.recorded()?;
+    let bytes = read_json_bytes(path)?;
+    let transcript = report::read(&bytes).map_err(|e| at(path, &e))?;
+    report::fits(transcript.reader(), &given(args))?;
+    read_files(args, &transcript, &mut request)?;
+    let report =
+        (transcript.verify((&request, &recorded), &Flags)).map_err(|e| named_file(args, e))?;
+    render(out, &report)
 }
 
-/// A version-3 (hidden hands) document, or bytes that declare version 3 but
-/// are not JSON text (`Err`): `fairdeck-hidden`'s strict reader refuses
-/// those as `document`.
-fn version_3(args: &VerifyArgs, text: Result<&str, &[u8]>, out: &mut Output) -> Exit {
-    only_flags_of(args, Input::V3)?;
-    let key = args.key.as_deref();
-    let evidence = args.evidence.as_deref();
-    let pins = &args.seat_key;
-    let bytes = match text {
-        Ok(text) => return crate::cmd::hidden::verify_text(text, (key, evidence, pins), out), // read again, strictly
-        Err(bytes) => bytes,
-    };
-    // Not UTF-8: the verdict of a refused document, with the reader's reason.
-    let why = match fairdeck_hidden::record::Record::from_bytes(bytes) {
-        Err(e) => e,
-        Ok(_) => fairdeck_hidden::Error::Document("not JSON text".into()),
-    };
-    let mut verdict = fairdeck_hidden::verify::verify_json("", &Default::default()).verdict;
-    verdict.differences = vec![fairdeck_hidden::verdict::Difference::new(None, why)];
-    match out.format() {
-        Format::Json => out.json(&verdict)?,
-        Format::Text => {
-            let w = out.stdout();
-            writeln!(w, "version 3 transcript; checked:")?;
-            for c in &verdict.checked {
-                writeln!(w, "  {c}")?;
-            }
-            for d in &verdict.differences {
-                writeln!(w, "{}", d.message)?;
-            }
-            writeln!(w, "{}", verdict.summary())?;
-        }
+/// The fields given, as the report layer names them: every flag of `fair
+/// verify` but the input's own (`TRANSCRIPT`, `--deal`, `--pbn`).
+fn given(args: &VerifyArgs) -> Vec<Field> {
+    let inputs = &args.inputs;
+    let set = [
+        (Field::Commitment, args.commitment.is_some()),
+        (Field::Lock, args.lock.is_some()),
+        (Field::Seat, args.seat.is_some()),
+        (Field::Seed, args.seed.is_some()),
+        (Field::Played, args.played.is_some()),
+        (Field::Key, args.key.is_some()),
+        (Field::Evidence, args.evidence.is_some()),
+        (Field::SeatKeys, !args.seat_key.is_empty()),
+        (Field::ServerSecret, inputs.server_secret.is_some()),
+        (Field::SecretFile, inputs.secret_file.is_some()),
+        (Field::ClientSeed, inputs.client_seed.is_some()),
+        (Field::Nonce, inputs.nonce.is_some()),
+        (Field::Game, inputs.game.is_some()),
+        (Field::Deck, inputs.deck.is_some()),
+        (Field::Boards, args.boards.is_some()),
+    ];
+    set.iter().filter(|(_, on)| *on).map(|(f, _)| *f).collect()
+}
+
+/// A refusal of the transcript, after its file name.
+fn at(path: &Path, e: &RequestError) -> anyhow::Error {
+    usage(format!("{}: {}", path.display(), e.message.render(&flag)))
+}
+
+/// The files the transcript's version reads, into the request: version
+/// 1's `--secret-file`, version 3's `--evidence` and `--key` (in that
+/// order: an evidence file that is not one is said before a key file
+/// that cannot be read).
+fn read_files(
+    args: &VerifyArgs,
+    t: &Transcript<'_>,
+    request: &mut VerifyRequest,
+) -> anyhow::Result<()> {
+    if let (Reader::V1, Some(path)) = (t.reader(), &args.inputs.secret_file) {
+        let text = read_secret_file(path).map_err(|e| {
+            usage(format!(
+                "{e:#} (a version 1 deal does not carry the server secret)"
+            ))
+        })?;
+        request.server_secret = Some(text);
     }
-    Ok(ExitCode::FAILURE)
+    if !t.reads_key_and_evidence() {
+        return Ok(());
+    }
+    if let Some(path) = &args.evidence {
+        let text = read_text(path).map_err(|e| usage(format!("--evidence: {e:#}")))?;
+        request.evidence = Some(text);
+    }
+    if let Some(path) = &args.key {
+        let text = read_text(path).map_err(|e| usage(format!("--key: {e:#}")));
+        if let (Err(_), Some(evidence)) = (&text, &request.evidence) {
+            report::evidence_list(evidence).map_err(|e| named_file(args, e.into()))?;
+        }
+        request.key = Some(text?);
+    }
+    Ok(())
+}
+
+/// A refusal of a file's contents, naming the file as the CLI gave it.
+fn named_file(args: &VerifyArgs, e: fairdeck_report::Error) -> anyhow::Error {
+    let refused = e.refused().map(|r| (r.field, r.message.render(&flag)));
+    match (refused, &args.key, &args.evidence) {
+        (Some((Field::Key, why)), Some(path), _) => usage(format!("{}: {why}", path.display())),
+        (Some((Field::Evidence, why)), _, Some(path)) => {
+            usage(format!("--evidence {}: {why}", path.display()))
+        }
+        _ => e.into(),
+    }
 }
 
 type Exit = anyhow::Result<ExitCode>;
 
-/// The reader of a document that declares `version` (1, else 2).
-fn declared(version: Option<&str>) -> Input {
-    match version {
-        Some("1") => Input::V1,
-        _ => Input::V2,
-    }
-}
-
-/// Bytes that are not exactly one JSON document (`why`): when they declare
-/// a version, an unreadable document — the one difference `document`
-/// (exit 1), in the verdict form of that version (read from the bytes only
-/// for that); when they declare none (plain text, such as a transcript's
-/// text rendering), not a transcript at all: a usage error.
-fn not_json_text(
-    args: &VerifyArgs,
-    (path, bytes): (&std::path::Path, &[u8]),
-    why: String,
-    recorded: &Evidence,
-    out: &mut Output,
-) -> Exit {
-    let Some(version) = declared_version(bytes) else {
-        return Err(usage(format!(
-            "{}: {why}: verify takes the JSON transcript (fair deal --format json)",
-            path.display()
-        )));
-    };
-    if version == "3" {
-        return version_3(args, std::str::from_utf8(bytes).map_err(|_| bytes), out);
-    }
-    only_flags_of(args, declared(Some(version)))?;
-    let e = DocumentError {
-        version: Some(version),
-        message: why,
-    };
-    let (version, verification, checked) = refused(&e);
-    report(out, version, &verification, checked, recorded)
-}
-
-/// What the player recorded, from the flags.
-fn recorded(args: &VerifyArgs) -> anyhow::Result<Evidence> {
-    let hex = |flag: &str, text: &Option<String>| {
-        text.as_deref()
-            .map(|h| Commitment::from_hex(h).map_err(|e| usage(format!("--{flag}: {e}"))))
-            .transpose()
-    };
-    Ok(Evidence {
-        commitment: hex("commitment", &args.commitment)?,
-        lock: hex("lock", &args.lock)?,
-        seat: args
-            .seat
-            .clone()
-            .zip(args.seed.clone())
-            .map(|(seat, seed)| {
-                fair::check_seed(&seed).map_err(|e| usage(format!("--seed: {e}")))?;
-                Ok::<_, anyhow::Error>(OwnSeed { seat, seed })
-            })
-            .transpose()?,
-        played: args.played.as_deref().map(parse_played).transpose()?,
-    })
-}
-
-/// Deal numbers: `0,1,2`, `0-2` or a mix, at most MAX_DEALS of them.
-fn parse_played(text: &str) -> anyhow::Result<Vec<u64>> {
-    let bad = || {
-        usage(format!(
-            "--played {text:?}: write deal numbers as 0,1,2 or 0-2"
-        ))
-    };
-    let mut out = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let num = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (num(a)?, num(b)?),
-            None => (num(part)?, num(part)?),
-        };
-        if a > b || b - a >= MAX_DEALS || out.len() as u64 + (b - a + 1) > MAX_DEALS {
-            return Err(usage(format!(
-                "--played {text:?}: at most {MAX_DEALS} deal numbers, ranges as A-B with A <= B"
-            )));
-        }
-        out.extend(a..=b);
-    }
-    Ok(out)
-}
-
-/// Renders the verdict on a version 1, 2 or 2.1 transcript.
-fn report(
-    out: &mut Output,
-    version: &str,
-    v: &Verification,
-    checked: Vec<String>,
-    recorded: &Evidence,
-) -> anyhow::Result<ExitCode> {
-    let doc = VerdictReport::new(version, v, checked, recorded);
-    match out.format() {
-        Format::Json => out.json(&doc)?,
-        Format::Text => {
-            let w = out.stdout();
-            writeln!(w, "version {version} transcript; checked:")?;
-            for c in &doc.checked {
-                writeln!(w, "  {c}")?;
+/// Renders the verdict on a transcript of any version; exit 1 unless it passed.
+fn render(out: &mut Output, report: &VerifyReport) -> Exit {
+    match (out.format(), &report.verdict) {
+        (Format::Json, _) => out.json(report)?,
+        (Format::Text, Verdict::Fair(doc)) => fair_text(out.stdout(), doc)?,
+        (Format::Text, Verdict::Hidden(verdict)) => {
+            if let Some((seat, name)) = &report.read_as {
+                writeln!(
+                    out.stdout(),
+                    "reading as seat {seat} ({name}), with its key"
+                )?;
             }
-            for d in &doc.differences {
-                writeln!(w, "{}: {}", d.kind, d.message)?;
-            }
-            writeln!(w, "{}", doc.message)?;
+            print_verdict(out.stdout(), verdict)?
         }
     }
-    Ok(if doc.passed() {
+    Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
 }
 
-/// Version 1: the secret from the flags, the check from `fairdeck_fair`.
-fn verify_v1(
-    args: &VerifyArgs,
-    doc: &V1Deal,
-    published: Option<&Commitment>,
-) -> anyhow::Result<(Verification, Vec<String>)> {
-    let secret = args.inputs.secret().map_err(|e| {
-        usage(format!(
-            "{e:#} (a version 1 deal does not carry the server secret)"
-        ))
-    })?;
-    fair::verify_v1(doc, &secret, published).map_err(|e| match e {
-        V1Error::Cards(e) => e.into(),
-        e => usage(e.to_string()),
-    })
+/// The text form of the verdict on a version 1, 2 or 2.1 transcript.
+fn fair_text(w: &mut impl Write, doc: &VerdictReport) -> std::io::Result<()> {
+    let version = match &doc.version {
+        serde_json::Value::String(v) => v.clone(),
+        other => other.to_string(),
+    };
+    writeln!(w, "version {version} transcript; checked:")?;
+    for c in &doc.checked {
+        writeln!(w, "  {c}")?;
+    }
+    for d in &doc.differences {
+        writeln!(w, "{}: {}", d.kind, d.message)?;
+    }
+    writeln!(w, "{}", doc.message)
 }
 
 /// `fair verify --deal CARDS`: the version 1 deck line only.

@@ -28,7 +28,8 @@ use fairdeck_shuf::Cancel;
 
 use crate::output::Output;
 
-pub use report::verify_text;
+pub use files::read_text;
+pub use report::print_verdict;
 
 /// The steps of a hidden hand.
 #[derive(Debug, clap::Subcommand)]

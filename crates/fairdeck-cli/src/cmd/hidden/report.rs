@@ -2,81 +2,14 @@
 //! transcript, and `hidden cards` (a seat's own view).
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
-use fairdeck_hidden::ledger::Evidence;
-use fairdeck_hidden::record::Record;
 use fairdeck_hidden::verdict::{CardAt, HandReport, Verdict};
-use fairdeck_hidden::verify::{Options, verify_json};
 
 use super::StepArgs;
-use super::files::{checked, read_text, reader_key};
+use super::files::checked;
 use crate::failure::usage;
 use crate::output::{Format, Output};
-
-/// `fair verify TRANSCRIPT [--key FILE]` of a version-3 transcript: the
-/// verdict, every difference by kind, and with a seat's key file that
-/// seat's own private cards; exit 1 on any difference. The key file must
-/// be the key a seat of this table published in it (a usage error
-/// otherwise); a transcript too broken to read is reported without it.
-pub fn verify_text(
-    text: &str,
-    (key, evidence, pins): (Option<&Path>, Option<&Path>, &[(u64, String)]),
-    out: &mut Output,
-) -> anyhow::Result<ExitCode> {
-    let evidence = match evidence {
-        Some(path) => read_evidence(path)?,
-        None => Vec::new(),
-    };
-    let reader = match (key, Record::from_json(text)) {
-        (Some(path), Ok(record)) => {
-            let (seat, sk) = reader_key(path, &record)?;
-            let name = record.manifest.seats[seat as usize].clone();
-            Some((seat, sk, name))
-        }
-        (Some(path), Err(_)) => {
-            // Nothing to read the cards of; the key file must still be one.
-            read_text(path).map_err(|e| usage(format!("--key: {e:#}")))?;
-            None
-        }
-        (None, _) => None,
-    };
-    let opts = Options {
-        reader: reader.as_ref().map(|(seat, sk, _)| (*seat, sk)),
-        in_progress: false,
-        evidence: &evidence,
-        pins,
-    };
-    let verdict = verify_json(text, &opts).verdict;
-    match out.format() {
-        Format::Json => out.json(&verdict)?,
-        Format::Text => {
-            if let Some((seat, _, name)) = &reader {
-                writeln!(
-                    out.stdout(),
-                    "reading as seat {seat} ({name}), with its key"
-                )?;
-            }
-            print_verdict(out.stdout(), &verdict)?
-        }
-    }
-    Ok(match verdict.is_valid() {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::FAILURE,
-    })
-}
-
-/// A seat's evidence file: a JSON list of receipts and signed heads.
-fn read_evidence(path: &Path) -> anyhow::Result<Vec<Evidence>> {
-    let text = read_text(path).map_err(|e| usage(format!("--evidence: {e:#}")))?;
-    serde_json::from_str(&text).map_err(|e| {
-        usage(format!(
-            "--evidence {}: not a list of receipts and signed heads: {e}",
-            path.display()
-        ))
-    })
-}
 
 fn card_list(list: &[CardAt]) -> String {
     let one = |c: &CardAt| format!("{} (position {})", c.card, c.position);
@@ -130,7 +63,8 @@ fn print_hand(w: &mut impl Write, h: &HandReport) -> std::io::Result<()> {
     Ok(())
 }
 
-pub(super) fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
+/// The verdict on a version 3 or 3.1 transcript, as text.
+pub fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
     let version = if v.signed { "3.1" } else { "3" };
     writeln!(w, "version {version} transcript; checked:")?;
     for c in &v.checked {
