@@ -15,11 +15,6 @@ pub mod words;
 #[cfg(test)]
 mod tests;
 
-#[cfg(test)]
-mod refusal_tests;
-#[cfg(test)]
-mod verify_tests;
-
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;

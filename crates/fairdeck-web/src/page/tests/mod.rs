@@ -1,6 +1,9 @@
 //! API tests: every endpoint, called through the router without a socket,
 //! with good, bad and oversized input.
 
+mod refusals;
+mod verify;
+
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;

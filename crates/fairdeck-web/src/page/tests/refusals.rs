@@ -10,10 +10,10 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::api::AppState;
-use super::lanes;
-use super::limits::HEAVY_AT_ONCE;
-use super::tests::{call, get, refused, request, send};
+use super::{call, get, refused, request, send};
+use crate::page::api::AppState;
+use crate::page::lanes;
+use crate::page::limits::HEAVY_AT_ONCE;
 use fairdeck_http::access::{Access, SECURITY};
 
 /// A POST of `body` with the given content type (none when `None`).
@@ -178,7 +178,7 @@ fn messages_name_the_pages_fields_not_cli_flags() {
 
 /// The app over `state`, as `fairdeck serve --bind 127.0.0.1:8080` serves it.
 fn app_of(state: &Arc<AppState>) -> axum::Router {
-    super::app(
+    crate::page::app(
         Arc::clone(state),
         Access::new("127.0.0.1:8080".parse().unwrap(), vec![]),
     )

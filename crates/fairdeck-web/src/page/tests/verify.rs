@@ -7,8 +7,8 @@ use fairdeck_report::Field;
 use fairdeck_report::verify::{Spelled, VerifyRequest, verify};
 use serde_json::{Value, json};
 
-use super::tests::call;
-use super::words::page_spelling;
+use super::call;
+use crate::page::words::page_spelling;
 
 fn post(body: &Value) -> (StatusCode, Value) {
     call(Method::POST, "/api/fair/verify", Some(body.to_string()))
@@ -16,7 +16,7 @@ fn post(body: &Value) -> (StatusCode, Value) {
 
 /// The spec's version-2 "hold'em, 2 seats" transcript.
 fn version_2() -> Value {
-    let doc = include_str!("../../../../docs/fair-dealing.md");
+    let doc = include_str!("../../../../../docs/fair-dealing.md");
     let block = (doc.split("```json\n"))
         .find(|b| b.starts_with("{\"vector\": \"hold'em, 2 seats\""))
         .and_then(|b| b.split("```").next())
