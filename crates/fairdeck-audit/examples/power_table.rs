@@ -16,10 +16,11 @@
 //! machine (alone, at the whole α = 10⁻⁶, and at the same share α/17).
 //! All read only the machine's statistic, so decks are drawn
 //! from its exact law `P_θ(x) = P_uniform(x) · e^{llr_θ(x)}`; 200 seeded
-//! runs per size. The Neyman–Pearson threshold is set where the
-//! Bahadur–Rao approximation of its exact tail under uniform shuffling
-//! (Bahadur and Rao 1960, “On deviations of the sample mean”) equals α —
-//! an approximation of the exact test, not a bound.
+//! runs per size. The Neyman–Pearson threshold is exact (every histogram
+//! of the decks enumerated) where the decks are few, and elsewhere set
+//! where the Bahadur–Rao approximation of its exact tail under uniform
+//! shuffling (Bahadur and Rao 1960, “On deviations of the sample mean”)
+//! equals α — an approximation of the exact test, not a bound.
 //!
 //! Everything is seeded: the output is the same on every run.
 
@@ -30,6 +31,7 @@ use fairdeck_audit::mix::shelf::shelf_pass;
 use fairdeck_audit::stats::families::{self, Family};
 use fairdeck_audit::stats::family_tails::{FamilyTail, uniform_law};
 use fairdeck_audit::stats::likelihood;
+use statrs::function::gamma::ln_gamma;
 use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, run::shuffles};
 
 const N: usize = 52;
@@ -141,7 +143,7 @@ fn decks_for(power: impl Fn(u64) -> f64) -> Option<u64> {
         hi = (hi as f64 * 2.0).ceil() as u64;
     }
     while hi as f64 > lo as f64 * 1.1 && hi > lo + 1 {
-        let mid = ((lo as f64 * hi as f64).sqrt()) as u64;
+        let mid = ((lo as f64 * hi as f64).sqrt() as u64).clamp(lo + 1, hi - 1);
         if power(mid) >= 0.8 {
             hi = mid
         } else {
@@ -162,8 +164,70 @@ fn draw(cdf: &[f64], trials: u64, dice: &mut impl Dice) -> Vec<u64> {
 }
 
 /// The Neyman–Pearson threshold on Σ llr over `trials` uniform decks at
-/// level `alpha` (Bahadur–Rao), for one deck's llr with law `null`.
+/// level `alpha`, for one deck's llr with law `null`: exact (every
+/// histogram of the decks with its multinomial probability) where there
+/// are at most two million histograms, else Bahadur–Rao's approximation.
 fn np_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
+    exact_threshold(null, llr, trials, alpha)
+        .unwrap_or_else(|| bahadur_rao_threshold(null, llr, trials, alpha))
+}
+
+/// The least sum s with `P(Σ llr ≥ s) ≤ alpha` (+∞ if none), by
+/// enumeration, or `None` past two million histograms.
+fn exact_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> Option<f64> {
+    let values: Vec<(f64, f64)> = null
+        .iter()
+        .zip(llr)
+        .filter(|(p, _)| **p > 0.0)
+        .map(|(p, l)| (p.ln(), *l))
+        .collect();
+    let k = values.len() as f64;
+    let t = trials as f64;
+    let ln_count = ln_gamma(t + k) - ln_gamma(t + 1.0) - ln_gamma(k);
+    if ln_count > 2e6f64.ln() {
+        return None;
+    }
+    let mut sums = Vec::new();
+    let mut c = vec![0u64; values.len()];
+    compositions(&mut c, 0, trials, &mut |c| {
+        let mut ln = ln_gamma(t + 1.0);
+        let mut s = 0.0;
+        for (&n, &(lp, l)) in c.iter().zip(&values) {
+            if n > 0 {
+                ln += n as f64 * lp - ln_gamma(n as f64 + 1.0);
+                s += n as f64 * l;
+            }
+        }
+        sums.push((s, ln.exp()));
+    });
+    sums.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut tail = 0.0;
+    let mut threshold = f64::INFINITY;
+    for group in sums.chunk_by(|a, b| a.0 == b.0) {
+        tail += group.iter().map(|x| x.1).sum::<f64>();
+        if tail > alpha {
+            break;
+        }
+        threshold = group[0].0;
+    }
+    Some(threshold)
+}
+
+/// Calls `visit` with every way to put `left` decks in the cells `at..`.
+fn compositions(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
+    if at + 1 == c.len() {
+        c[at] = left;
+        return visit(c);
+    }
+    for o in 0..=left {
+        c[at] = o;
+        compositions(c, at + 1, left - o, visit);
+    }
+}
+
+/// The Neyman–Pearson threshold where the Bahadur–Rao approximation of its
+/// tail (Bahadur and Rao 1960, “On deviations of the sample mean”) is α.
+fn bahadur_rao_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
     let t = trials as f64;
     // (ln E e^{λL}, tilted mean, tilted variance) under uniform shuffling.
     let tilt = |lambda: f64| {

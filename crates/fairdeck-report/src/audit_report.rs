@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::estimate::Estimate;
 use crate::guessing::Guessing;
+use crate::histograms::Histograms;
 
 /// One test's line in the report.
 #[derive(Debug, Serialize)]
@@ -78,6 +79,10 @@ pub struct Report {
     /// Which named machine the decks behave like (decks of 3 to 64 cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
+    /// The decks by rising sequences and by valleys, against the uniform
+    /// law and the estimated machine's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histograms: Option<Histograms>,
 }
 
 /// One round of a run until decided.
@@ -136,5 +141,6 @@ pub(super) fn report(
         positions: None,
         guessing,
         estimate: None,
+        histograms: None,
     }
 }
