@@ -24,7 +24,8 @@ pub struct TestRow {
     /// How the p-value was computed: `exact` (from the statistic's exact
     /// law), `chi-square doubled` (twice the chi-square tail, where the
     /// cells expect enough for that to bound the exact tail), `poisson`,
-    /// `chernoff bound` or `union bound` (never below the exact tail).
+    /// `chernoff bound`, `union bound` or, for the family tests,
+    /// `likelihood ratio (chernoff, union)` (never below the exact tail).
     pub method: &'static str,
     /// The law the test compared, as run: for a histogram test its pooled
     /// bins ("fixed points in bins 0 | 1 | 2+").
