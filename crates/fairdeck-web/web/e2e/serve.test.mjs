@@ -78,9 +78,14 @@ test('an audit card draws its rising-sequence and valley histograms against the 
       assert.equal(await page.locator(`${svg} circle.uniform-point`).count(), await page.locator(`${svg} rect.observed`).count());
     }
   }
-  await assertLayout(page, 'the audit cards with their histograms');
+  await assertLayout(page, 'the audit cards with their histograms on a desktop', { targets: false });
   await shot(page, 'fairness-histograms');
   await page.close();
+  // At phone size the panels stack, within the screen, their text at least 12 px.
+  const phone = await openPhone('fairness?a=naive-swap&b=fisher-yates&n=52&trials=2000&seed=e2e');
+  assert.equal(await phone.locator('svg.histogram').count(), 4);
+  await assertLayout(phone, 'the audit cards with their histograms at phone size');
+  await phone.close();
 });
 
 test('the hand-shuffle page draws the seven-shuffles curve', async () => {
