@@ -31,8 +31,8 @@ use fairdeck_audit::mix::shelf::shelf_pass;
 use fairdeck_audit::stats::families::{self, Family};
 use fairdeck_audit::stats::family_tails::{FamilyTail, uniform_law};
 use fairdeck_audit::stats::likelihood;
-use statrs::function::gamma::ln_gamma;
 use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, run::shuffles};
+use statrs::function::gamma::ln_gamma;
 
 const N: usize = 52;
 

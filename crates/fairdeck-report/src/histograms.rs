@@ -119,7 +119,12 @@ mod tests {
         assert!(h.valleys.fitted.is_none());
         assert!(h.fitted.unwrap().contains("riffles"));
         // At most 2⁴ = 16 rising sequences: the bars stop there.
-        assert!(r.observed.iter().enumerate().all(|(i, &c)| c == 0 || r.first + i <= 16));
+        assert!(
+            r.observed
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| c == 0 || r.first + i <= 16)
+        );
     }
 
     #[test]

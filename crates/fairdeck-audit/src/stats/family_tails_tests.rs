@@ -41,7 +41,10 @@ fn uniform_laws_match_enumeration() {
             let got = uniform_law(statistic, n);
             assert_eq!(want.len(), got.len(), "{statistic:?}, n = {n}");
             for (i, (w, g)) in want.iter().zip(&got).enumerate() {
-                assert!((w - g).abs() < 1e-12, "{statistic:?}, n = {n}, {i}: {w} {g}");
+                assert!(
+                    (w - g).abs() < 1e-12,
+                    "{statistic:?}, n = {n}, {i}: {w} {g}"
+                );
             }
         }
     }
@@ -152,6 +155,9 @@ fn chernoff_bound_is_tighter_than_markov_at_many_decks() {
     assert!(chernoff < -s - 1.0, "{chernoff} vs Markov {}", -s);
     // Uniform decks in their expected proportions give no evidence.
     let counts: Vec<u64> = law.iter().map(|p| (p * trials as f64) as u64).collect();
-    let uniform = tail.p_value(&crate::stats::likelihood::member_ratios(&family, &counts), trials);
+    let uniform = tail.p_value(
+        &crate::stats::likelihood::member_ratios(&family, &counts),
+        trials,
+    );
     assert_eq!(uniform, 1.0);
 }

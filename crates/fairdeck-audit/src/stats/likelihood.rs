@@ -164,7 +164,12 @@ pub(crate) fn family_tests(n: usize, trials: u64, share: f64) -> Vec<FamilyTest>
             format!("the joint law of descents and valleys is kept for n <= {MAX_N_FOR_JOINT}"),
         ),
     });
-    tests.push(FamilyTest::plan(families::top_to_random(n), n, trials, share));
+    tests.push(FamilyTest::plan(
+        families::top_to_random(n),
+        n,
+        trials,
+        share,
+    ));
     tests
 }
 
