@@ -1,22 +1,26 @@
 //! The audit's power against named machines, for the book's power table:
 //!
 //! ```text
-//! cargo run --release -p fairdeck-audit --example power_table
+//! cargo run --release -p fairdeck-audit --example power_table [-- --quick]
 //! ```
+//!
+//! (`--quick` prints part 2 alone.)
 //!
 //! Part 1 — detection rates: real decks of 52 cards from each machine's
 //! generator, the whole audit at α = 10⁻⁶, 10 seeded runs per cell: how
 //! often the audit (any test) and each model or family test rejected.
 //!
 //! Part 2 — decks for power 0.8, each family test (inside the audit, at its
-//! share α/17, against all machines of its family) against the
-//! Neyman–Pearson test for the one true machine (alone, at the whole
-//! α = 10⁻⁶). Both read only the machine's statistic, so decks are drawn
+//! share α/17, against all machines of its family, with its p-value as the
+//! audit computes it) against the Neyman–Pearson test for the one true
+//! machine (alone, at the whole α = 10⁻⁶, and at the same share α/17).
+//! All read only the machine's statistic, so decks are drawn
 //! from its exact law `P_θ(x) = P_uniform(x) · e^{llr_θ(x)}`; 200 seeded
-//! runs per size. The Neyman–Pearson threshold is set where the
-//! Bahadur–Rao approximation of its exact tail under uniform shuffling
-//! (Bahadur and Rao 1960, “On deviations of the sample mean”) equals α —
-//! an approximation of the exact test, not a bound.
+//! runs per size. The Neyman–Pearson threshold is exact (every histogram
+//! of the decks enumerated) where the decks are few, and elsewhere set
+//! where the Bahadur–Rao approximation of its exact tail under uniform
+//! shuffling (Bahadur and Rao 1960, “On deviations of the sample mean”)
+//! equals α — an approximation of the exact test, not a bound.
 //!
 //! Everything is seeded: the output is the same on every run.
 
@@ -25,8 +29,10 @@ use fairdeck::rng::{Generator, Seed};
 use fairdeck_audit::mix::Model;
 use fairdeck_audit::mix::shelf::shelf_pass;
 use fairdeck_audit::stats::families::{self, Family};
+use fairdeck_audit::stats::family_tails::{FamilyTail, uniform_law};
 use fairdeck_audit::stats::likelihood;
-use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, laws, run::shuffles};
+use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, run::shuffles};
+use statrs::function::gamma::ln_gamma;
 
 const N: usize = 52;
 
@@ -124,23 +130,27 @@ fn detection_rates() {
     }
 }
 
-/// The least decks (on a 1.1× grid) at which `power(T) ≥ 0.8`.
-fn decks_for(power: impl Fn(u64) -> f64) -> u64 {
+/// The least decks (on a 1.1× grid) at which `power(T) ≥ 0.8`; `None`
+/// past ten million.
+fn decks_for(power: impl Fn(u64) -> f64) -> Option<u64> {
     let mut lo = 1u64;
     let mut hi = 1u64;
     while power(hi) < 0.8 {
+        if hi > 10_000_000 {
+            return None;
+        }
         lo = hi;
         hi = (hi as f64 * 2.0).ceil() as u64;
     }
     while hi as f64 > lo as f64 * 1.1 && hi > lo + 1 {
-        let mid = ((lo as f64 * hi as f64).sqrt()) as u64;
+        let mid = ((lo as f64 * hi as f64).sqrt() as u64).clamp(lo + 1, hi - 1);
         if power(mid) >= 0.8 {
             hi = mid
         } else {
             lo = mid
         }
     }
-    hi
+    Some(hi)
 }
 
 /// Counts of T values drawn from `law` (cumulative `cdf`).
@@ -153,17 +163,71 @@ fn draw(cdf: &[f64], trials: u64, dice: &mut impl Dice) -> Vec<u64> {
     counts
 }
 
-/// ln of the family's mean likelihood ratio, and the one member's.
-fn ratios(family: &Family, member: usize, counts: &[u64]) -> (f64, f64) {
-    let ln = likelihood::member_ratios(family, counts);
-    let top = ln.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let mean = top + ln.iter().map(|x| (x - top).exp()).sum::<f64>().ln() - (ln.len() as f64).ln();
-    (mean, ln[member])
+/// The Neyman–Pearson threshold on Σ llr over `trials` uniform decks at
+/// level `alpha`, for one deck's llr with law `null`: exact (every
+/// histogram of the decks with its multinomial probability) where there
+/// are at most two million histograms, else Bahadur–Rao's approximation.
+fn np_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
+    exact_threshold(null, llr, trials, alpha)
+        .unwrap_or_else(|| bahadur_rao_threshold(null, llr, trials, alpha))
 }
 
-/// The Neyman–Pearson threshold on Σ llr over `trials` uniform decks at
-/// level `alpha` (Bahadur–Rao), for one deck's llr with law `null`.
-fn np_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
+/// The least sum s with `P(Σ llr ≥ s) ≤ alpha` (+∞ if none), by
+/// enumeration, or `None` past two million histograms.
+fn exact_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> Option<f64> {
+    let values: Vec<(f64, f64)> = null
+        .iter()
+        .zip(llr)
+        .filter(|(p, _)| **p > 0.0)
+        .map(|(p, l)| (p.ln(), *l))
+        .collect();
+    let k = values.len() as f64;
+    let t = trials as f64;
+    let ln_count = ln_gamma(t + k) - ln_gamma(t + 1.0) - ln_gamma(k);
+    if ln_count > 2e6f64.ln() {
+        return None;
+    }
+    let mut sums = Vec::new();
+    let mut c = vec![0u64; values.len()];
+    compositions(&mut c, 0, trials, &mut |c| {
+        let mut ln = ln_gamma(t + 1.0);
+        let mut s = 0.0;
+        for (&n, &(lp, l)) in c.iter().zip(&values) {
+            if n > 0 {
+                ln += n as f64 * lp - ln_gamma(n as f64 + 1.0);
+                s += n as f64 * l;
+            }
+        }
+        sums.push((s, ln.exp()));
+    });
+    sums.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut tail = 0.0;
+    let mut threshold = f64::INFINITY;
+    for group in sums.chunk_by(|a, b| a.0 == b.0) {
+        tail += group.iter().map(|x| x.1).sum::<f64>();
+        if tail > alpha {
+            break;
+        }
+        threshold = group[0].0;
+    }
+    Some(threshold)
+}
+
+/// Calls `visit` with every way to put `left` decks in the cells `at..`.
+fn compositions(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
+    if at + 1 == c.len() {
+        c[at] = left;
+        return visit(c);
+    }
+    for o in 0..=left {
+        c[at] = o;
+        compositions(c, at + 1, left - o, visit);
+    }
+}
+
+/// The Neyman–Pearson threshold where the Bahadur–Rao approximation of its
+/// tail (Bahadur and Rao 1960, “On deviations of the sample mean”) is α.
+fn bahadur_rao_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
     let t = trials as f64;
     // (ln E e^{λL}, tilted mean, tilted variance) under uniform shuffling.
     let tilt = |lambda: f64| {
@@ -204,96 +268,98 @@ fn np_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
     t * tilt(hi).1
 }
 
-fn neyman_pearson() {
-    let bottom: Vec<f64> = (0..=N)
-        .map(|m| {
-            let f = |k: usize| (1..=k).map(|x| x as f64).product::<f64>();
-            match m {
-                0 => 0.0,
-                _ if m == N => 1.0 / f(N),
-                _ => 1.0 / f(m) - 1.0 / f(m + 1),
-            }
-        })
+/// The machines of part 2: label, family, the true member, its null law.
+fn cases() -> Vec<(&'static str, Family, usize)> {
+    vec![
+        ("1 pass, 10 shelves", families::shelves(N, 1), 8),
+        ("2 passes, 10 shelves", families::shelves(N, 2), 8),
+        ("8 GSR riffles", families::riffles(N), 7),
+        ("12 GSR riffles", families::riffles(N), 11),
+        ("104 top-to-random moves", families::top_to_random(N), 5),
+    ]
+}
+
+/// The cumulative law of the statistic under the member's machine:
+/// `P_θ(x) = P_uniform(x) · e^{llr_θ(x)}`.
+fn machine_cdf(null: &[f64], llr: &[f64]) -> Vec<f64> {
+    let alt: Vec<f64> = null
+        .iter()
+        .zip(llr)
+        .map(|(p, l)| if *p > 0.0 { p * l.exp() } else { 0.0 })
         .collect();
-    let cases: [(&str, Family, usize, Vec<f64>); 5] = [
-        (
-            "1 pass, 10 shelves",
-            families::shelves(N, 1),
-            8,
-            laws::valleys(N),
-        ),
-        (
-            "2 passes, 10 shelves",
-            families::shelves(N, 2),
-            8,
-            laws::valleys(N),
-        ),
-        (
-            "8 GSR riffles",
-            families::riffles(N),
-            7,
-            laws::rising_sequences(N),
-        ),
-        (
-            "12 GSR riffles",
-            families::riffles(N),
-            11,
-            laws::rising_sequences(N),
-        ),
-        (
-            "104 top-to-random moves",
-            families::top_to_random(N),
-            5,
-            bottom,
-        ),
-    ];
+    let total: f64 = alt.iter().sum();
+    let mut acc = 0.0;
+    alt.iter()
+        .map(|p| {
+            acc += p / total;
+            acc
+        })
+        .collect()
+}
+
+/// Which test a power run measures.
+#[derive(Clone, Copy)]
+enum Contender {
+    /// The Neyman–Pearson test of the one machine at this level.
+    NeymanPearson(f64),
+    /// The family test as the audit runs it, at its share.
+    Audit,
+}
+
+fn neyman_pearson(runs: u32) {
     let share = DEFAULT_ALPHA / MAX_TESTS as f64;
     println!();
     println!(
-        "| machine (52 cards) | Neyman–Pearson test, α = 10⁻⁶ | family test in the audit, α/17 | ratio |"
+        "| machine (52 cards) | Neyman–Pearson test, α = 10⁻⁶ | Neyman–Pearson test, α/17 | family test in the audit, α/17 | ratio to NP at α | ratio to NP at α/17 |"
     );
-    println!("|---|---|---|---|");
-    const RUNS: u32 = 200;
-    for (label, family, member, null) in cases {
+    println!("|---|---|---|---|---|---|");
+    for (label, family, member) in cases() {
+        let null = uniform_law(family.statistic, N);
         let llr = &family.members[member].llr;
-        let alt: Vec<f64> = null
-            .iter()
-            .zip(llr)
-            .map(|(p, l)| if *p > 0.0 { p * l.exp() } else { 0.0 })
-            .collect();
-        let total: f64 = alt.iter().sum();
-        let mut cdf = Vec::with_capacity(alt.len());
-        alt.iter().fold(0.0, |acc, p| {
-            cdf.push(acc + p / total);
-            acc + p / total
-        });
-        let power = |trials: u64, np: bool| {
-            let threshold = np_threshold(&null, llr, trials, DEFAULT_ALPHA);
+        let cdf = machine_cdf(&null, llr);
+        let tail = FamilyTail::new(&family, N);
+        let power = |trials: u64, who: Contender| {
             let seed = Seed::from_text(&format!("power-np/{label}/{trials}"));
             let mut dice = RngDice::new(Generator::ChaCha20.build(&seed));
-            let hits = (0..RUNS)
+            let threshold = match who {
+                Contender::NeymanPearson(level) => np_threshold(&null, llr, trials, level),
+                Contender::Audit => 0.0,
+            };
+            let hits = (0..runs)
                 .filter(|_| {
                     let counts = draw(&cdf, trials, &mut dice);
-                    let (mean, one) = ratios(&family, member, &counts);
-                    if np {
-                        one >= threshold
-                    } else {
-                        (-mean).exp() < share
+                    let ln = likelihood::member_ratios(&family, &counts);
+                    match who {
+                        Contender::NeymanPearson(_) => ln[member] >= threshold,
+                        Contender::Audit => tail.p_value(&ln, trials) < share,
                     }
                 })
                 .count();
-            hits as f64 / f64::from(RUNS)
+            hits as f64 / f64::from(runs)
         };
-        let np = decks_for(|t| power(t, true));
-        let audit = decks_for(|t| power(t, false));
+        let np = decks_for(|t| power(t, Contender::NeymanPearson(DEFAULT_ALPHA)));
+        let np_share = decks_for(|t| power(t, Contender::NeymanPearson(share)));
+        let audit = decks_for(|t| power(t, Contender::Audit));
+        let cell = |d: Option<u64>| d.map_or("—".to_string(), |d| d.to_string());
+        let ratio = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => format!("{:.2}", a as f64 / b as f64),
+            _ => "—".to_string(),
+        };
         println!(
-            "| {label} | {np} | {audit} | {:.2} |",
-            audit as f64 / np as f64
+            "| {label} | {} | {} | {} | {} | {} |",
+            cell(np),
+            cell(np_share),
+            cell(audit),
+            ratio(audit, np),
+            ratio(audit, np_share),
         );
     }
 }
 
 fn main() {
-    detection_rates();
-    neyman_pearson();
+    let quick = std::env::args().any(|a| a == "--quick");
+    if !quick {
+        detection_rates();
+    }
+    neyman_pearson(200);
 }

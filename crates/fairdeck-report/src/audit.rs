@@ -9,6 +9,7 @@ use fairdeck_audit::stats::verdict;
 use fairdeck_audit::stats::{self, Tally, run::shuffles};
 
 use crate::estimate::Estimate;
+use crate::histograms::Histograms;
 use crate::random::Randomness;
 use crate::{Field, refuse};
 
@@ -51,6 +52,7 @@ fn judged(r: &Request, round: u32, source: String, seed: Option<String>, t: &Tal
     let findings = verdict::judge(&audit, t, ask);
     let mut report = report::report(source, seed, &audit, verdict::Summary::new(&findings));
     report.estimate = Estimate::of(t);
+    report.histograms = Histograms::of(t, report.estimate.as_ref());
     if r.positions {
         report.positions = Some(t.positions.chunks(t.n).map(<[u64]>::to_vec).collect());
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::estimate::Estimate;
 use crate::guessing::Guessing;
+use crate::histograms::Histograms;
 
 /// One test's line in the report.
 #[derive(Debug, Serialize)]
@@ -23,7 +24,8 @@ pub struct TestRow {
     /// How the p-value was computed: `exact` (from the statistic's exact
     /// law), `chi-square doubled` (twice the chi-square tail, where the
     /// cells expect enough for that to bound the exact tail), `poisson`,
-    /// `chernoff bound` or `union bound` (never below the exact tail).
+    /// `chernoff bound`, `union bound` or, for the family tests,
+    /// `likelihood ratio (chernoff, union)` (never below the exact tail).
     pub method: &'static str,
     /// The law the test compared, as run: for a histogram test its pooled
     /// bins ("fixed points in bins 0 | 1 | 2+").
@@ -78,6 +80,10 @@ pub struct Report {
     /// Which named machine the decks behave like (decks of 3 to 64 cards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Estimate>,
+    /// The decks by rising sequences and by valleys, against the uniform
+    /// law and the estimated machine's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histograms: Option<Histograms>,
 }
 
 /// One round of a run until decided.
@@ -136,5 +142,6 @@ pub(super) fn report(
         positions: None,
         guessing,
         estimate: None,
+        histograms: None,
     }
 }

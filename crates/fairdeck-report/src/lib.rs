@@ -34,6 +34,7 @@ pub mod estimate;
 pub mod exact;
 pub mod fair;
 pub mod guessing;
+pub mod histograms;
 pub mod input;
 pub mod mix;
 pub mod random;

@@ -5,45 +5,46 @@
 //! decks (Neyman and Pearson 1933) rejects when the likelihood ratio
 //! `Λ_θ = Π_decks n!·P_θ(deck)` is large; it depends on the decks only
 //! through the histogram of θ's sufficient statistic. A family has many
-//! machines (9 riffles or 12? 10 shelves or 11?), so the test reads their
-//! average `M = (1/K) Σ_θ Λ_θ` over the K machines of the family. Each Λ_θ
-//! has mean 1 under uniform shuffling, so M does too, and Markov's
-//! inequality gives `P(M ≥ 1/α) ≤ α` at every number of decks: the p-value
-//! `min(1, 1/M)` never falls below the true tail, and the false-alarm rate
-//! stays within the test's share of the family-wise α.
+//! machines (9 riffles or 12? 10 shelves or 11?), so the test reads each
+//! machine's `S_θ = ln Λ_θ`, bounds its tail under uniform shuffling by
+//! Chernoff's bound with the exact moments `E[Λ_θ^λ]` of the statistic's
+//! null law, and joins the K machines by the union bound:
+//! p = `min(1, K · min_θ bound_θ(S_θ))` ([`super::family_tails`]). The
+//! p-value never falls below the true tail, at every number of decks, so
+//! the false-alarm rate stays within the test's share of the family-wise α.
 //!
-//! Power: `ln M ≥ ln Λ_θ − ln K` for the true θ, so against a member of the
-//! family the test needs the log-likelihood ratio to grow ln K more than
-//! the Neyman–Pearson test for that member alone at the same level (about
-//! 2.8 of some 17 at a share of 10⁻⁶/17): the decks needed grow by about
-//! that ratio at most, and less when the machine lies between members. The
-//! book's power table measures it.
+//! Power: against a member θ the test pays ln K (about 2.8 for 17
+//! machines) on top of the Neyman–Pearson test for θ alone at the same
+//! level, and Chernoff's bound in place of the exact tail (a factor of
+//! order √T in the tail, a few units of ln). Markov's inequality on the
+//! mean ratio, which these tests used before, pays the same ln K but asks
+//! `S_θ ≥ ln(1/α)` whatever the number of decks; Chernoff's bound asks
+//! less once the decks are many. The book's power table measures it.
 //!
-//! The statistic reported is ln M; the law names the nearest member (the
-//! largest Λ_θ).
+//! The statistic reported is `ln M`, M the mean of the K ratios Λ_θ (a
+//! summary of the evidence; the p-value reads the ratios themselves); the
+//! law names the nearest member (the largest Λ_θ).
 
 use super::families::{self, Family, MAX_FAMILY_N, log_sum_exp};
+use super::family_tails::FamilyTail;
 use super::{MAX_N_FOR_JOINT, Method, Tally, TestResult};
 
 /// A planned family test.
 #[derive(Debug, Clone)]
 pub(crate) struct FamilyTest {
     pub name: &'static str,
-    family: Option<Family>,
+    family: Option<(Family, FamilyTail)>,
     /// Why it does not run, if it does not.
     skip: Option<String>,
 }
 
 impl FamilyTest {
-    /// Plans `family` for `trials` decks at per-test level `share`: a test
-    /// whose smallest possible p-value is at least `share` does not run.
-    fn plan(family: Family, trials: u64, share: f64) -> Self {
-        let best = family
-            .members
-            .iter()
-            .flat_map(|m| m.llr.iter().copied())
-            .fold(f64::NEG_INFINITY, f64::max);
-        let smallest = (-(trials as f64) * best).exp();
+    /// Plans `family` of n cards for `trials` decks at per-test level
+    /// `share`: a test whose smallest possible p-value is at least `share`
+    /// does not run.
+    fn plan(family: Family, n: usize, trials: u64, share: f64) -> Self {
+        let tail = FamilyTail::new(&family, n);
+        let smallest = tail.smallest_p_value(trials);
         let skip = match () {
             _ if trials == 0 => Some("no decks".to_string()),
             _ if smallest >= share => Some(format!(
@@ -53,7 +54,7 @@ impl FamilyTest {
         };
         Self {
             name: family.name,
-            family: Some(family),
+            family: Some((family, tail)),
             skip,
         }
     }
@@ -69,7 +70,7 @@ impl FamilyTest {
 
     /// The family, if the test is planned with one.
     pub fn family(&self) -> Option<&Family> {
-        self.family.as_ref()
+        self.family.as_ref().map(|f| &f.0)
     }
 
     /// Runs the test on `t`. O(K · values).
@@ -77,13 +78,14 @@ impl FamilyTest {
         if let Some(why) = &self.skip {
             return Err(why.clone());
         }
-        let family = self.family.as_ref().ok_or("not planned")?;
+        let (family, tail) = self.family.as_ref().ok_or("not planned")?;
         let (ln_m, nearest) = mean_ratio(family, t);
+        let ln_ratios = member_ratios(family, family.statistic.counts(t));
         Ok(TestResult {
             name: self.name,
             statistic: ln_m,
             dof: None,
-            p_value: (-ln_m).exp().min(1.0),
+            p_value: tail.p_value(&ln_ratios, t.trials),
             method: Method::LikelihoodRatio,
             law: format!(
                 "{} on {}, {} machines ({} … {}) against uniform; nearest: {nearest}",
@@ -151,18 +153,23 @@ pub(crate) fn family_tests(n: usize, trials: u64, share: f64) -> Vec<FamilyTest>
             .collect();
     }
     let mut tests = vec![
-        FamilyTest::plan(families::riffles(n), trials, share),
-        FamilyTest::plan(families::shelves(n, 1), trials, share),
-        FamilyTest::plan(families::shelves(n, 2), trials, share),
+        FamilyTest::plan(families::riffles(n), n, trials, share),
+        FamilyTest::plan(families::shelves(n, 1), n, trials, share),
+        FamilyTest::plan(families::shelves(n, 2), n, trials, share),
     ];
     tests.push(match n <= MAX_N_FOR_JOINT {
-        true => FamilyTest::plan(families::biased_shelves(n), trials, share),
+        true => FamilyTest::plan(families::biased_shelves(n), n, trials, share),
         false => FamilyTest::skipped(
             NAMES[3],
             format!("the joint law of descents and valleys is kept for n <= {MAX_N_FOR_JOINT}"),
         ),
     });
-    tests.push(FamilyTest::plan(families::top_to_random(n), trials, share));
+    tests.push(FamilyTest::plan(
+        families::top_to_random(n),
+        n,
+        trials,
+        share,
+    ));
     tests
 }
 

@@ -35,11 +35,13 @@
 //! * the family tests ([`likelihood`]) — `riffles-lr`, `shelf-lr`,
 //!   `shelf-twice-lr`, `shelf-biased-lr`, `top-to-random-lr`: the
 //!   likelihood ratio of each named family of machines ([`families`])
-//!   against uniform, its p-value by Markov's inequality.
+//!   against uniform, its p-value by Chernoff's bound on each machine
+//!   and the union bound over the family ([`family_tails`]).
 
 pub mod distinct;
 pub mod equivalence;
 pub mod families;
+pub mod family_tails;
 pub mod gof;
 pub mod guess;
 pub mod input;
@@ -93,8 +95,9 @@ pub enum Method {
     /// The union bound over the n! orders, never below the exact tail
     /// ([`repeats`]).
     UnionBound,
-    /// Markov's inequality on a family's mean likelihood ratio, never
-    /// below the exact tail ([`likelihood`]).
+    /// Chernoff's bound on each machine's likelihood ratio, joined over
+    /// its family by the union bound, never below the exact tail
+    /// ([`family_tails`]).
     LikelihoodRatio,
 }
 
@@ -107,7 +110,7 @@ impl Method {
             Method::Poisson => "poisson",
             Method::Chernoff => "chernoff bound",
             Method::UnionBound => "union bound",
-            Method::LikelihoodRatio => "likelihood ratio (markov)",
+            Method::LikelihoodRatio => "likelihood ratio (chernoff, union)",
         }
     }
 }

@@ -66,6 +66,28 @@ test('the fairness page shows naive-swap biased and Fisher–Yates uniform', asy
   await page.close();
 });
 
+test('an audit card draws its rising-sequence and valley histograms against the uniform law', async () => {
+  const page = await open('fairness?a=naive-swap&b=fisher-yates&n=52&trials=2000&seed=e2e');
+  for (const alg of ['naive-swap', 'fisher-yates']) {
+    for (const count of ['rising-sequences', 'valleys']) {
+      const svg = `.matrix-card[data-alg="${alg}"] svg.histogram[data-count="${count}"]`;
+      // Every deck is in one bar, and the uniform law's markers run along the bars.
+      const decks = await page.$$eval(`${svg} rect.observed`, (els) => els.reduce((a, e) => a + Number(e.dataset.decks), 0));
+      assert.equal(decks, 2000, `${alg}, ${count}`);
+      assert.equal(await page.locator(`${svg} polyline.uniform`).count(), 1);
+      assert.equal(await page.locator(`${svg} circle.uniform-point`).count(), await page.locator(`${svg} rect.observed`).count());
+    }
+  }
+  await assertLayout(page, 'the audit cards with their histograms on a desktop', { targets: false });
+  await shot(page, 'fairness-histograms');
+  await page.close();
+  // At phone size the panels stack, within the screen, their text at least 12 px.
+  const phone = await openPhone('fairness?a=naive-swap&b=fisher-yates&n=52&trials=2000&seed=e2e');
+  assert.equal(await phone.locator('svg.histogram').count(), 4);
+  await assertLayout(phone, 'the audit cards with their histograms at phone size');
+  await phone.close();
+});
+
 test('the hand-shuffle page draws the seven-shuffles curve', async () => {
   const page = await open('mix?n=52&models=riffle');
   await page.waitForSelector('#mix-chart polyline[data-model="riffle"]');
