@@ -290,5 +290,4 @@ pub fn next_permutation(v: &mut [usize]) -> bool {
 }
 
 #[cfg(test)]
-#[path = "chaos_tests.rs"]
 mod tests;

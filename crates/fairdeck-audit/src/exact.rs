@@ -340,5 +340,4 @@ pub fn verdicts(alg: fairdeck::algorithms::Algorithm) -> Vec<Verdict> {
 }
 
 #[cfg(test)]
-#[path = "exact_tests.rs"]
 mod tests;

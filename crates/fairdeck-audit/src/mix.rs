@@ -320,5 +320,4 @@ pub fn statistic_lower_bound(model: Model, n: usize, k: u32, trials: u64, seed: 
 }
 
 #[cfg(test)]
-#[path = "mix_tests.rs"]
 mod tests;

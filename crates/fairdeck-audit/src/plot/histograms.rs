@@ -238,5 +238,4 @@ fn draw_panel(c: &mut Canvas, p: &Panel, origin: (i32, i32)) -> Result<(), Error
 }
 
 #[cfg(test)]
-#[path = "histograms_tests.rs"]
 mod tests;

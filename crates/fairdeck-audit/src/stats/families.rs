@@ -405,5 +405,4 @@ pub(crate) fn log_sum_exp(xs: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "families_tests.rs"]
 mod tests;

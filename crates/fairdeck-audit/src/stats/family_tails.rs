@@ -253,5 +253,4 @@ impl FamilyTail {
 }
 
 #[cfg(test)]
-#[path = "family_tails_tests.rs"]
 mod tests;

@@ -174,5 +174,4 @@ pub(crate) fn family_tests(n: usize, trials: u64, share: f64) -> Vec<FamilyTest>
 }
 
 #[cfg(test)]
-#[path = "likelihood_tests.rs"]
 mod tests;
