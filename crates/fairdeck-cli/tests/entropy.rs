@@ -171,3 +171,14 @@ fn running_out_or_bad_rolls_fail_cleanly() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn the_short_key_advice_names_the_cli_flags() {
+    fairdeck()
+        .args(["deal", "--seed", "42"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "use a 64-hex-digit key, no --seed, or --entropy dice\n",
+        ));
+}

@@ -56,7 +56,11 @@ pub fn print_source(w: &mut impl Write, s: &Shuffled, config: &Plan) -> io::Resu
 /// Shows a key's shortfall on stderr (`warning: …` or `note: …`).
 pub fn show(shortfall: Option<Shortfall>) {
     if let Some(s) = shortfall {
-        crate::failure::note(format_args!("{}: {}", s.level, s.message));
+        crate::failure::note(format_args!(
+            "{}: {}",
+            s.level,
+            s.message.render(&crate::failure::flag)
+        ));
     }
 }
 
