@@ -52,6 +52,8 @@
 
 pub mod collect;
 #[cfg(feature = "serde")]
+mod deck_line;
+#[cfg(feature = "serde")]
 pub mod detect;
 #[cfg(feature = "serde")]
 mod document;
@@ -75,6 +77,8 @@ mod verdict;
 mod version;
 mod void;
 
+#[cfg(feature = "serde")]
+pub use deck_line::{DeckLineVerdict, VALID_DECK_LINE};
 #[cfg(feature = "serde")]
 pub use document::{Document, DocumentError, V1Deal, V1Hand, parse_json, read_document};
 pub use mismatch::Mismatch;

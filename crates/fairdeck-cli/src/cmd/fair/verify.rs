@@ -8,12 +8,11 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use fairdeck_fair::{self as fair, Commitment, Mismatch, VerdictReport};
+use fairdeck_fair::{Commitment, DeckLineVerdict, VerdictReport};
 use fairdeck_report::verify::{
     self as report, Reader, Transcript, Verdict, VerifyReport, VerifyRequest,
 };
 use fairdeck_report::{Field, RequestError};
-use serde::Serialize;
 
 use super::document::read_json_bytes;
 use super::{VerifyArgs, parse_cards, read_secret_file};
@@ -183,42 +182,12 @@ fn deck_line(args: &VerifyArgs, deal: &str, out: &mut Output) -> anyhow::Result<
     let client_seed = inputs.client_seed()?;
     let (_, kind) = inputs.game_and_deck()?;
     let claimed = parse_cards(deal)?;
-    let result = fair::verify(&published, &secret, client_seed, nonce, kind, &claimed);
-    let (valid, mismatch, message) = match &result {
-        Ok(()) => (
-            true,
-            None,
-            "valid (the deck line only: the hands were not checked; verify the transcript for those)".to_string(),
-        ),
-        Err(m) => (
-            false,
-            Some(match m {
-                Mismatch::Commitment { .. } => "commitment",
-                Mismatch::CardCount { .. } => "card-count",
-                Mismatch::NotTheDeck { .. } => "not-the-deck",
-                _ => "order",
-            }),
-            format!("invalid: {m}"),
-        ),
-    };
-    #[derive(Serialize)]
-    struct Verdict {
-        valid: bool,
-        checked: &'static str,
-        mismatch: Option<&'static str>,
-        message: String,
-    }
-    let verdict = Verdict {
-        valid,
-        checked: "deck-line",
-        mismatch,
-        message,
-    };
+    let verdict = DeckLineVerdict::check(&published, &secret, (client_seed, nonce), kind, &claimed);
     match out.format() {
         Format::Json => out.json(&verdict)?,
         Format::Text => writeln!(out.stdout(), "{}", verdict.message)?,
     }
-    Ok(if valid {
+    Ok(if verdict.valid {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
