@@ -317,6 +317,28 @@ impl Evaluator {
         audit
     }
 
+    /// Runs the histogram test `name` (`fixed-points`, `cycles`,
+    /// `rising-sequences` or `successions`) alone on `t`, as
+    /// [`Evaluator::evaluate`] runs it, or `None` for another name. A test
+    /// that `evaluate` folds into an earlier one still runs here.
+    ///
+    /// # Panics
+    ///
+    /// When `t` is of another size than planned.
+    pub fn histogram_test(&self, name: &str, t: &Tally) -> Option<Result<TestResult, String>> {
+        assert_eq!(
+            (t.n, t.trials),
+            (self.n, self.trials),
+            "tally of another size"
+        );
+        let (h, counts) = self
+            .histograms
+            .iter()
+            .zip(distinct::histogram_counts(t))
+            .find(|(h, _)| h.name == name)?;
+        Some(h.run(counts, t.trials))
+    }
+
     /// Runs the family test `name` alone on `t` (as [`Evaluator::evaluate`]
     /// runs it), or `None` for a name that is not a planned family test.
     pub fn family_test(&self, name: &str, t: &Tally) -> Option<Result<TestResult, String>> {
