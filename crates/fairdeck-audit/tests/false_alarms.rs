@@ -8,33 +8,8 @@
 //! α at these sizes, so the enumeration can see a miscalibrated audit.
 
 use fairdeck_audit::stats::gof::{orders, positions_of};
+use fairdeck_audit::stats::tails::each_outcome;
 use fairdeck_audit::stats::{DEFAULT_ALPHA, Evaluator, Tally, laws, repeats};
-use statrs::function::gamma::ln_gamma;
-
-/// Calls `visit` with every composition of `total` into `k` parts.
-fn each_composition(k: usize, total: u64, visit: &mut impl FnMut(&[u64])) {
-    fn go(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
-        if at + 1 == c.len() {
-            c[at] = left;
-            return visit(c);
-        }
-        for o in 0..=left {
-            c[at] = o;
-            go(c, at + 1, left - o, visit);
-        }
-    }
-    go(&mut vec![0; k], 0, total, visit);
-}
-
-/// The multinomial probability of `counts` with cell probabilities `probs`.
-fn multinomial(counts: &[u64], probs: &[f64]) -> f64 {
-    let t: u64 = counts.iter().sum();
-    let mut ln = ln_gamma(t as f64 + 1.0);
-    for (&c, &p) in counts.iter().zip(probs) {
-        ln += c as f64 * p.ln() - ln_gamma(c as f64 + 1.0);
-    }
-    ln.exp()
-}
 
 /// The tally of `counts[r]` shuffles giving the order of rank r, from the
 /// tallies of one shuffle of each order.
@@ -79,11 +54,11 @@ fn family_wise_at_three(
         .collect();
     let probs = vec![1.0 / 6.0; 6];
     let (mut rate, mut tests) = (0.0, Vec::new());
-    each_composition(6, trials, &mut |c| {
+    each_outcome(&probs, trials, |c, p| {
         let audit = evaluator.evaluate(&tally_of(3, &all, &singles, c), alpha);
         tests = audit.tests.iter().map(|r| r.name).collect();
         if !audit.no_test_rejected() {
-            rate += multinomial(c, &probs);
+            rate += p;
         }
     });
     (rate, tests)
@@ -128,7 +103,7 @@ fn histogram_rate(name: &str, trials: u64, evaluator: &Evaluator, share: f64) ->
     let support: Vec<usize> = (0..law.len()).filter(|&k| law[k] > 0.0).collect();
     let probs: Vec<f64> = support.iter().map(|&k| law[k]).collect();
     let mut rate = 0.0;
-    each_composition(support.len(), trials, &mut |c| {
+    each_outcome(&probs, trials, |c, p| {
         let mut t = Tally::new(4);
         t.trials = trials;
         let field = match name {
@@ -142,7 +117,7 @@ fn histogram_rate(name: &str, trials: u64, evaluator: &Evaluator, share: f64) ->
         }
         let test = evaluator.histogram_test(name, &t).unwrap().unwrap();
         if test.p_value < share {
-            rate += multinomial(c, &probs);
+            rate += p;
         }
     });
     rate
@@ -239,17 +214,17 @@ fn two_cards_run_one_test_with_the_whole_alpha() {
     for trials in [10, 30, 60, 120] {
         let evaluator = Evaluator::new(2, trials, alpha);
         let mut rate = 0.0;
-        for swaps in 0..=trials {
+        each_outcome(&[0.5, 0.5], trials, |c, p| {
             let mut t = Tally::new(2);
             for i in 0..trials {
-                t.add(if i < swaps { &[1, 0] } else { &[0, 1] }).unwrap();
+                t.add(if i < c[0] { &[1, 0] } else { &[0, 1] }).unwrap();
             }
             let audit = evaluator.evaluate(&t, alpha);
             assert_eq!(audit.tests.len(), 1, "T = {trials}: {:?}", audit.tests);
             if !audit.no_test_rejected() {
-                rate += multinomial(&[swaps, trials - swaps], &[0.5, 0.5]);
+                rate += p;
             }
-        }
+        });
         eprintln!("n = 2, T = {trials}: family-wise false alarms {rate:.3e}");
         assert!(rate <= alpha, "T = {trials}: {rate:e} > {alpha:e}");
     }
@@ -365,8 +340,8 @@ fn repeated_orders_stay_within_their_share() {
         let mut largest = vec![0.0; trials as usize + 1];
         let compositions = (1..cells).fold(1.0, |a, j| a * (trials as f64 + j as f64) / j as f64);
         if compositions <= 1e7 {
-            each_composition(cells, trials, &mut |c| {
-                largest[*c.iter().max().unwrap() as usize] += multinomial(c, &probs);
+            each_outcome(&probs, trials, |c, p| {
+                largest[*c.iter().max().unwrap() as usize] += p;
             });
             let by_decks = largest_by_decks(cells, trials);
             for (a, b) in largest.iter().zip(&by_decks) {

@@ -56,20 +56,8 @@ impl ExactLaw {
         if probs.is_empty() || compositions(trials, probs.len()) > MAX_OUTCOMES {
             return None;
         }
-        let ln_fact: Vec<f64> = (0..=trials).map(|k| ln_gamma(k as f64 + 1.0)).collect();
-        let ln_p: Vec<f64> = probs.iter().map(|p| p.ln()).collect();
         let mut pairs = Vec::new();
-        let mut counts = vec![0u64; probs.len()];
-        let mut visit = |c: &[u64]| {
-            let ln_pmf = ln_fact[trials as usize]
-                + c.iter()
-                    .zip(&ln_p)
-                    .map(|(&o, &lp)| if o == 0 { 0.0 } else { o as f64 * lp })
-                    .sum::<f64>()
-                - c.iter().map(|&o| ln_fact[o as usize]).sum::<f64>();
-            pairs.push((statistic(c), ln_pmf.exp()));
-        };
-        each_composition(&mut counts, 0, trials, &mut visit);
+        each_outcome(probs, trials, |c, p| pairs.push((statistic(c), p)));
         Some(Self::from_pairs(pairs))
     }
 
@@ -166,18 +154,10 @@ pub fn multinomial_tail(
         return None;
     }
     let floor = x - 1e-9 * x.abs().max(1.0);
-    let ln_fact: Vec<f64> = (0..=trials).map(|k| ln_gamma(k as f64 + 1.0)).collect();
-    let ln_p: Vec<f64> = probs.iter().map(|p| p.ln()).collect();
     let mut tail = 0.0;
-    let mut counts = vec![0u64; probs.len()];
-    each_composition(&mut counts, 0, trials, &mut |c: &[u64]| {
+    each_outcome(probs, trials, |c, p| {
         if statistic(c) >= floor {
-            let ln_pmf: f64 = c
-                .iter()
-                .zip(&ln_p)
-                .map(|(&o, &lp)| if o == 0 { 0.0 } else { o as f64 * lp } - ln_fact[o as usize])
-                .sum();
-            tail += (ln_fact[trials as usize] + ln_pmf).exp();
+            tail += p;
         }
     });
     Some(tail.min(1.0))
@@ -188,6 +168,28 @@ pub fn multinomial_tail(
 pub fn compositions(trials: u64, k: usize) -> f64 {
     let t = trials as f64;
     (1..k).fold(1.0, |acc, j| acc * (t + j as f64) / j as f64)
+}
+
+/// Calls `visit` with every outcome of `trials` independent draws into
+/// `probs.len()` categories of probabilities `probs`: each composition of
+/// `trials` (the counts per category) once, with its multinomial
+/// probability. O(C(T+k−1, k−1) · k) time; the caller bounds the count
+/// ([`compositions`]).
+pub fn each_outcome(probs: &[f64], trials: u64, mut visit: impl FnMut(&[u64], f64)) {
+    if probs.is_empty() {
+        return;
+    }
+    let ln_fact: Vec<f64> = (0..=trials).map(|k| ln_gamma(k as f64 + 1.0)).collect();
+    let ln_p: Vec<f64> = probs.iter().map(|p| p.ln()).collect();
+    let mut counts = vec![0u64; probs.len()];
+    each_composition(&mut counts, 0, trials, &mut |c: &[u64]| {
+        let ln_pmf: f64 = c
+            .iter()
+            .zip(&ln_p)
+            .map(|(&o, &lp)| if o == 0 { 0.0 } else { o as f64 * lp } - ln_fact[o as usize])
+            .sum();
+        visit(c, (ln_fact[trials as usize] + ln_pmf).exp());
+    });
 }
 
 fn each_composition(counts: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {

@@ -10,7 +10,7 @@ use super::*;
 use crate::stats::Tally;
 use crate::stats::families;
 use crate::stats::gof::orders;
-use statrs::function::gamma::ln_gamma;
+use crate::stats::tails::each_outcome;
 
 const ALL: [Statistic; 4] = [
     Statistic::RisingSequences,
@@ -52,21 +52,6 @@ fn uniform_laws_match_enumeration() {
     assert!((joint - 1.0).abs() < 1e-12, "{joint}");
 }
 
-/// Calls `visit` with every composition of `total` into `k` parts.
-fn each_composition(k: usize, total: u64, visit: &mut impl FnMut(&[u64])) {
-    fn go(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
-        if at + 1 == c.len() {
-            c[at] = left;
-            return visit(c);
-        }
-        for o in 0..=left {
-            c[at] = o;
-            go(c, at + 1, left - o, visit);
-        }
-    }
-    go(&mut vec![0; k], 0, total, visit);
-}
-
 /// Every `(S, probability)` of one member's summed llr over T uniform decks
 /// (−∞ where a deck is one the machine cannot make).
 fn exact_sums(law: &[f64], llr: &[f64], trials: u64) -> Vec<(f64, f64)> {
@@ -76,17 +61,16 @@ fn exact_sums(law: &[f64], llr: &[f64], trials: u64) -> Vec<(f64, f64)> {
         .filter(|(p, _)| **p > 0.0)
         .map(|(p, l)| (*p, *l))
         .collect();
+    let probs: Vec<f64> = values.iter().map(|v| v.0).collect();
     let mut out = Vec::new();
-    each_composition(values.len(), trials, &mut |c| {
-        let mut ln = ln_gamma(trials as f64 + 1.0);
-        let mut s = 0.0;
-        for (&k, &(p, l)) in c.iter().zip(&values) {
-            ln += k as f64 * p.ln() - ln_gamma(k as f64 + 1.0);
-            if k > 0 {
-                s += k as f64 * l;
-            }
-        }
-        out.push((s, ln.exp()));
+    each_outcome(&probs, trials, |c, p| {
+        let s = c
+            .iter()
+            .zip(&values)
+            .filter(|(k, _)| **k > 0)
+            .map(|(&k, &(_, l))| k as f64 * l)
+            .sum();
+        out.push((s, p));
     });
     out
 }

@@ -8,32 +8,8 @@
 
 use super::*;
 use crate::stats::gof::orders;
+use crate::stats::tails::each_outcome;
 use crate::stats::{DEFAULT_ALPHA, gof::MAX_TESTS};
-use statrs::function::gamma::ln_gamma;
-
-/// Calls `visit` with every composition of `total` into `k` parts.
-fn each_composition(k: usize, total: u64, visit: &mut impl FnMut(&[u64])) {
-    fn go(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
-        if at + 1 == c.len() {
-            c[at] = left;
-            return visit(c);
-        }
-        for o in 0..=left {
-            c[at] = o;
-            go(c, at + 1, left - o, visit);
-        }
-    }
-    go(&mut vec![0; k], 0, total, visit);
-}
-
-fn multinomial(counts: &[u64], probs: &[f64]) -> f64 {
-    let t: u64 = counts.iter().sum();
-    let mut ln = ln_gamma(t as f64 + 1.0);
-    for (&c, &p) in counts.iter().zip(probs) {
-        ln += c as f64 * p.ln() - ln_gamma(c as f64 + 1.0);
-    }
-    ln.exp()
-}
 
 /// The rate at which test `name` rejects T uniform decks of n cards at
 /// the share α/[`MAX_TESTS`]: the statistic's values and their uniform law
@@ -61,7 +37,7 @@ fn false_alarms(name: &str, n: usize, trials: u64) -> f64 {
     let mut t = Tally::new(n);
     t.trials = trials;
     let mut rate = 0.0;
-    each_composition(bins.len(), trials, &mut |c| {
+    each_outcome(&probs, trials, |c, p| {
         let counts = match statistic {
             families::Statistic::RisingSequences => &mut t.rising_sequences,
             families::Statistic::Valleys => &mut t.valleys,
@@ -74,7 +50,7 @@ fn false_alarms(name: &str, n: usize, trials: u64) -> f64 {
         }
         // A test that does not run raises no alarm.
         if test.run(&t).is_ok_and(|r| r.p_value < share) {
-            rate += multinomial(c, &probs);
+            rate += p;
         }
     });
     eprintln!("{name}, n = {n}, T = {trials}: false alarms {rate:.3e} (share {share:.3e})");
