@@ -92,7 +92,7 @@ pub use report::{DifferenceReport, VerdictReport, checked_v2, refused};
 pub use session::{BoardCheck, session_board, verify_session};
 #[cfg(feature = "serde")]
 pub use session_report::{BoardReport, SessionInputs, SessionReport};
-pub use spelling::{Given, Spelling};
+pub use spelling::{ByName, Given, Spelling};
 pub use stream::{KeyStream, durstenfeld};
 pub use table::{MAX_DEALS, MAX_SHOE_DECKS, Manifest, Table, TableGame, VERSION};
 pub use transcript::{DealRecord, PileRecord, SeatRecord, Transcript, deal_record};

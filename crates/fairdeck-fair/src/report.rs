@@ -253,15 +253,7 @@ fn void_text(v: &Verification, spell: &dyn Spelling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The evidence by its request names.
-    struct Fields;
-
-    impl Spelling for Fields {
-        fn name(&self, given: Given) -> String {
-            given.name().to_string()
-        }
-    }
+    use crate::ByName;
 
     #[test]
     fn the_words_name_the_evidence_as_the_front_end_spells_it() {
@@ -282,7 +274,7 @@ mod tests {
             r.message
         );
         assert!(r.unchecked.iter().any(|u| u.ends_with("(--played X)")));
-        let r = VerdictReport::new("2", &v, (Vec::new(), &Evidence::default()), &Fields);
+        let r = VerdictReport::new("2", &v, (Vec::new(), &Evidence::default()), &ByName);
         assert!(
             r.message.contains("(give it with commitment)"),
             "{}",
@@ -298,7 +290,7 @@ mod tests {
             message: "a duplicate key".into(),
         };
         let (version, v, checked) = refused(&e);
-        let r = VerdictReport::new(version, &v, (checked, &Evidence::default()), &Fields);
+        let r = VerdictReport::new(version, &v, (checked, &Evidence::default()), &ByName);
         assert_eq!(r.version, serde_json::json!("2.1"));
         assert_eq!((r.verdict, r.passed()), ("invalid", false));
         assert_eq!(r.differences[0].kind, "document");
@@ -308,7 +300,7 @@ mod tests {
     #[test]
     fn version_numbers_are_numbers_and_2_1_a_string() {
         let v = Verification::default();
-        let r = VerdictReport::new("1", &v, (Vec::new(), &Evidence::default()), &Fields);
+        let r = VerdictReport::new("1", &v, (Vec::new(), &Evidence::default()), &ByName);
         assert_eq!(r.version, serde_json::json!(1));
         assert!(r.unchecked.is_empty());
         assert_eq!(r.verdict, "self-consistent-only");

@@ -251,14 +251,7 @@ fn file_commitment(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Fields;
-
-    impl Spelling for Fields {
-        fn name(&self, given: Given) -> String {
-            given.name().to_string()
-        }
-    }
+    use crate::ByName;
 
     #[test]
     fn a_file_that_does_not_read_is_one_document_difference() {
@@ -269,7 +262,7 @@ mod tests {
             published: None,
             range: Some("not a range"),
         };
-        let r = SessionReport::new("[Board \"1\"]\n", "f.pbn", &inputs, &Fields).unwrap();
+        let r = SessionReport::new("[Board \"1\"]\n", "f.pbn", &inputs, &ByName).unwrap();
         assert!(!r.passed());
         assert_eq!(r.range_differences.len(), 1);
         assert!(

@@ -41,16 +41,10 @@ impl Given {
 /// How a front end names the evidence it takes, in the verdict's words.
 ///
 /// ```
-/// use fairdeck_fair::{Given, Spelling, Unchecked};
+/// use fairdeck_fair::{ByName, Unchecked};
 ///
-/// struct Fields;
-/// impl Spelling for Fields {
-///     fn name(&self, given: Given) -> String {
-///         given.name().to_string()
-///     }
-/// }
 /// assert_eq!(
-///     Unchecked::OwnSeed.describe(&Fields),
+///     Unchecked::OwnSeed.describe(&ByName),
 ///     "your own seed (seat seed)"
 /// );
 /// ```
@@ -62,5 +56,16 @@ pub trait Spelling {
     /// end shows one; by default its name.
     fn usage(&self, given: Given) -> String {
         self.name(given)
+    }
+}
+
+/// The evidence spelled by its own names ([`Given::name`]): `commitment`,
+/// `seat seed`, … — for a front end whose inputs are named like them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ByName;
+
+impl Spelling for ByName {
+    fn name(&self, given: Given) -> String {
+        given.name().to_string()
     }
 }

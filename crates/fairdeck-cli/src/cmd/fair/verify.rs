@@ -22,19 +22,6 @@ use crate::output::{Format, Output};
 
 /// Runs `fairdeck fair verify`.
 pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    if let Some(path) = &args.pbn {
-        report::fits(Reader::Pbn, &given(args))?;
-        return super::session::verify(args, path, out);
-    }
-    if let Some(deal) = &args.deal {
-        report::fits(Reader::DeckLine, &given(args))?;
-        return deck_line(args, deal, out);
-    }
-    let Some(path) = &args.transcript else {
-        return Err(usage(
-            "give a TRANSCRIPT file (- for stdin), --deal CARDS or --pbn FILE",
-        ));
-    };
     let mut request = VerifyRequest {
         commitment: args.commitment.clone(),
         lock: args.lock.clone(),
@@ -45,30 +32,39 @@ pub fn run(args: &VerifyArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         seat_keys: args.seat_key.clone(),
         ..VerifyRequest::default()
     };
+    let given = given(args, &request);
+    if let Some(path) = &args.pbn {
+        report::fits(Reader::Pbn, &given)?;
+        return super::session::verify(args, path, out);
+    }
+    if let Some(deal) = &args.deal {
+        report::fits(Reader::DeckLine, &given)?;
+        return deck_line(args, deal, out);
+    }
+    let Some(path) = &args.transcript else {
+        return Err(usage(
+            "give a TRANSCRIPT file (- for stdin), --deal CARDS or --pbn FILE",
+        ));
+    };
     let recorded = request.recorded()?;
     let bytes = read_json_bytes(path)?;
     let transcript = report::read(&bytes).map_err(|e| at(path, &e))?;
-    report::fits(transcript.reader(), &given(args))?;
+    report::fits(transcript.reader(), &given)?;
     read_files(args, &transcript, &mut request)?;
     let report =
         (transcript.verify((&request, &recorded), &Flags)).map_err(|e| named_file(args, e))?;
     render(out, &report)
 }
 
-/// The fields given, as the report layer names them: every flag of `fair
-/// verify` but the input's own (`TRANSCRIPT`, `--deal`, `--pbn`).
-fn given(args: &VerifyArgs) -> Vec<Field> {
+/// The fields given, as the report layer names them: those the request
+/// holds ([`VerifyRequest::given`]), the files it is given later (`--key`,
+/// `--evidence`), and the flags of the other readers (`--secret-file`,
+/// version 1's deck-line inputs, `--boards`).
+fn given(args: &VerifyArgs, request: &VerifyRequest) -> Vec<Field> {
     let inputs = &args.inputs;
-    let set = [
-        (Field::Commitment, args.commitment.is_some()),
-        (Field::Lock, args.lock.is_some()),
-        (Field::Seat, args.seat.is_some()),
-        (Field::Seed, args.seed.is_some()),
-        (Field::Played, args.played.is_some()),
+    let files_and_others = [
         (Field::Key, args.key.is_some()),
         (Field::Evidence, args.evidence.is_some()),
-        (Field::SeatKeys, !args.seat_key.is_empty()),
-        (Field::ServerSecret, inputs.server_secret.is_some()),
         (Field::SecretFile, inputs.secret_file.is_some()),
         (Field::ClientSeed, inputs.client_seed.is_some()),
         (Field::Nonce, inputs.nonce.is_some()),
@@ -76,7 +72,14 @@ fn given(args: &VerifyArgs) -> Vec<Field> {
         (Field::Deck, inputs.deck.is_some()),
         (Field::Boards, args.boards.is_some()),
     ];
-    set.iter().filter(|(_, on)| *on).map(|(f, _)| *f).collect()
+    let mut given = request.given();
+    given.extend(
+        files_and_others
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(f, _)| *f),
+    );
+    given
 }
 
 /// A refusal of the transcript, after its file name.
