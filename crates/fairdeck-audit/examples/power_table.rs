@@ -4,18 +4,19 @@
 //! cargo run --release -p fairdeck-audit --example power_table [-- --quick]
 //! ```
 //!
-//! (`--quick` prints part 2 alone.)
+//! (`--quick` prints part 2 alone; `--web` prints part 2 as the fairness
+//! page's `web/js/pages/power-table.js`.)
 //!
 //! Part 1 — detection rates: real decks of 52 cards from each machine's
 //! generator, the whole audit at α = 10⁻⁶, 10 seeded runs per cell: how
 //! often the audit (any test) and each model or family test rejected.
 //!
 //! Part 2 — decks for power 0.8, each family test (inside the audit, at its
-//! share α/17, against all machines of its family, with its p-value as the
-//! audit computes it) against the Neyman–Pearson test for the one true
+//! share α/17, against the machines of its family it reads at that many
+//! decks, with its p-value as the audit computes it) against the Neyman–Pearson test for the one true
 //! machine (alone, at the whole α = 10⁻⁶, and at the same share α/17).
 //! All read only the machine's statistic, so decks are drawn
-//! from its exact law `P_θ(x) = P_uniform(x) · e^{llr_θ(x)}`; 200 seeded
+//! from its exact law `P_θ(x) = P_uniform(x) · e^{llr_θ(x)}`; 1,000 seeded
 //! runs per size. The Neyman–Pearson threshold is exact (every histogram
 //! of the decks enumerated) where the decks are few, and elsewhere set
 //! where the Bahadur–Rao approximation of its exact tail under uniform
@@ -31,8 +32,7 @@ use fairdeck_audit::mix::shelf::shelf_pass;
 use fairdeck_audit::stats::families::{self, Family};
 use fairdeck_audit::stats::family_tails::{FamilyTail, uniform_law};
 use fairdeck_audit::stats::likelihood;
-use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, run::shuffles};
-use statrs::function::gamma::ln_gamma;
+use fairdeck_audit::stats::{DEFAULT_ALPHA, evaluate, gof::MAX_TESTS, run::shuffles, tails};
 
 const N: usize = 52;
 
@@ -130,7 +130,7 @@ fn detection_rates() {
     }
 }
 
-/// The least decks (on a 1.1× grid) at which `power(T) ≥ 0.8`; `None`
+/// The least decks (on a 1.02× grid) at which `power(T) ≥ 0.8`; `None`
 /// past ten million.
 fn decks_for(power: impl Fn(u64) -> f64) -> Option<u64> {
     let mut lo = 1u64;
@@ -142,7 +142,7 @@ fn decks_for(power: impl Fn(u64) -> f64) -> Option<u64> {
         lo = hi;
         hi = (hi as f64 * 2.0).ceil() as u64;
     }
-    while hi as f64 > lo as f64 * 1.1 && hi > lo + 1 {
+    while hi as f64 > lo as f64 * 1.02 && hi > lo + 1 {
         let mid = ((lo as f64 * hi as f64).sqrt() as u64).clamp(lo + 1, hi - 1);
         if power(mid) >= 0.8 {
             hi = mid
@@ -175,30 +175,20 @@ fn np_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> f64 {
 /// The least sum s with `P(Σ llr ≥ s) ≤ alpha` (+∞ if none), by
 /// enumeration, or `None` past two million histograms.
 fn exact_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> Option<f64> {
-    let values: Vec<(f64, f64)> = null
-        .iter()
-        .zip(llr)
+    let (probs, llr): (Vec<f64>, Vec<f64>) = (null.iter().zip(llr))
         .filter(|(p, _)| **p > 0.0)
-        .map(|(p, l)| (p.ln(), *l))
-        .collect();
-    let k = values.len() as f64;
-    let t = trials as f64;
-    let ln_count = ln_gamma(t + k) - ln_gamma(t + 1.0) - ln_gamma(k);
-    if ln_count > 2e6f64.ln() {
+        .map(|(p, l)| (*p, *l))
+        .unzip();
+    if tails::compositions(trials, probs.len()) > 2e6 {
         return None;
     }
     let mut sums = Vec::new();
-    let mut c = vec![0u64; values.len()];
-    compositions(&mut c, 0, trials, &mut |c| {
-        let mut ln = ln_gamma(t + 1.0);
-        let mut s = 0.0;
-        for (&n, &(lp, l)) in c.iter().zip(&values) {
-            if n > 0 {
-                ln += n as f64 * lp - ln_gamma(n as f64 + 1.0);
-                s += n as f64 * l;
-            }
-        }
-        sums.push((s, ln.exp()));
+    tails::each_outcome(&probs, trials, |c, p| {
+        let s = (c.iter().zip(&llr))
+            .filter(|(n, _)| **n > 0)
+            .map(|(&n, &l)| n as f64 * l)
+            .sum::<f64>();
+        sums.push((s, p));
     });
     sums.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut tail = 0.0;
@@ -211,18 +201,6 @@ fn exact_threshold(null: &[f64], llr: &[f64], trials: u64, alpha: f64) -> Option
         threshold = group[0].0;
     }
     Some(threshold)
-}
-
-/// Calls `visit` with every way to put `left` decks in the cells `at..`.
-fn compositions(c: &mut [u64], at: usize, left: u64, visit: &mut impl FnMut(&[u64])) {
-    if at + 1 == c.len() {
-        c[at] = left;
-        return visit(c);
-    }
-    for o in 0..=left {
-        c[at] = o;
-        compositions(c, at + 1, left - o, visit);
-    }
 }
 
 /// The Neyman–Pearson threshold where the Bahadur–Rao approximation of its
@@ -306,60 +284,115 @@ enum Contender {
     Audit,
 }
 
-fn neyman_pearson(runs: u32) {
+/// One machine's row of part 2: decks for power 0.8 by each contender.
+struct Row {
+    label: &'static str,
+    np: Option<u64>,
+    np_share: Option<u64>,
+    stein: f64,
+    audit: Option<u64>,
+}
+
+/// The decks each contender needs against one machine (a member of
+/// `family`), `runs` seeded runs per size.
+fn row(label: &'static str, family: &Family, member: usize, runs: u32) -> Row {
     let share = DEFAULT_ALPHA / MAX_TESTS as f64;
+    let null = uniform_law(family.statistic, N);
+    let llr = &family.members[member].llr;
+    let cdf = machine_cdf(&null, llr);
+    let power = |trials: u64, who: Contender| {
+        let seed = Seed::from_text(&format!("power-np/{label}/{trials}"));
+        let mut dice = RngDice::new(Generator::ChaCha20.build(&seed));
+        let threshold = match who {
+            Contender::NeymanPearson(level) => np_threshold(&null, llr, trials, level),
+            Contender::Audit => 0.0,
+        };
+        // The members the audit's test reads at this many decks.
+        let read = likelihood::members_at(family, N, trials, share);
+        let tail = FamilyTail::new(&read, N);
+        let hits = (0..runs)
+            .filter(|_| {
+                let counts = draw(&cdf, trials, &mut dice);
+                match who {
+                    Contender::NeymanPearson(_) => {
+                        likelihood::member_ratios(family, &counts)[member] >= threshold
+                    }
+                    Contender::Audit => {
+                        let ln = likelihood::member_ratios(&read, &counts);
+                        tail.p_value(&ln, trials) < share
+                    }
+                }
+            })
+            .count();
+        hits as f64 / f64::from(runs)
+    };
+    Row {
+        label,
+        np: decks_for(|t| power(t, Contender::NeymanPearson(DEFAULT_ALPHA))),
+        np_share: decks_for(|t| power(t, Contender::NeymanPearson(share))),
+        stein: likelihood::decks_needed(&null, llr, share),
+        audit: decks_for(|t| power(t, Contender::Audit)),
+    }
+}
+
+/// Part 2 as the book's Markdown table.
+fn print_markdown(rows: &[Row]) {
     println!();
     println!(
-        "| machine (52 cards) | Neyman–Pearson test, α = 10⁻⁶ | Neyman–Pearson test, α/17 | family test in the audit, α/17 | ratio to NP at α | ratio to NP at α/17 |"
+        "| machine (52 cards) | Neyman–Pearson test, α = 10⁻⁶ | Neyman–Pearson test, α/17 | Stein's estimate, α/17 | family test in the audit, α/17 | ratio to NP at α | ratio to NP at α/17 |"
     );
-    println!("|---|---|---|---|---|---|");
-    for (label, family, member) in cases() {
-        let null = uniform_law(family.statistic, N);
-        let llr = &family.members[member].llr;
-        let cdf = machine_cdf(&null, llr);
-        let tail = FamilyTail::new(&family, N);
-        let power = |trials: u64, who: Contender| {
-            let seed = Seed::from_text(&format!("power-np/{label}/{trials}"));
-            let mut dice = RngDice::new(Generator::ChaCha20.build(&seed));
-            let threshold = match who {
-                Contender::NeymanPearson(level) => np_threshold(&null, llr, trials, level),
-                Contender::Audit => 0.0,
-            };
-            let hits = (0..runs)
-                .filter(|_| {
-                    let counts = draw(&cdf, trials, &mut dice);
-                    let ln = likelihood::member_ratios(&family, &counts);
-                    match who {
-                        Contender::NeymanPearson(_) => ln[member] >= threshold,
-                        Contender::Audit => tail.p_value(&ln, trials) < share,
-                    }
-                })
-                .count();
-            hits as f64 / f64::from(runs)
-        };
-        let np = decks_for(|t| power(t, Contender::NeymanPearson(DEFAULT_ALPHA)));
-        let np_share = decks_for(|t| power(t, Contender::NeymanPearson(share)));
-        let audit = decks_for(|t| power(t, Contender::Audit));
-        let cell = |d: Option<u64>| d.map_or("—".to_string(), |d| d.to_string());
-        let ratio = |a: Option<u64>, b: Option<u64>| match (a, b) {
-            (Some(a), Some(b)) => format!("{:.2}", a as f64 / b as f64),
-            _ => "—".to_string(),
-        };
+    println!("|---|---|---|---|---|---|---|");
+    let cell = |d: Option<u64>| d.map_or("—".to_string(), |d| d.to_string());
+    let ratio = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.2}", a as f64 / b as f64),
+        _ => "—".to_string(),
+    };
+    for r in rows {
         println!(
-            "| {label} | {} | {} | {} | {} | {} |",
-            cell(np),
-            cell(np_share),
-            cell(audit),
-            ratio(audit, np),
-            ratio(audit, np_share),
+            "| {} | {} | {} | {:.0} | {} | {} | {} |",
+            r.label,
+            cell(r.np),
+            cell(r.np_share),
+            r.stein,
+            cell(r.audit),
+            ratio(r.audit, r.np),
+            ratio(r.audit, r.np_share),
         );
     }
 }
 
+/// Part 2 as the JavaScript module the fairness page shows beside an
+/// audit (`crates/fairdeck-web/web/js/pages/power-table.js`).
+fn print_web(rows: &[Row]) {
+    let number = |d: Option<u64>| d.map_or("null".to_string(), |d| d.to_string());
+    println!(
+        "// Generated by `cargo run --release -p fairdeck-audit --example power_table -- --web`;"
+    );
+    println!("// do not edit. The book's power table (catalogue.md) is the same run.");
+    println!("export const POWER_TABLE = [");
+    for r in rows {
+        println!(
+            "  {{ machine: '{}', neymanPearson: {}, neymanPearsonShare: {}, audit: {} }},",
+            r.label,
+            number(r.np),
+            number(r.np_share),
+            number(r.audit)
+        );
+    }
+    println!("];");
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    if !quick {
+    let args: Vec<String> = std::env::args().collect();
+    let web = args.iter().any(|a| a == "--web");
+    if !web && !args.iter().any(|a| a == "--quick") {
         detection_rates();
     }
-    neyman_pearson(200);
+    let rows: Vec<Row> = (cases().into_iter())
+        .map(|(label, family, member)| row(label, &family, member, 1000))
+        .collect();
+    match web {
+        true => print_web(&rows),
+        false => print_markdown(&rows),
+    }
 }

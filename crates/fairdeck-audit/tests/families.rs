@@ -61,7 +61,7 @@ fn caught(a: &Audit, name: &str) -> String {
 #[test]
 fn the_riffle_test_catches_seven_riffles() {
     let a = audit(120, "lr-riffles-7", |n, d| riffles(n, 7, d));
-    assert!(caught(&a, "riffles-lr").contains("nearest: 7 riffles"));
+    assert!(caught(&a, "riffles-lr").contains("nearest of them: 7 riffles"));
 }
 
 #[test]
@@ -74,7 +74,12 @@ fn the_shelf_tests_catch_one_and_two_passes() {
         let deck = shelf((0..n).collect(), 4, d, |d| d.roll(2) == 0);
         shelf(deck, 4, d, |d| d.roll(2) == 0)
     });
-    assert!(caught(&two, "shelf-twice-lr").contains("nearest: 2 passes of 4 shelves"));
+    // At 200 decks a 2-pass 4-shelf machine is far from uniform: the test
+    // reads the machines nearer uniform that 200 decks can just tell apart
+    // (`likelihood::members_at`), and they catch it; which machine it is
+    // is the model estimate's to say (`fit`'s tests).
+    let law = caught(&two, "shelf-twice-lr");
+    assert!(law.contains("nearest of them: 2 passes of"), "{law}");
 }
 
 /// A 10-shelf machine that puts 3 cards in 4 on top: the biased test

@@ -13,20 +13,22 @@
 //! p-value never falls below the true tail, at every number of decks, so
 //! the false-alarm rate stays within the test's share of the family-wise α.
 //!
-//! Power: against a member θ the test pays ln K (about 2.8 for 17
-//! machines) on top of the Neyman–Pearson test for θ alone at the same
-//! level, and Chernoff's bound in place of the exact tail (a factor of
-//! order √T in the tail, a few units of ln). Markov's inequality on the
-//! mean ratio, which these tests used before, pays the same ln K but asks
-//! `S_θ ≥ ln(1/α)` whatever the number of decks; Chernoff's bound asks
-//! less once the decks are many. The book's power table measures it.
+//! Power: against a member θ the test pays ln K on top of the
+//! Neyman–Pearson test for θ alone at the same level, and Chernoff's bound
+//! in place of the exact tail (a factor of order √T in the tail, a few
+//! units of ln). To keep K small, at T decks a test reads only the members
+//! that T decks can just tell from uniform ([`members_at`]): fixed before
+//! the decks are read, so the bound stays valid. Markov's inequality on
+//! the mean ratio, which these tests used before, asked `S_θ ≥ ln(1/α)`
+//! whatever the number of decks; Chernoff's bound asks less once the decks
+//! are many. The book's power table measures it.
 //!
 //! The statistic reported is `ln M`, M the mean of the K ratios Λ_θ (a
 //! summary of the evidence; the p-value reads the ratios themselves); the
 //! law names the nearest member (the largest Λ_θ).
 
 use super::families::{self, Family, MAX_FAMILY_N, log_sum_exp};
-use super::family_tails::FamilyTail;
+use super::family_tails::{FamilyTail, uniform_law};
 use super::{MAX_N_FOR_JOINT, Method, Tally, TestResult};
 
 /// A planned family test.
@@ -43,6 +45,7 @@ impl FamilyTest {
     /// `share`: a test whose smallest possible p-value is at least `share`
     /// does not run.
     fn plan(family: Family, n: usize, trials: u64, share: f64) -> Self {
+        let family = members_at(&family, n, trials, share);
         let tail = FamilyTail::new(&family, n);
         let smallest = tail.smallest_p_value(trials);
         let skip = match () {
@@ -88,14 +91,79 @@ impl FamilyTest {
             p_value: tail.p_value(&ln_ratios, t.trials),
             method: Method::LikelihoodRatio,
             law: format!(
-                "{} on {}, {} machines ({} … {}) against uniform; nearest: {nearest}",
+                "{} on {}, against uniform: {}; nearest of them: {nearest}",
                 family.machine,
                 family.statistic.label(),
-                family.members.len(),
-                family.members[0].label,
-                family.members[family.members.len() - 1].label,
+                members_read(family, t.trials),
             ),
         })
+    }
+}
+
+/// The members a test reads, in words: "the 3 machines (10 riffles … 12
+/// riffles) nearest uniform that 25 decks can tell from it", "the 1
+/// machine (20 shelves) …".
+fn members_read(family: &Family, trials: u64) -> String {
+    let m = &family.members;
+    let which = match m.len() {
+        1 => format!("the 1 machine ({})", m[0].label),
+        k => format!("the {k} machines ({} … {})", m[0].label, m[k - 1].label),
+    };
+    format!("{which} nearest uniform that {trials} decks can tell from it")
+}
+
+/// How far on each side of T a member's decks-needed may lie and still be
+/// read at T decks ([`members_at`]).
+const WINDOW: (f64, f64) = (4.0, 2.0);
+
+/// The members of `family` (n cards) that its test reads at `trials` decks
+/// and level `share`: those whose Neyman–Pearson test needs between
+/// T/16 and 8·T decks, by Stein's estimate `ln(1/share) / KL(P_θ ‖ U)`
+/// ([`decks_needed`]); if none does, the one nearest T (in ratio).
+///
+/// The choice depends on n, T and the level only, never on the decks, so
+/// the union bound over the members kept is as valid as over all of them,
+/// and cheaper by ln K: a member whose test needs far fewer decks than T
+/// (a machine far from uniform) is caught at T by its neighbours nearer
+/// uniform (the families' likelihood ratios all favour the same orders),
+/// and one that needs far more cannot be told from uniform at T.
+/// O(K · values).
+pub fn members_at(family: &Family, n: usize, trials: u64, share: f64) -> Family {
+    let law = uniform_law(family.statistic, n);
+    let t = trials.max(1) as f64;
+    let needed: Vec<f64> = (family.members.iter())
+        .map(|m| decks_needed(&law, &m.llr, share))
+        .collect();
+    let inside = |d: f64| d >= t / WINDOW.0 && d <= t * WINDOW.1;
+    let mut members: Vec<_> = (family.members.iter().zip(&needed))
+        .filter(|(_, d)| inside(**d))
+        .map(|(m, _)| m.clone())
+        .collect();
+    if members.is_empty() {
+        let distance = |d: f64| (d.ln() - t.ln()).abs();
+        let nearest =
+            (0..needed.len()).min_by(|&a, &b| distance(needed[a]).total_cmp(&distance(needed[b])));
+        members.extend(nearest.map(|i| family.members[i].clone()));
+    }
+    Family {
+        members,
+        ..family.clone()
+    }
+}
+
+/// Stein's estimate of the decks a Neyman–Pearson test of uniform against
+/// the machine with log-likelihood ratio `llr` (by value of a statistic of
+/// uniform law `law`) needs at level `share`: `ln(1/share) / KL(P_θ ‖ U)`,
+/// KL in nats per deck (+∞ for a machine that is uniform on the statistic).
+/// A planning estimate, not a bound. O(values).
+pub fn decks_needed(law: &[f64], llr: &[f64], share: f64) -> f64 {
+    let kl: f64 = (law.iter().zip(llr))
+        .filter(|(p, l)| **p > 0.0 && l.is_finite())
+        .map(|(p, l)| p * l.exp() * l)
+        .sum();
+    match kl > 0.0 {
+        true => (1.0 / share).ln() / kl,
+        false => f64::INFINITY,
     }
 }
 

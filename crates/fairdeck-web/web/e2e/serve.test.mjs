@@ -78,12 +78,18 @@ test('an audit card draws its rising-sequence and valley histograms against the 
       assert.equal(await page.locator(`${svg} circle.uniform-point`).count(), await page.locator(`${svg} rect.observed`).count());
     }
   }
+  // Beside each audit, the bench's power table: decks this audit needs per named machine.
+  const power = '.matrix-card[data-alg="naive-swap"] .power-table';
+  const machines = await page.$$eval(`${power} tr[data-machine]`, (els) => els.map((e) => e.dataset.machine));
+  assert.ok(machines.includes('12 GSR riffles') && machines.includes('2 passes, 10 shelves'), machines.join(', '));
+  assert.match(await page.textContent(`${power} tr[data-machine="12 GSR riffles"]`), /^12 GSR riffles[\d,]+[\d,]+[\d,]+$/);
   await assertLayout(page, 'the audit cards with their histograms on a desktop', { targets: false });
   await shot(page, 'fairness-histograms');
   await page.close();
   // At phone size the panels stack, within the screen, their text at least 12 px.
   const phone = await openPhone('fairness?a=naive-swap&b=fisher-yates&n=52&trials=2000&seed=e2e');
   assert.equal(await phone.locator('svg.histogram').count(), 4);
+  assert.equal(await phone.locator('.power-table').count(), 2);
   await assertLayout(phone, 'the audit cards with their histograms at phone size');
   await phone.close();
 });

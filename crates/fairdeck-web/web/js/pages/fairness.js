@@ -5,6 +5,7 @@
 // with its false-alarm rate. State in the query: a, b, n, seed, trials.
 
 import { histograms } from './histograms.js';
+import { powerTable } from './power.js';
 import { el, pageMessage, field, select, input, errorBox, showError, compact, fmt, deviationColor, sideways } from '../ui.js';
 
 const EXACT_MAX_N = 7;
@@ -148,7 +149,7 @@ function auditCard(report, scale, fallback) {
     // The model estimate, as the CLI's `model estimate:` line says it.
     report.estimate ? el('p', { class: 'estimate', text: `model estimate: ${report.estimate.sentence}` }) : null,
     el('p', { class: 'note', text: `${report.trials} shuffles; family-wise false-alarm rate ${report.alpha} (each of ${report.tests.length} tests at ${report.per_test_alpha.toExponential(1)}, Bonferroni): a fair shuffle is called biased at most once in ${fmt(1 / report.alpha)} audits.` }),
-    ...tappable(matrixTable(n, cell, n > 20)), histograms(report), sideways(tests),
+    ...tappable(matrixTable(n, cell, n > 20)), histograms(report), sideways(tests), powerTable(),
     el('p', { class: 'note', text: `seed ${report.seed}` }));
 }
 
