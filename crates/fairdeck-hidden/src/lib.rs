@@ -67,6 +67,7 @@
 #![warn(missing_docs)]
 
 pub mod deal;
+pub mod dkg;
 pub mod dleq;
 pub mod elgamal;
 mod error;
