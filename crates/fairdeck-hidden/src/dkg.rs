@@ -62,7 +62,10 @@ mod shares;
 mod tests;
 
 pub use complaint::{ComplaintMessage, complaint, judge};
-pub use dealing::{Dealing, DealingMessage, DealingSecrets, check_dealing, dealing, share_pad};
+pub use dealing::{
+    Dealing, DealingMessage, DealingSecrets, check_dealing, deal_shares, dealing, prove_dealing,
+    share_pad,
+};
 pub use shares::{KeyResult, ReadyMessage, Received, check_ready, public_result, ready, receive};
 
 /// Domain of the share pads (§22.3).

@@ -146,20 +146,37 @@ fn dealing_prefix(table: &Table, m: &DealingMessage) -> Transcript {
 }
 
 /// Seat `seat`'s dealing (§22.3) to the seat keys `keys` (in seat order):
-/// `A_{i,k} = a_{i,k}·G`, `E_i = r_i·G`, `e_{i,j} = f_i(x_j) + pad_{i,j}`,
-/// and the Schnorr proof of `a_{i,0}` over the whole dealing (its nonce drawn
-/// from `rng`). O(t + P) scalar multiplications.
+/// [`deal_shares`], then [`prove_dealing`] (its nonce drawn from `rng`).
+/// O(t + P) scalar multiplications.
 ///
 /// # Errors
 ///
-/// [`Error::Seat`] for a seat outside the table; [`Error::Dealing`] unless
-/// there is one key per seat and `t` coefficients.
+/// As [`deal_shares`].
 pub fn dealing<R: CryptoRng + ?Sized>(
     table: &Table,
     seat: u64,
     keys: &[PublicKey],
     secrets: &DealingSecrets,
     rng: &mut R,
+) -> Result<DealingMessage, Error> {
+    let mut msg = deal_shares(table, seat, keys, secrets)?;
+    prove_dealing(table, &mut msg, secrets, rng);
+    Ok(msg)
+}
+
+/// The dealing's values, not yet proven (its proof all zeros):
+/// `A_{i,k} = a_{i,k}·G`, `E_i = r_i·G`, `e_{i,j} = f_i(x_j) + pad_{i,j}`
+/// (§22.3). O(t + P) scalar multiplications.
+///
+/// # Errors
+///
+/// [`Error::Seat`] for a seat outside the table; [`Error::Dealing`] unless
+/// there is one key per seat and `t` coefficients.
+pub fn deal_shares(
+    table: &Table,
+    seat: u64,
+    keys: &[PublicKey],
+    secrets: &DealingSecrets,
 ) -> Result<DealingMessage, Error> {
     table.check_seat(seat)?;
     if keys.len() != table.seats() || secrets.coefficients.len() != table.threshold() {
@@ -174,13 +191,13 @@ pub fn dealing<R: CryptoRng + ?Sized>(
         s.zeroize();
         encode_scalar(&e)
     });
-    let mut msg = DealingMessage {
+    let commitments = secrets
+        .coefficients
+        .iter()
+        .map(|a| encode_point(&(RISTRETTO_BASEPOINT_TABLE * a))); // A_{i,k} = a_{i,k}·G
+    Ok(DealingMessage {
         seat,
-        commitments: secrets
-            .coefficients
-            .iter()
-            .map(|a| encode_point(&(RISTRETTO_BASEPOINT_TABLE * a))) // A_{i,k} = a_{i,k}·G
-            .collect(),
+        commitments: commitments.collect(),
         ephemeral: encode_point(&ephemeral),
         shares: shares.collect(),
         proof: Proof {
@@ -188,9 +205,22 @@ pub fn dealing<R: CryptoRng + ?Sized>(
             s: Hex32([0; 32]),
         },
         signature: None,
-    };
-    msg.proof = schnorr_prove(dealing_prefix(table, &msg), &secrets.coefficients[0], rng);
-    Ok(msg)
+    })
+}
+
+/// Proves knowledge of `a_{i,0}` over the whole dealing as it stands
+/// (§22.3): `k` random, `R = k·G`, `c = H(lp(D_dealing) ‖ lp(M) ‖ u64_be(i)
+/// ‖ u64_be(t) ‖ enc(A_{i,0}) ‖ … ‖ enc(E_i) ‖ u64_be(P) ‖ enc(e_{i,0}) ‖ …
+/// ‖ enc(R))`, `s = k + c·a_{i,0}`. O(t + P) hashing. A test of a bad share
+/// changes a share of [`deal_shares`] and then proves it, as a cheating
+/// dealer would.
+pub fn prove_dealing<R: CryptoRng + ?Sized>(
+    table: &Table,
+    msg: &mut DealingMessage,
+    secrets: &DealingSecrets,
+    rng: &mut R,
+) {
+    msg.proof = schnorr_prove(dealing_prefix(table, msg), &secrets.coefficients[0], rng);
 }
 
 /// What every party checks of a dealing (§22.3), in this order: the seat,
