@@ -59,6 +59,8 @@ mod dealing;
 pub mod digest;
 mod shares;
 #[cfg(test)]
+mod frost_oracle;
+#[cfg(test)]
 mod tests;
 
 pub use complaint::{ComplaintMessage, complaint, judge};
