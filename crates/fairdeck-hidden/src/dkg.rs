@@ -57,9 +57,9 @@ use crate::keys::PublicKey;
 mod complaint;
 mod dealing;
 pub mod digest;
-mod shares;
 #[cfg(test)]
 mod frost_oracle;
+mod shares;
 #[cfg(test)]
 mod tests;
 

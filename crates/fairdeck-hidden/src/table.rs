@@ -246,10 +246,21 @@ mod tests {
     fn tolerance_is_checked_and_bound_into_m() {
         let t = Table::with_tolerance(manifest("holdem", "standard", 4), 2).unwrap();
         let plain = Table::new(manifest("holdem", "standard", 4)).unwrap();
-        assert_eq!(t.manifest_bytes()[..plain.manifest_bytes().len()], *plain.manifest_bytes());
-        assert_eq!(t.manifest_bytes()[plain.manifest_bytes().len()..], 2u64.to_be_bytes());
+        assert_eq!(
+            t.manifest_bytes()[..plain.manifest_bytes().len()],
+            *plain.manifest_bytes()
+        );
+        assert_eq!(
+            t.manifest_bytes()[plain.manifest_bytes().len()..],
+            2u64.to_be_bytes()
+        );
         assert_eq!((t.tolerate(), t.threshold()), (2, 2));
-        for (game, seats, d) in [("holdem", 4, 0), ("holdem", 4, 3), ("holdem", 2, 1), ("skat", 3, 1)] {
+        for (game, seats, d) in [
+            ("holdem", 4, 0),
+            ("holdem", 4, 3),
+            ("holdem", 2, 1),
+            ("skat", 3, 1),
+        ] {
             let deck = if game == "skat" { "piquet" } else { "standard" };
             let err = Table::with_tolerance(manifest(game, deck, seats), d).unwrap_err();
             assert_eq!(err.kind(), "manifest", "{game} {seats} {d}");

@@ -63,10 +63,12 @@ pub fn keygen(seats: usize, tolerate: u64, seed: u8) -> Keygen {
         .collect();
     let result = dkg::public_result(&table, &dealings).unwrap();
     let shares = (0..seats as u64)
-        .map(|j| match dkg::receive(&table, &dealings, j, &sks[j as usize]) {
-            Received::Ready(s) => s,
-            Received::Complain(bad) => panic!("seat {j} complains against {bad:?}"),
-        })
+        .map(
+            |j| match dkg::receive(&table, &dealings, j, &sks[j as usize]) {
+                Received::Ready(s) => s,
+                Received::Complain(bad) => panic!("seat {j} complains against {bad:?}"),
+            },
+        )
         .collect();
     Keygen {
         table,

@@ -39,9 +39,7 @@ mod combine;
 #[cfg(test)]
 mod tests;
 
-pub use blind::{
-    BLIND_DOMAIN, BlindMessage, Blinding, blind, blind_digest, blinded, check_blind,
-};
+pub use blind::{BLIND_DOMAIN, BlindMessage, Blinding, blind, blind_digest, blinded, check_blind};
 pub use combine::{OpenMessage, community_card, open, open_digest, opened_card, own_card};
 
 /// Domain of version 3.2's share proofs (§23.3).
@@ -62,13 +60,14 @@ pub fn lagrange_weights(seats: &[u64]) -> Result<Vec<Scalar>, Error> {
     }
     let weight = |j: u64| {
         let x_j = evaluation_point(j);
-        let (num, den) = seats.iter().filter(|&&m| m != j).fold(
-            (Scalar::ONE, Scalar::ONE),
-            |(num, den), &m| {
-                let x_m = evaluation_point(m);
-                (num * x_m, den * (x_m - x_j)) // §23.3: x_m · (x_m − x_j)^(−1)
-            },
-        );
+        let (num, den) =
+            seats
+                .iter()
+                .filter(|&&m| m != j)
+                .fold((Scalar::ONE, Scalar::ONE), |(num, den), &m| {
+                    let x_m = evaluation_point(m);
+                    (num * x_m, den * (x_m - x_j)) // §23.3: x_m · (x_m − x_j)^(−1)
+                });
         num * den.invert()
     };
     Ok(seats.iter().map(|&j| weight(j)).collect())

@@ -104,7 +104,13 @@ pub fn judge(
     let Ok(dh) = decode_point(&msg.key) else {
         return Error::Complaint(j);
     };
-    let prefix = complaint_prefix(table, (j, msg.against), seat_key, &dealing.ephemeral, &msg.key);
+    let prefix = complaint_prefix(
+        table,
+        (j, msg.against),
+        seat_key,
+        &dealing.ephemeral,
+        &msg.key,
+    );
     let statement = (&seat_key.0, &dealing.ephemeral, &dh);
     if verify_dleq(prefix, statement, &msg.proof) != Ok(true) {
         return Error::Complaint(j);

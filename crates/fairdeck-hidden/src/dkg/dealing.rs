@@ -69,10 +69,12 @@ impl DealingSecrets {
     /// [`random_scalar`]; `a_{i,0}` is redrawn in the impossible case 0. O(t).
     pub fn draw<R: CryptoRng + ?Sized>(table: &Table, rng: &mut R) -> DealingSecrets {
         let coefficients = (0..table.threshold())
-            .map(|k| loop {
-                let a = random_scalar(rng);
-                if k > 0 || a != Scalar::ZERO {
-                    break a;
+            .map(|k| {
+                loop {
+                    let a = random_scalar(rng);
+                    if k > 0 || a != Scalar::ZERO {
+                        break a;
+                    }
                 }
             })
             .collect();

@@ -46,7 +46,11 @@ fn frost_agrees_on_shares_verifying_shares_the_key_and_reconstruction() {
                 assert!(SecretShare::new(id(j), share, c.clone()).verify().is_ok());
             }
         }
-        let by_id: BTreeMap<_, _> = commitments.iter().enumerate().map(|(i, c)| (id(i), c)).collect();
+        let by_id: BTreeMap<_, _> = commitments
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (id(i), c))
+            .collect();
         let package = PublicKeyPackage::from_dkg_commitments(&by_id).unwrap();
         let pk = package.verifying_key().serialize().unwrap();
         assert_eq!(pk, encode_point(&kg.result.key.0).0);

@@ -59,7 +59,13 @@ pub(crate) fn decrypt_share(
     dh: &RistrettoPoint,
 ) -> Option<Scalar> {
     let e = dealing.shares.get(usize::try_from(seat).ok()?)?;
-    let pad = share_pad(table, (dealing.seat, seat), &dealing.ephemeral, seat_key, dh);
+    let pad = share_pad(
+        table,
+        (dealing.seat, seat),
+        &dealing.ephemeral,
+        seat_key,
+        dh,
+    );
     let s = e - pad;
     // §22.4: s_{i,j}·G = Σ_{k=0}^{t−1} x_j^k · A_{i,k}
     let expected = horner(&dealing.commitments, &evaluation_point(seat));
@@ -147,7 +153,11 @@ pub fn ready<R: CryptoRng + ?Sized>(
 ) -> Result<ReadyMessage, Error> {
     table.check_seat(seat)?;
     let verifying_share = encode_point(&share.verifying_share().0);
-    let proof = schnorr_prove(ready_prefix(table, seat, key, &verifying_share), &share.0, rng);
+    let proof = schnorr_prove(
+        ready_prefix(table, seat, key, &verifying_share),
+        &share.0,
+        rng,
+    );
     Ok(ReadyMessage {
         seat,
         verifying_share,
@@ -164,7 +174,10 @@ pub fn ready<R: CryptoRng + ?Sized>(
 /// [`Error::Seat`]; [`Error::Ready`] naming the seat.
 pub fn check_ready(table: &Table, result: &KeyResult, msg: &ReadyMessage) -> Result<(), Error> {
     let j = table.check_seat(msg.seat)?;
-    let y = result.verifying_shares.get(j).ok_or(Error::Seat(msg.seat))?;
+    let y = result
+        .verifying_shares
+        .get(j)
+        .ok_or(Error::Seat(msg.seat))?;
     if encode_point(&y.0) != msg.verifying_share {
         return Err(Error::Ready(msg.seat));
     }

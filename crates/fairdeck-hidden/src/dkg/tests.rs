@@ -48,7 +48,12 @@ fn four_seats_tolerating_one_share_the_key_three_ways() {
 fn a_dealing_round_trips_with_the_spec_field_names() {
     let kg = keygen(3, 1, 2);
     let json = serde_json::to_value(&kg.msgs[0]).unwrap();
-    let fields: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    let fields: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(fields.len(), 5);
     for f in ["seat", "commitments", "ephemeral", "shares", "proof"] {
         assert!(fields.contains(&f), "{f}");
@@ -76,20 +81,27 @@ fn a_dealing_with_the_wrong_counts_is_dealing() {
 fn a_forged_or_moved_dealing_proof_is_dealing_proof() {
     let kg = keygen(4, 1, 4);
     let mut forged = kg.msgs[1].clone();
-    forged.proof.s = encode_scalar(&(Scalar::ONE + crate::group::decode_scalar(&forged.proof.s).unwrap()));
-    assert_eq!(check_dealing(&kg.table, &forged), Err(Error::DealingProof(1)));
+    forged.proof.s =
+        encode_scalar(&(Scalar::ONE + crate::group::decode_scalar(&forged.proof.s).unwrap()));
+    assert_eq!(
+        check_dealing(&kg.table, &forged),
+        Err(Error::DealingProof(1))
+    );
     // The proof binds the shares: changing one after proving is caught.
     let mut changed = kg.msgs[1].clone();
     changed.shares[3] = encode_scalar(&Scalar::from(5u64));
-    assert_eq!(check_dealing(&kg.table, &changed), Err(Error::DealingProof(1)));
+    assert_eq!(
+        check_dealing(&kg.table, &changed),
+        Err(Error::DealingProof(1))
+    );
     // …and the dealer's seat: the same dealing in seat 0's place fails.
     let mut moved = kg.msgs[1].clone();
     moved.seat = 0;
     let err = check_dealing(&kg.table, &moved).unwrap_err();
     assert_eq!(err.kind(), "dealing-proof");
     // …and the tolerance: the same dealing under D = 2 of 4 seats is refused.
-    let other = crate::Table::with_tolerance(crate::testing::manifest("holdem", "standard", 4), 2)
-        .unwrap();
+    let other =
+        crate::Table::with_tolerance(crate::testing::manifest("holdem", "standard", 4), 2).unwrap();
     let mut two = kg.msgs[1].clone();
     two.commitments.pop();
     assert_eq!(check_dealing(&other, &two), Err(Error::DealingProof(1)));
@@ -107,7 +119,10 @@ fn encodings_and_an_identity_constant_are_refused() {
     assert_eq!(check_dealing(&kg.table, &point), Err(Error::PointEncoding));
     let mut scalar = kg.msgs[3].clone();
     scalar.shares[0] = Hex32([0xff; 32]);
-    assert_eq!(check_dealing(&kg.table, &scalar), Err(Error::ScalarEncoding));
+    assert_eq!(
+        check_dealing(&kg.table, &scalar),
+        Err(Error::ScalarEncoding)
+    );
 }
 
 /// Seat 0 deals seat 2 a share increased by 1, and proves the dealing.
@@ -127,7 +142,10 @@ fn a_bad_share_draws_a_complaint_that_blames_the_dealer() {
     let kg = keygen(4, 1, 6);
     let dealings = with_bad_share(&kg);
     for j in [0, 1, 3] {
-        assert!(matches!(receive(&kg.table, &dealings, j, &kg.sks[j as usize]), Received::Ready(_)));
+        assert!(matches!(
+            receive(&kg.table, &dealings, j, &kg.sks[j as usize]),
+            Received::Ready(_)
+        ));
     }
     let Received::Complain(bad) = receive(&kg.table, &dealings, 2, &kg.sks[2]) else {
         panic!("seat 2 must complain");
@@ -135,7 +153,10 @@ fn a_bad_share_draws_a_complaint_that_blames_the_dealer() {
     assert_eq!(bad, [0]);
     let msg = complaint(&kg.table, 2, &dealings[0], &kg.sks[2], &mut rng(41)).unwrap();
     let fault = judge(&kg.table, &kg.keys, &dealings, &msg);
-    assert_eq!((fault.kind(), fault), ("dealing-share", Error::DealingShare(0)));
+    assert_eq!(
+        (fault.kind(), fault),
+        ("dealing-share", Error::DealingShare(0))
+    );
 }
 
 #[test]
@@ -149,15 +170,24 @@ fn a_false_complaint_blames_the_complainer() {
     let dealings = with_bad_share(&kg);
     let mut lie = complaint(&kg.table, 2, &dealings[0], &kg.sks[2], &mut rng(43)).unwrap();
     lie.key = encode_point(&hash_to_group("test", b"K"));
-    assert_eq!(judge(&kg.table, &kg.keys, &dealings, &lie), Error::Complaint(2));
+    assert_eq!(
+        judge(&kg.table, &kg.keys, &dealings, &lie),
+        Error::Complaint(2)
+    );
     // A true K with a broken proof is false too, though the share is bad.
     let mut broken = complaint(&kg.table, 2, &dealings[0], &kg.sks[2], &mut rng(44)).unwrap();
     broken.proof.c = broken.proof.s;
-    assert_eq!(judge(&kg.table, &kg.keys, &dealings, &broken), Error::Complaint(2));
+    assert_eq!(
+        judge(&kg.table, &kg.keys, &dealings, &broken),
+        Error::Complaint(2)
+    );
     // Another seat cannot complain with seat 2's key in its own name.
     let mut borrowed = complaint(&kg.table, 2, &dealings[0], &kg.sks[2], &mut rng(45)).unwrap();
     borrowed.seat = 1;
-    assert_eq!(judge(&kg.table, &kg.keys, &dealings, &borrowed), Error::Complaint(1));
+    assert_eq!(
+        judge(&kg.table, &kg.keys, &dealings, &borrowed),
+        Error::Complaint(1)
+    );
 }
 
 #[test]
@@ -170,7 +200,10 @@ fn a_ready_with_a_wrong_verifying_share_or_proof_is_ready() {
     assert_eq!((err.kind(), err), ("ready", Error::Ready(1)));
     let mut forged = ready(&kg.table, 2, &kg.result.key, &kg.shares[2], &mut r).unwrap();
     forged.proof.s = forged.proof.c;
-    assert_eq!(check_ready(&kg.table, &kg.result, &forged), Err(Error::Ready(2)));
+    assert_eq!(
+        check_ready(&kg.table, &kg.result, &forged),
+        Err(Error::Ready(2))
+    );
 }
 
 #[test]
@@ -179,7 +212,10 @@ fn dealings_must_be_one_per_seat_in_order() {
     let mut swapped = kg.dealings.clone();
     swapped.swap(0, 1);
     assert_eq!(public_result(&kg.table, &swapped), Err(Error::Seat(0)));
-    assert_eq!(public_result(&kg.table, &kg.dealings[..2]), Err(Error::Seat(2)));
+    assert_eq!(
+        public_result(&kg.table, &kg.dealings[..2]),
+        Err(Error::Seat(2))
+    );
     let mut extra = kg.dealings.clone();
     extra.push(kg.dealings[0].clone());
     assert_eq!(public_result(&kg.table, &extra), Err(Error::Seat(3)));

@@ -88,7 +88,12 @@ pub struct BlindMessage {
 
 /// `lp(D_blind) ‖ lp(M) ‖ u64_be(n) ‖ u64_be(i) ‖ u64_be(p) ‖ enc(a) ‖ enc(b)
 /// ‖ enc(Z_p)`; the proof appends `enc(R)` (§23.2).
-fn blind_prefix(table: &Table, (hand, seat, position): (u64, u64, u64), e: &Ciphertext, z: &Hex32) -> Transcript {
+fn blind_prefix(
+    table: &Table,
+    (hand, seat, position): (u64, u64, u64),
+    e: &Ciphertext,
+    z: &Hex32,
+) -> Transcript {
     let mut t = Transcript::new(BLIND_DOMAIN);
     t.bytes(table.manifest_bytes())
         .u64(hand)
@@ -134,7 +139,11 @@ pub fn blind<R: CryptoRng + ?Sized>(
 ///
 /// Range errors as [`blind`]; [`Error::PointEncoding`]; [`Error::Identity`];
 /// [`Error::BlindProof`] naming the owner.
-pub fn check_blind(table: &Table, e: &Ciphertext, msg: &BlindMessage) -> Result<RistrettoPoint, Error> {
+pub fn check_blind(
+    table: &Table,
+    e: &Ciphertext,
+    msg: &BlindMessage,
+) -> Result<RistrettoPoint, Error> {
     check_place(table, msg.hand, msg.seat, msg.position)?;
     let z = decode_point(&msg.blind)?;
     if z == RistrettoPoint::identity() {

@@ -20,8 +20,8 @@ fn shares(kg: &Keygen, e: &Ciphertext, p: u64, seats: &[u64]) -> Vec<(u64, Ristr
     seats
         .iter()
         .map(|&j| {
-            let msg = share_message(&kg.table, (1, j, p), &kg.shares[j as usize], e, &mut r)
-                .unwrap();
+            let msg =
+                share_message(&kg.table, (1, j, p), &kg.shares[j as usize], e, &mut r).unwrap();
             let y = &kg.result.verifying_shares[j as usize];
             (j, verify_share(&kg.table, y, e, &msg).unwrap())
         })
@@ -30,7 +30,11 @@ fn shares(kg: &Keygen, e: &Ciphertext, p: u64, seats: &[u64]) -> Vec<(u64, Ristr
 
 #[test]
 fn the_weights_of_section_30_are_reproduced_exactly() {
-    let hex = |w: &[Scalar]| w.iter().map(|s| encode_scalar(s).to_string()).collect::<Vec<_>>();
+    let hex = |w: &[Scalar]| {
+        w.iter()
+            .map(|s| encode_scalar(s).to_string())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(
         hex(&lagrange_weights(&[0, 1, 3]).unwrap()),
         [
@@ -63,7 +67,10 @@ fn any_three_of_four_read_a_community_card_and_two_cannot() {
         assert_eq!(community_card(&kg.table, &e, &s), Ok(want), "{seats:?}");
     }
     let two = shares(&kg, &e, 7, &[0, 3]);
-    assert_eq!(community_card(&kg.table, &e, &two), Err(Error::MissingShare(1)));
+    assert_eq!(
+        community_card(&kg.table, &e, &two),
+        Err(Error::MissingShare(1))
+    );
 }
 
 #[test]
@@ -78,7 +85,10 @@ fn a_share_is_checked_against_its_seats_verifying_share_and_the_blinded_b() {
     assert_eq!(err, Error::ShareProof(2));
     let z = Blinding::draw(&mut r);
     let other = blinded(&e, &z.point());
-    assert_eq!(verify_share(&kg.table, &ys[2], &other, &msg), Err(Error::ShareProof(2)));
+    assert_eq!(
+        verify_share(&kg.table, &ys[2], &other, &msg),
+        Err(Error::ShareProof(2))
+    );
     // A version-3 share proof (its own domain) does not pass for version 3.2.
     let v3 = crate::dleq::share_message(&kg.table, 1, 2, 3, &kg.sks[2], &e, &mut r).unwrap();
     let pk2 = kg.sks[2].public_key();
@@ -97,11 +107,17 @@ fn the_owner_reads_its_blinded_card_with_a_lost_seat() {
     let others = shares(&kg, &eb, 0, &[1, 3]); // seat 2 lost
     let mine = (0, &kg.shares[0], &z);
     let want = kg.table.card_names()[0].as_str();
-    assert_eq!(own_card(&kg.table, &eb, mine, &kg.result.key, &others), Ok(want));
+    assert_eq!(
+        own_card(&kg.table, &eb, mine, &kg.result.key, &others),
+        Ok(want)
+    );
     // At the showdown anyone reads it from the open message.
     let open_msg = open(&kg.table, (1, 0, 0), &kg.shares[0], &z, &eb, &mut r).unwrap();
     let keys = (&kg.result.verifying_shares[0], &kg.result.key);
-    assert_eq!(opened_card(&kg.table, (&eb, &zp), keys, &open_msg, &others), Ok(want));
+    assert_eq!(
+        opened_card(&kg.table, (&eb, &zp), keys, &open_msg, &others),
+        Ok(want)
+    );
     let mut lie = open_msg.clone();
     lie.blinding = encode_scalar(&Scalar::from(7u64));
     let err = opened_card(&kg.table, (&eb, &zp), keys, &lie, &others).unwrap_err();
@@ -125,7 +141,10 @@ fn a_blind_answers_for_its_own_position_only() {
     zero.blind = Hex32([0; 32]);
     assert_eq!(check_blind(&kg.table, &e0, &zero), Err(Error::Identity));
     let json = serde_json::to_string(&msg).unwrap();
-    assert!(json.starts_with(r#"{"hand":1,"seat":0,"position":0,"blind":""#), "{json}");
+    assert!(
+        json.starts_with(r#"{"hand":1,"seat":0,"position":0,"blind":""#),
+        "{json}"
+    );
 }
 
 /// §24 with the colluding seats of §11: `t − 1 = 2` seats (1 and 2) pool
@@ -167,5 +186,8 @@ fn two_colluders_cannot_read_a_third_seats_hole_card() {
 
 #[test]
 fn secrets_never_print() {
-    assert_eq!(format!("{:?}", Blinding::draw(&mut rng(35))), "Blinding(<redacted>)");
+    assert_eq!(
+        format!("{:?}", Blinding::draw(&mut rng(35))),
+        "Blinding(<redacted>)"
+    );
 }
