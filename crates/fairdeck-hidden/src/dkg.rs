@@ -13,7 +13,7 @@
 //! excluded (any fault ends the table), so the bias of Gennaro, Jarecki,
 //! Krawczyk and Rabin (2007) does not arise.
 //!
-//! The table is a [`Table::with_tolerance`]: `P` seats, `D` tolerated lost
+//! The table is a [`crate::Table::with_tolerance`]: `P` seats, `D` tolerated lost
 //! seats, threshold `t = P − D`, seat `j`'s evaluation point `x_j = j + 1`
 //! (§21). Messages carry no signature here: the caller signs the digests of
 //! [`digest`].
@@ -58,7 +58,7 @@ mod complaint;
 mod dealing;
 pub mod digest;
 #[cfg(test)]
-mod frost_oracle;
+mod frost_tests;
 mod shares;
 #[cfg(test)]
 mod tests;

@@ -41,6 +41,20 @@ fn a_secret_key_round_trips_and_zero_is_refused() {
     assert!(SecretKey::from_bytes(&[0xff; 32]).is_err());
 }
 
+#[test]
+fn the_version_3_2_spec_holds_its_vectors_byte_for_byte() {
+    let spec = include_str!("../../../docs/hidden-dealing-v3.2.md");
+    let text = example::vectors_32();
+    assert!(
+        text.contains("PK_room"),
+        "the generator printed nothing useful"
+    );
+    assert!(
+        spec.contains(text.trim_end()),
+        "docs/hidden-dealing-v3.2.md §30 differs from `cargo run -p fairdeck-hidden --example vectors`"
+    );
+}
+
 /// The value printed after `label` in the first line of `text` that starts
 /// with it.
 fn value<'a>(text: &'a str, label: &str) -> &'a str {

@@ -6,6 +6,7 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use rand_core::CryptoRng;
 use serde::{Deserialize, Serialize};
+use zeroize::Zeroize;
 
 use super::{Dealing, KeyShare, READY_DOMAIN, evaluation_point, horner, share_pad};
 use crate::group::encode_point;
@@ -82,7 +83,10 @@ pub fn receive(table: &Table, dealings: &[Dealing], seat: u64, sk: &SecretKey) -
     for d in dealings {
         let dh = sk.0 * d.ephemeral; // K_{i,j} = sk_j·E_i
         match decrypt_share(table, d, (seat, &pk), &dh) {
-            Some(s) => sum.0 += s,
+            Some(mut s) => {
+                sum.0 += s;
+                s.zeroize();
+            }
             None => bad.push(d.seat),
         }
     }

@@ -58,18 +58,24 @@ fn frost_agrees_on_shares_verifying_shares_the_key_and_reconstruction() {
             let theirs = package.verifying_shares()[&id(j)].serialize().unwrap();
             assert_eq!(theirs, encode_point(&y.0).0, "Y_{j} of {seats} seats");
         }
-        // FROST's reconstruction from the first t seats equals Σ λ_{S,j}·s_j.
+        // FROST's reconstruction from the first and the last t seats
+        // equals Σ λ_{S,j}·s_j.
         let t = kg.table.threshold();
-        let packages: Vec<_> = (0..t).map(|j| key_package(&kg, j, &kg.shares[j])).collect();
-        let sk = reconstruct(&packages).unwrap().serialize();
-        let set: Vec<u64> = (0..t as u64).collect();
-        let ours: curve25519_dalek::scalar::Scalar = lagrange_weights(&set)
-            .unwrap()
-            .iter()
-            .zip(&kg.shares)
-            .map(|(w, s)| w * s.0)
-            .sum();
-        assert_eq!(sk, ours.to_bytes());
-        assert_eq!(ours, kg.secret());
+        for set in [(0..t).collect::<Vec<_>>(), (seats - t..seats).collect()] {
+            let packages: Vec<_> = set
+                .iter()
+                .map(|&j| key_package(&kg, j, &kg.shares[j]))
+                .collect();
+            let sk = reconstruct(&packages).unwrap().serialize();
+            let seats_u64: Vec<u64> = set.iter().map(|&j| j as u64).collect();
+            let weights = lagrange_weights(&seats_u64).unwrap();
+            let ours: curve25519_dalek::scalar::Scalar = weights
+                .iter()
+                .zip(&set)
+                .map(|(w, &j)| w * kg.shares[j].0)
+                .sum();
+            assert_eq!(sk, ours.to_bytes(), "S = {set:?}");
+            assert_eq!(ours, kg.secret());
+        }
     }
 }
