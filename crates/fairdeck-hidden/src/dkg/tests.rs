@@ -227,3 +227,35 @@ fn secrets_never_print() {
     assert_eq!(format!("{:?}", kg.shares[0]), "KeyShare(<redacted>)");
     assert_eq!(format!("{:?}", kg.secrets[0]), "DealingSecrets(<redacted>)");
 }
+
+#[test]
+fn digests_cover_every_field_of_the_body() {
+    use crate::signature::Context;
+    let kg = keygen(3, 1, 12);
+    let ctx = Context::new(&kg.table, None);
+    let d = digest::dealing_digest(&ctx, &kg.msgs[0]);
+    let mut share = kg.msgs[0].clone();
+    share.shares[2].0[0] ^= 1;
+    let mut commitment = kg.msgs[0].clone();
+    commitment.commitments[1].0[0] ^= 1;
+    let mut seat = kg.msgs[0].clone();
+    seat.seat = 1;
+    for other in [share, commitment, seat] {
+        assert_ne!(digest::dealing_digest(&ctx, &other), d);
+    }
+    let mut r = rng(13);
+    let ready0 = ready(&kg.table, 0, &kg.result.key, &kg.shares[0], &mut r).unwrap();
+    let mut ready1 = ready0.clone();
+    ready1.seat = 1;
+    assert_ne!(
+        digest::ready_digest(&ctx, &ready0),
+        digest::ready_digest(&ctx, &ready1)
+    );
+    let c = complaint(&kg.table, 2, &kg.dealings[0], &kg.sks[2], &mut r).unwrap();
+    let mut against = c.clone();
+    against.against = 1;
+    assert_ne!(
+        digest::complaint_digest(&ctx, &c),
+        digest::complaint_digest(&ctx, &against)
+    );
+}

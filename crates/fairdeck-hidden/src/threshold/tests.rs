@@ -191,3 +191,23 @@ fn secrets_never_print() {
         "Blinding(<redacted>)"
     );
 }
+
+#[test]
+fn blind_and_open_digests_cover_their_bodies() {
+    use crate::signature::Context;
+    let kg = keygen(3, 1, 36);
+    let ctx = Context::new(&kg.table, None);
+    let e = encrypted(&kg, 1, 37);
+    let mut r = rng(38);
+    let z = Blinding::draw(&mut r);
+    let b = blind(&kg.table, (1, 1, 1), &e, &z, &mut r).unwrap();
+    let mut moved = b.clone();
+    moved.position = 2;
+    assert_ne!(blind_digest(&ctx, &b), blind_digest(&ctx, &moved));
+    let eb = blinded(&e, &z.point());
+    let o = open(&kg.table, (1, 1, 1), &kg.shares[1], &z, &eb, &mut r).unwrap();
+    assert_eq!(o.blinding, Hex32(*z.to_bytes()));
+    let mut other_z = o.clone();
+    other_z.blinding.0[0] ^= 1;
+    assert_ne!(open_digest(&ctx, &o), open_digest(&ctx, &other_z));
+}
