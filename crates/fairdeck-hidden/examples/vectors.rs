@@ -1,5 +1,6 @@
-//! Prints the test vectors of `docs/hidden-dealing.md` §13; the crate's
-//! tests check that the spec holds exactly this text.
+//! Prints the test vectors of `docs/hidden-dealing.md` §13 and §20, and of
+//! `docs/hidden-dealing-v3.2.md` §30; the crate's tests check that the
+//! specs hold exactly this text.
 //!
 //! `cargo run -p fairdeck-hidden --example vectors`
 
@@ -13,9 +14,14 @@ use fairdeck_hidden::shuffle_proof::{self, Statement, Witness};
 use fairdeck_hidden::{Table, dleq};
 use rand_core::SeedableRng;
 
+#[path = "vectors/v32.rs"]
+mod v32;
+pub use v32::vectors_32;
+
 fn main() {
     print!("{}", vectors());
     print!("{}", vectors_31());
+    print!("{}", vectors_32());
 }
 
 /// The manifest of both sets of vectors: hold'em, ann and bob, hand 1.

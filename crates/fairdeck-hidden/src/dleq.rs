@@ -43,35 +43,105 @@ pub struct ShareMessage {
     pub signature: Option<Proof>,
 }
 
-/// Where a share belongs and what it claims.
-struct Statement<'a> {
-    table: &'a Table,
-    hand: u64,
-    seat: u64,
-    position: u64,
-    pk: &'a PublicKey,
-    e: &'a Ciphertext,
-    share: &'a Hex32,
+/// Where a share belongs and what it claims: the proof's domain, the
+/// table's bytes `M`, the coordinates, the seat's key (`PK_j` in version 3,
+/// `Y_j` in version 3.2, §23.3), the ciphertext (whose `b` is `b'_p` in
+/// version 3.2) and the share.
+pub(crate) struct Statement<'a> {
+    pub(crate) domain: &'static str,
+    pub(crate) manifest: &'a [u8],
+    pub(crate) hand: u64,
+    pub(crate) seat: u64,
+    pub(crate) position: u64,
+    pub(crate) key: &'a RistrettoPoint,
+    pub(crate) e: &'a Ciphertext,
+    pub(crate) share: &'a Hex32,
 }
 
-/// `c = wide(SHA-512(lp(D_share) ‖ lp(M) ‖ u64_be(n) ‖ u64_be(j) ‖ u64_be(p)
-/// ‖ enc(PK_j) ‖ enc(a) ‖ enc(b) ‖ enc(D_j) ‖ enc(R_1) ‖ enc(R_2)))`.
-fn share_challenge(st: &Statement<'_>, r1: &RistrettoPoint, r2: &RistrettoPoint) -> Scalar {
-    let mut t = Transcript::new(SHARE_DOMAIN);
-    t.bytes(st.table.manifest_bytes())
+/// The statement's part of the challenge: `lp(domain) ‖ lp(M) ‖ u64_be(n)
+/// ‖ u64_be(j) ‖ u64_be(p) ‖ enc(key) ‖ enc(a) ‖ enc(b) ‖ enc(D_j)`; the
+/// proof appends `enc(R_1) ‖ enc(R_2)` (§7.2, §23.3).
+fn share_prefix(st: &Statement<'_>) -> Transcript {
+    let mut t = Transcript::new(st.domain);
+    t.bytes(st.manifest)
         .u64(st.hand)
         .u64(st.seat)
         .u64(st.position)
-        .element(&encode_point(&st.pk.0))
+        .element(&encode_point(st.key))
         .element(&encode_point(&st.e.a))
         .element(&encode_point(&st.e.b))
-        .element(st.share)
-        .element(&encode_point(r1))
-        .element(&encode_point(r2));
-    t.challenge()
+        .element(st.share);
+    t
 }
 
-fn check_place(table: &Table, hand: u64, seat: u64, position: u64) -> Result<(), Error> {
+/// A Chaum–Pedersen proof that `log_G(X) = log_H(Y)` with witness `x`, over
+/// the statement in `prefix`: `k` random, `R_1 = k·G`, `R_2 = k·H`,
+/// `c = H(prefix ‖ enc(R_1) ‖ enc(R_2))`, `s = k + c·x`. O(1). Shares
+/// (§7.2, §23.3) and version 3.2's complaints (§22.5) use it.
+pub(crate) fn prove_dleq<R: CryptoRng + ?Sized>(
+    prefix: Transcript,
+    base: &RistrettoPoint,
+    x: &Scalar,
+    rng: &mut R,
+) -> Proof {
+    let mut k = random_scalar(rng);
+    let mut t = prefix;
+    t.element(&encode_point(&(RISTRETTO_BASEPOINT_TABLE * &k)))
+        .element(&encode_point(&(k * base)));
+    let c = t.challenge();
+    let s = k + c * x;
+    k.zeroize();
+    Proof {
+        c: encode_scalar(&c),
+        s: encode_scalar(&s),
+    }
+}
+
+/// Checks a proof of [`prove_dleq`] for `X = x·G` and `Y = x·H`:
+/// `R_1' = s·G − c·X`, `R_2' = s·H − c·Y`, accept iff
+/// `H(prefix ‖ enc(R_1') ‖ enc(R_2')) = c`. O(1).
+///
+/// # Errors
+///
+/// [`Error::ScalarEncoding`] for a non-canonical `c` or `s`.
+pub(crate) fn verify_dleq(
+    prefix: Transcript,
+    (x_point, base, y_point): (&RistrettoPoint, &RistrettoPoint, &RistrettoPoint),
+    proof: &Proof,
+) -> Result<bool, Error> {
+    let c = decode_scalar(&proof.c)?;
+    let s = decode_scalar(&proof.s)?;
+    let r1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, x_point, &s);
+    let r2 = RistrettoPoint::vartime_multiscalar_mul([s, -c], [*base, *y_point]);
+    let mut t = prefix;
+    t.element(&encode_point(&r1)).element(&encode_point(&r2));
+    Ok(t.challenge() == c)
+}
+
+/// Proves a share `D_j = x·b` of the statement: [`prove_dleq`] with `H = b`.
+pub(crate) fn prove_share<R: CryptoRng + ?Sized>(
+    st: &Statement<'_>,
+    x: &Scalar,
+    rng: &mut R,
+) -> Proof {
+    prove_dleq(share_prefix(st), &st.e.b, x, rng)
+}
+
+/// Checks a share's proof, returning `D_j`; `Ok(None)` when it fails.
+///
+/// # Errors
+///
+/// [`Error::PointEncoding`], [`Error::ScalarEncoding`].
+pub(crate) fn check_share(
+    st: &Statement<'_>,
+    proof: &Proof,
+) -> Result<Option<RistrettoPoint>, Error> {
+    let d = decode_point(st.share)?;
+    let holds = verify_dleq(share_prefix(st), (st.key, &st.e.b, &d), proof)?;
+    Ok(holds.then_some(d))
+}
+
+pub(crate) fn check_place(table: &Table, hand: u64, seat: u64, position: u64) -> Result<(), Error> {
     table.check_hand(hand)?;
     table.check_seat(seat)?;
     if position >= table.deck_size() as u64 {
@@ -100,27 +170,22 @@ pub fn share_message<R: CryptoRng + ?Sized>(
     let share = encode_point(&(sk.0 * e.b));
     let pk = sk.public_key();
     let st = Statement {
-        table,
+        domain: SHARE_DOMAIN,
+        manifest: table.manifest_bytes(),
         hand,
         seat,
         position,
-        pk: &pk,
+        key: &pk.0,
         e,
         share: &share,
     };
-    let mut k = random_scalar(rng);
-    let c = share_challenge(&st, &(RISTRETTO_BASEPOINT_TABLE * &k), &(k * e.b));
-    let s = k + c * sk.0;
-    k.zeroize();
+    let proof = prove_share(&st, &sk.0, rng);
     Ok(ShareMessage {
         hand,
         seat,
         position,
         share,
-        proof: Proof {
-            c: encode_scalar(&c),
-            s: encode_scalar(&s),
-        },
+        proof,
         signature: None,
     })
 }
@@ -140,22 +205,15 @@ pub fn verify_share(
     msg: &ShareMessage,
 ) -> Result<RistrettoPoint, Error> {
     check_place(table, msg.hand, msg.seat, msg.position)?;
-    let d = decode_point(&msg.share)?;
-    let c = decode_scalar(&msg.proof.c)?;
-    let s = decode_scalar(&msg.proof.s)?;
-    let r1 = RistrettoPoint::vartime_double_scalar_mul_basepoint(&-c, &pk.0, &s);
-    let r2 = RistrettoPoint::vartime_multiscalar_mul([s, -c], [e.b, d]);
     let st = Statement {
-        table,
+        domain: SHARE_DOMAIN,
+        manifest: table.manifest_bytes(),
         hand: msg.hand,
         seat: msg.seat,
         position: msg.position,
-        pk,
+        key: &pk.0,
         e,
         share: &msg.share,
     };
-    if share_challenge(&st, &r1, &r2) != c {
-        return Err(Error::ShareProof(msg.seat));
-    }
-    Ok(d)
+    check_share(&st, &msg.proof)?.ok_or(Error::ShareProof(msg.seat))
 }

@@ -96,6 +96,23 @@ pub enum Error {
     Room(String),
     /// Version 3.1: a seat's attestation does not hold (the text says why).
     Attestation(u64, String),
+    /// Version 3.2: a dealing without exactly `t` commitments and `P` shares
+    /// (the dealer).
+    Dealing(u64),
+    /// Version 3.2: a dealing's proof of knowledge fails (the dealer).
+    DealingProof(u64),
+    /// Version 3.2: a complaint holds: the dealer's share to the complainer
+    /// does not match its commitments (the dealer).
+    DealingShare(u64),
+    /// Version 3.2: a complaint whose proof fails, or whose share is right
+    /// (the complainer).
+    Complaint(u64),
+    /// Version 3.2: a `ready` whose verifying share is not the computed one,
+    /// or whose proof fails (the seat).
+    Ready(u64),
+    /// Version 3.2: a blind's proof fails, or an opened `z` does not give
+    /// `Z_p` (the owner).
+    BlindProof(u64),
 }
 
 impl Error {
@@ -130,6 +147,12 @@ impl Error {
             Error::RoomSignature(_) => "room-signature",
             Error::Room(_) => "room",
             Error::Attestation(..) => "attestation",
+            Error::Dealing(_) => "dealing",
+            Error::DealingProof(_) => "dealing-proof",
+            Error::DealingShare(_) => "dealing-share",
+            Error::Complaint(_) => "complaint",
+            Error::Ready(_) => "ready",
+            Error::BlindProof(_) => "blind-proof",
         }
     }
 }
@@ -186,6 +209,20 @@ impl fmt::Display for Error {
             Error::RoomSignature(why) => write!(f, "room-signature: {why}"),
             Error::Room(why) => write!(f, "room: {why}"),
             Error::Attestation(j, why) => write!(f, "attestation: seat {j}'s {why}"),
+            Error::Dealing(i) => write!(
+                f,
+                "dealing: seat {i}'s dealing has the wrong number of commitments or shares"
+            ),
+            Error::DealingProof(i) => {
+                write!(f, "dealing-proof: seat {i}'s dealing proof fails")
+            }
+            Error::DealingShare(i) => write!(
+                f,
+                "dealing-share: seat {i} dealt a share that does not match its commitments"
+            ),
+            Error::Complaint(j) => write!(f, "complaint: seat {j}'s complaint is false"),
+            Error::Ready(j) => write!(f, "ready: seat {j}'s ready does not hold"),
+            Error::BlindProof(i) => write!(f, "blind-proof: seat {i}'s blind does not hold"),
         }
     }
 }

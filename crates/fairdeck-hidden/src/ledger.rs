@@ -44,13 +44,16 @@ pub const CHAIN_DOMAIN: &str = "fairdeck-hidden-v3.1/chain";
 /// Domain of attestations.
 pub const ATTESTATION_DOMAIN: &str = "fairdeck-hidden-v3.1/attestation";
 
-fn message(ctx: &Context, kind: &str) -> Transcript {
+/// The digest transcript of a message of `kind`: `lp(D_msg) ‖ C ‖ lp(kind)`,
+/// to which the kind's body is appended (§17).
+pub(crate) fn message(ctx: &Context, kind: &str) -> Transcript {
     let mut t = Transcript::new(MESSAGE_DOMAIN);
     t.element(&ctx.bytes).bytes(kind.as_bytes());
     t
 }
 
-fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
+/// Appends a list `[x]`: `u64_be` of the count, then the entries (§17).
+pub(crate) fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
     t.u64(items.len() as u64);
     t.elements(items);
 }

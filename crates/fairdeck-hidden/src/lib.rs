@@ -53,6 +53,9 @@
 //! * [`shuffle_proof`] — the Terelius–Wikström shuffle proof;
 //! * [`shuffle`] — a seat's shuffle (Fisher–Yates, re-encryption, proof);
 //! * [`deal`] — opening cards from shares;
+//! * [`dkg`] — version 3.2's distributed key generation (threshold keys);
+//! * [`threshold`] — version 3.2's hands under a threshold key: Lagrange
+//!   weights, blinds of hole cards, shares against verifying shares;
 //! * [`layout`] — which positions go to which seat or street, the stages of a hand;
 //! * [`record`] — the whole-table transcript, read strictly;
 //! * [`signature`] — version 3.1's seat and room signatures;
@@ -67,6 +70,7 @@
 #![warn(missing_docs)]
 
 pub mod deal;
+pub mod dkg;
 pub mod dleq;
 pub mod elgamal;
 mod error;
@@ -84,6 +88,7 @@ pub mod signature;
 mod table;
 #[cfg(test)]
 mod testing;
+pub mod threshold;
 pub mod transcript;
 pub mod verdict;
 pub mod verify;

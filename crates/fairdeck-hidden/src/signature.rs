@@ -30,6 +30,7 @@
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::RistrettoPoint;
+use curve25519_dalek::scalar::Scalar;
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
@@ -69,14 +70,21 @@ impl Context {
     }
 }
 
-/// `R = k·G`, `c = H(prefix ‖ enc(R))`, `s = k + c·sk`. O(1).
-fn schnorr_sign<R: CryptoRng + ?Sized>(prefix: Transcript, sk: &SecretKey, rng: &mut R) -> Proof {
+/// A Schnorr proof of knowledge of `x = log_G(X)` over the statement in
+/// `prefix`: `R = k·G`, `c = H(prefix ‖ enc(R))`, `s = k + c·x`. O(1).
+/// Signatures (§17) and version 3.2's dealing, ready and blind proofs
+/// (§22.3, §22.4, §23.2) share it.
+pub(crate) fn schnorr_prove<R: CryptoRng + ?Sized>(
+    prefix: Transcript,
+    x: &Scalar,
+    rng: &mut R,
+) -> Proof {
     let mut k = random_scalar(rng);
     let r = RISTRETTO_BASEPOINT_TABLE * &k;
     let mut t = prefix;
     t.element(&encode_point(&r));
     let c = t.challenge();
-    let s = k + c * sk.0;
+    let s = k + c * x;
     k.zeroize();
     Proof {
         c: encode_scalar(&c),
@@ -84,8 +92,9 @@ fn schnorr_sign<R: CryptoRng + ?Sized>(prefix: Transcript, sk: &SecretKey, rng: 
     }
 }
 
-/// `R' = s·G − c·PK`, accept iff `H(prefix ‖ enc(R')) = c`. O(1).
-fn schnorr_verify(prefix: Transcript, pk: &RistrettoPoint, sig: &Proof) -> bool {
+/// `R' = s·G − c·PK`, accept iff `H(prefix ‖ enc(R')) = c`; false for a
+/// non-canonical `c` or `s`. O(1).
+pub(crate) fn schnorr_verify(prefix: Transcript, pk: &RistrettoPoint, sig: &Proof) -> bool {
     let (Ok(c), Ok(s)) = (decode_scalar(&sig.c), decode_scalar(&sig.s)) else {
         return false;
     };
@@ -113,7 +122,7 @@ pub fn sign_seat<R: CryptoRng + ?Sized>(
     digest: &Hex32,
     rng: &mut R,
 ) -> Proof {
-    schnorr_sign(seat_prefix(ctx, seat, &sk.public_key(), digest), sk, rng)
+    schnorr_prove(seat_prefix(ctx, seat, &sk.public_key(), digest), &sk.0, rng)
 }
 
 /// Whether `sig` is seat `seat`'s signature (under `pk`) on `digest`. O(1).
@@ -141,7 +150,7 @@ pub fn sign_head<R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> Proof {
     let pk = encode_point(&room.public_key().0);
-    schnorr_sign(room_prefix(ctx, &pk, length, head), room, rng)
+    schnorr_prove(room_prefix(ctx, &pk, length, head), &room.0, rng)
 }
 
 /// Whether `sig` is the room's (key `room`) on the head `head` at `length`. O(1).

@@ -29,6 +29,7 @@ pub struct Table {
     by_point: HashMap<[u8; 32], usize>,
     generators: Generators,
     layout: Layout,
+    tolerate: usize,
 }
 
 impl Table {
@@ -75,7 +76,49 @@ impl Table {
             names,
             points,
             by_point,
+            tolerate: 0,
         })
+    }
+
+    /// A version-3.2 table (`docs/hidden-dealing-v3.2.md` §21.1) that
+    /// tolerates `tolerate` lost seats: the manifest's rules, then
+    /// `1 ≤ D ≤ P − 2` and a game in which a seat can fold (`holdem`,
+    /// `draw`); its bytes are `M = M_3 ‖ u64_be(D)`, so every proof and
+    /// signature of the table binds `D`. O(N) hashes to group.
+    ///
+    /// # Errors
+    ///
+    /// As [`Table::new`]; [`Error::Manifest`] naming the broken rule.
+    pub fn with_tolerance(manifest: Manifest, tolerate: u64) -> Result<Table, Error> {
+        let mut table = Table::new(manifest)?;
+        let p = table.seats() as u64;
+        if tolerate == 0 || tolerate > p.saturating_sub(2) {
+            return Err(Error::Manifest(format!(
+                "tolerate {tolerate} is not between 1 and the number of seats less 2 ({})",
+                p as i64 - 2
+            )));
+        }
+        if !matches!(table.manifest.game.as_str(), "holdem" | "draw") {
+            return Err(Error::Manifest(format!(
+                "game {} cannot fold a lost seat, so it tolerates none",
+                table.manifest.game
+            )));
+        }
+        // §21.1: M = M_3 ‖ u64_be(D).
+        table.bytes.extend_from_slice(&tolerate.to_be_bytes());
+        table.tolerate = tolerate as usize;
+        Ok(table)
+    }
+
+    /// `D`, the number of lost seats tolerated (0 before version 3.2).
+    pub fn tolerate(&self) -> usize {
+        self.tolerate
+    }
+
+    /// The threshold `t = P − D`: the number of seats whose shares open a
+    /// card (§21).
+    pub fn threshold(&self) -> usize {
+        self.seats() - self.tolerate
     }
 
     /// The manifest as given.
@@ -197,6 +240,31 @@ mod tests {
         let t = Table::new(manifest("skat", "piquet", 3)).unwrap();
         assert_eq!(t.deck_size(), 32);
         assert_eq!(t.manifest_bytes()[22..30], 3u64.to_be_bytes());
+    }
+
+    #[test]
+    fn tolerance_is_checked_and_bound_into_m() {
+        let t = Table::with_tolerance(manifest("holdem", "standard", 4), 2).unwrap();
+        let plain = Table::new(manifest("holdem", "standard", 4)).unwrap();
+        assert_eq!(
+            t.manifest_bytes()[..plain.manifest_bytes().len()],
+            *plain.manifest_bytes()
+        );
+        assert_eq!(
+            t.manifest_bytes()[plain.manifest_bytes().len()..],
+            2u64.to_be_bytes()
+        );
+        assert_eq!((t.tolerate(), t.threshold()), (2, 2));
+        for (game, seats, d) in [
+            ("holdem", 4, 0),
+            ("holdem", 4, 3),
+            ("holdem", 2, 1),
+            ("skat", 3, 1),
+        ] {
+            let deck = if game == "skat" { "piquet" } else { "standard" };
+            let err = Table::with_tolerance(manifest(game, deck, seats), d).unwrap_err();
+            assert_eq!(err.kind(), "manifest", "{game} {seats} {d}");
+        }
     }
 
     #[test]
