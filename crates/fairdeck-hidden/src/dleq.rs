@@ -47,7 +47,7 @@ pub struct ShareMessage {
 /// table's bytes `M`, the coordinates, the seat's key (`PK_j` in version 3,
 /// `Y_j` in version 3.2, §23.3), the ciphertext (whose `b` is `b'_p` in
 /// version 3.2) and the share.
-pub(crate) struct Statement<'a> {
+struct Statement<'a> {
     pub(crate) domain: &'static str,
     pub(crate) manifest: &'a [u8],
     pub(crate) hand: u64,
@@ -119,7 +119,7 @@ pub(crate) fn verify_dleq(
 }
 
 /// Proves a share `D_j = x·b` of the statement: [`prove_dleq`] with `H = b`.
-pub(crate) fn prove_share<R: CryptoRng + ?Sized>(
+fn prove_share<R: CryptoRng + ?Sized>(
     st: &Statement<'_>,
     x: &Scalar,
     rng: &mut R,
@@ -132,7 +132,7 @@ pub(crate) fn prove_share<R: CryptoRng + ?Sized>(
 /// # Errors
 ///
 /// [`Error::PointEncoding`], [`Error::ScalarEncoding`].
-pub(crate) fn check_share(
+fn check_share(
     st: &Statement<'_>,
     proof: &Proof,
 ) -> Result<Option<RistrettoPoint>, Error> {
@@ -166,20 +166,34 @@ pub fn share_message<R: CryptoRng + ?Sized>(
     e: &Ciphertext,
     rng: &mut R,
 ) -> Result<ShareMessage, Error> {
+    let key = (&sk.0, &sk.public_key().0);
+    make_share(SHARE_DOMAIN, table, (hand, seat, position), key, e, rng)
+}
+
+/// A share `D = x·b` of `e` with its Chaum–Pedersen proof against the key
+/// `X = x·G` under `domain` (version 3's seat key, version 3.2's key share
+/// and verifying share). O(1).
+pub(crate) fn make_share<R: CryptoRng + ?Sized>(
+    domain: &'static str,
+    table: &Table,
+    (hand, seat, position): (u64, u64, u64),
+    (x, key): (&Scalar, &RistrettoPoint),
+    e: &Ciphertext,
+    rng: &mut R,
+) -> Result<ShareMessage, Error> {
     check_place(table, hand, seat, position)?;
-    let share = encode_point(&(sk.0 * e.b));
-    let pk = sk.public_key();
+    let share = encode_point(&(x * e.b));
     let st = Statement {
-        domain: SHARE_DOMAIN,
+        domain,
         manifest: table.manifest_bytes(),
         hand,
         seat,
         position,
-        key: &pk.0,
+        key,
         e,
         share: &share,
     };
-    let proof = prove_share(&st, &sk.0, rng);
+    let proof = prove_share(&st, x, rng);
     Ok(ShareMessage {
         hand,
         seat,
@@ -204,14 +218,26 @@ pub fn verify_share(
     e: &Ciphertext,
     msg: &ShareMessage,
 ) -> Result<RistrettoPoint, Error> {
+    check_share_message(SHARE_DOMAIN, table, &pk.0, e, msg)
+}
+
+/// Checks `msg`, a share of `e` against the key `key` under `domain`
+/// ([`make_share`]); returns `D_j`. O(1).
+pub(crate) fn check_share_message(
+    domain: &'static str,
+    table: &Table,
+    key: &RistrettoPoint,
+    e: &Ciphertext,
+    msg: &ShareMessage,
+) -> Result<RistrettoPoint, Error> {
     check_place(table, msg.hand, msg.seat, msg.position)?;
     let st = Statement {
-        domain: SHARE_DOMAIN,
+        domain,
         manifest: table.manifest_bytes(),
         hand: msg.hand,
         seat: msg.seat,
         position: msg.position,
-        key: &pk.0,
+        key,
         e,
         share: &msg.share,
     };

@@ -28,9 +28,8 @@ use curve25519_dalek::traits::VartimeMultiscalarMul;
 use rand_core::CryptoRng;
 
 use crate::dkg::{KeyShare, evaluation_point};
-use crate::dleq::{ShareMessage, Statement, check_place, check_share, prove_share};
+use crate::dleq::{ShareMessage, check_share_message, make_share};
 use crate::elgamal::Ciphertext;
-use crate::group::encode_point;
 use crate::keys::PublicKey;
 use crate::{Error, Table};
 
@@ -111,19 +110,9 @@ pub fn share_message<R: CryptoRng + ?Sized>(
     e: &Ciphertext,
     rng: &mut R,
 ) -> Result<ShareMessage, Error> {
-    check_place(table, hand, seat, position)?;
-    let share = encode_point(&(key_share.0 * e.b));
     let y = key_share.verifying_share();
-    let st = statement(table, (hand, seat, position), &y, e, &share);
-    let proof = prove_share(&st, &key_share.0, rng);
-    Ok(ShareMessage {
-        hand,
-        seat,
-        position,
-        share,
-        proof,
-        signature: None,
-    })
+    let place = (hand, seat, position);
+    make_share(SHARE_DOMAIN, table, place, (&key_share.0, &y.0), e, rng)
 }
 
 /// Checks a version-3.2 share of the blinded `e` by the seat whose
@@ -140,26 +129,5 @@ pub fn verify_share(
     e: &Ciphertext,
     msg: &ShareMessage,
 ) -> Result<RistrettoPoint, Error> {
-    check_place(table, msg.hand, msg.seat, msg.position)?;
-    let st = statement(table, (msg.hand, msg.seat, msg.position), y, e, &msg.share);
-    check_share(&st, &msg.proof)?.ok_or(Error::ShareProof(msg.seat))
-}
-
-fn statement<'a>(
-    table: &'a Table,
-    (hand, seat, position): (u64, u64, u64),
-    y: &'a PublicKey,
-    e: &'a Ciphertext,
-    share: &'a crate::wire::Hex32,
-) -> Statement<'a> {
-    Statement {
-        domain: SHARE_DOMAIN,
-        manifest: table.manifest_bytes(),
-        hand,
-        seat,
-        position,
-        key: &y.0,
-        e,
-        share,
-    }
+    check_share_message(SHARE_DOMAIN, table, &y.0, e, msg)
 }
