@@ -309,7 +309,7 @@ fn row(label: &'static str, family: &Family, member: usize, runs: u32) -> Row {
         };
         // The members the audit's test reads at this many decks.
         let read = likelihood::members_at(family, N, trials, share);
-        let tail = FamilyTail::new(&read, N);
+        let tail = FamilyTail::with_exact(&read, N, trials);
         let hits = (0..runs)
             .filter(|_| {
                 let counts = draw(&cdf, trials, &mut dice);

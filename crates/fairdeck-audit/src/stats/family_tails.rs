@@ -30,7 +30,7 @@
 //! within its share of the family-wise α at every number of decks.
 
 use super::families::{Family, Statistic, log_sum_exp};
-use super::laws;
+use super::{laws, tails};
 
 /// The law under uniform shuffling of the family statistic `statistic` of
 /// n cards, by the index the tally uses. O(n²), O(n³) for descents and
@@ -102,7 +102,14 @@ struct MemberLaw {
     terms: Vec<(f64, f64)>,
     /// The largest llr.
     top: f64,
+    /// The exact law of `S_θ` over a planned number of decks, where its
+    /// histograms are few ([`FamilyTail::with_exact`]).
+    exact: Option<(u64, tails::ExactLaw)>,
 }
+
+/// Most histograms of T decks over which a member's tail is summed
+/// exactly ([`FamilyTail::with_exact`]); beyond, Chernoff's bound.
+const MAX_EXACT: f64 = 1e5;
 
 impl MemberLaw {
     fn new(law: &[f64], llr: &[f64]) -> Self {
@@ -113,7 +120,30 @@ impl MemberLaw {
             .map(|(p, l)| (p.ln(), *l))
             .collect();
         let top = terms.iter().map(|t| t.1).fold(f64::NEG_INFINITY, f64::max);
-        Self { terms, top }
+        Self {
+            terms,
+            top,
+            exact: None,
+        }
+    }
+
+    /// The exact law of `Σ llr` over `trials` uniform decks (every
+    /// histogram of the decks), or `None` past [`MAX_EXACT`] of them.
+    fn exact_law(law: &[f64], llr: &[f64], trials: u64) -> Option<tails::ExactLaw> {
+        let (probs, llr): (Vec<f64>, Vec<f64>) = (law.iter().zip(llr))
+            .filter(|(p, _)| **p > 0.0)
+            .map(|(p, l)| (*p, *l))
+            .unzip();
+        if tails::compositions(trials, probs.len()) > MAX_EXACT {
+            return None;
+        }
+        let sum = |c: &[u64]| -> f64 {
+            (c.iter().zip(&llr))
+                .filter(|(c, _)| **c > 0)
+                .map(|(&c, &l)| c as f64 * l)
+                .sum()
+        };
+        tails::ExactLaw::multinomial(&probs, trials, sum)
     }
 
     /// `ln E[e^{λ·llr}]` (values the machine cannot make count 0) and the
@@ -223,9 +253,37 @@ impl FamilyTail {
         Self { members }
     }
 
-    /// ln of Chernoff's bound on `P(S_θ ≥ s)` over `trials` uniform decks
-    /// for member `member` (at most 0).
+    /// The tails of `family` at n cards, exact for `trials` decks where
+    /// their histograms are at most 10⁵ (each member's law of `S_θ`
+    /// enumerated once); Chernoff's bound otherwise. O(K · 10⁵ · values)
+    /// at most.
+    pub fn with_exact(family: &Family, n: usize, trials: u64) -> Self {
+        let law = uniform_law(family.statistic, n);
+        let members = (family.members.iter())
+            .map(|m| MemberLaw {
+                exact: MemberLaw::exact_law(&law, &m.llr, trials).map(|e| (trials, e)),
+                ..MemberLaw::new(&law, &m.llr)
+            })
+            .collect();
+        Self { members }
+    }
+
+    /// ln of `P(S_θ ≥ s)` over `trials` uniform decks for member `member`
+    /// (at most 0): exact at the number of decks the tail was made for
+    /// ([`FamilyTail::with_exact`]), else Chernoff's bound
+    /// ([`FamilyTail::ln_member_bound`]).
     pub fn ln_member_tail(&self, member: usize, s: f64, trials: u64) -> f64 {
+        let m = &self.members[member];
+        match &m.exact {
+            _ if s == f64::NEG_INFINITY => 0.0,
+            Some((t, law)) if *t == trials => law.p_value(s).ln().min(0.0),
+            _ => m.ln_tail(s, trials),
+        }
+    }
+
+    /// ln of Chernoff's bound on `P(S_θ ≥ s)` over `trials` uniform decks
+    /// for member `member` (at most 0), whatever the number of decks.
+    pub fn ln_member_bound(&self, member: usize, s: f64, trials: u64) -> f64 {
         self.members[member].ln_tail(s, trials)
     }
 

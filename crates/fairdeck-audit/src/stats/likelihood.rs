@@ -46,7 +46,7 @@ impl FamilyTest {
     /// does not run.
     fn plan(family: Family, n: usize, trials: u64, share: f64) -> Self {
         let family = members_at(&family, n, trials, share);
-        let tail = FamilyTail::new(&family, n);
+        let tail = FamilyTail::with_exact(&family, n, trials);
         let smallest = tail.smallest_p_value(trials);
         let skip = match () {
             _ if trials == 0 => Some("no decks".to_string()),

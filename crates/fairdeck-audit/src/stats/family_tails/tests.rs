@@ -87,7 +87,7 @@ fn bound_holds(family: &Family, n: usize, sizes: &[u64]) -> usize {
             for &(s, _) in sums.iter().filter(|x| x.0.is_finite()) {
                 // Ties within rounding count as reaching s.
                 let exact: f64 = sums.iter().filter(|x| x.0 >= s - 1e-9).map(|x| x.1).sum();
-                let bound = tail.ln_member_tail(i, s, trials).exp();
+                let bound = tail.ln_member_bound(i, s, trials).exp();
                 assert!(
                     bound >= exact * (1.0 - 1e-9),
                     "{}, T = {trials}, s = {s}: {bound:e} < {exact:e}",
@@ -98,6 +98,25 @@ fn bound_holds(family: &Family, n: usize, sizes: &[u64]) -> usize {
         }
     }
     checked
+}
+
+/// Over few decks the tail a test reads is the exact one.
+#[test]
+fn few_decks_read_the_exact_tail() {
+    let family = families::top_to_random(5);
+    let law = uniform_law(family.statistic, 5);
+    let tail = FamilyTail::with_exact(&family, 5, 6);
+    for (i, member) in family.members.iter().enumerate() {
+        let sums = exact_sums(&law, &member.llr, 6);
+        for &(s, _) in sums.iter().filter(|x| x.0.is_finite()) {
+            let exact: f64 = sums.iter().filter(|x| x.0 >= s - 1e-9).map(|x| x.1).sum();
+            let read = tail.ln_member_tail(i, s, 6).exp();
+            assert!(
+                (read - exact).abs() <= 1e-12 + 1e-9 * exact,
+                "{read:e} vs {exact:e}"
+            );
+        }
+    }
 }
 
 #[test]
