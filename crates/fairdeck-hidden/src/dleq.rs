@@ -119,11 +119,7 @@ pub(crate) fn verify_dleq(
 }
 
 /// Proves a share `D_j = x·b` of the statement: [`prove_dleq`] with `H = b`.
-fn prove_share<R: CryptoRng + ?Sized>(
-    st: &Statement<'_>,
-    x: &Scalar,
-    rng: &mut R,
-) -> Proof {
+fn prove_share<R: CryptoRng + ?Sized>(st: &Statement<'_>, x: &Scalar, rng: &mut R) -> Proof {
     prove_dleq(share_prefix(st), &st.e.b, x, rng)
 }
 
@@ -132,10 +128,7 @@ fn prove_share<R: CryptoRng + ?Sized>(
 /// # Errors
 ///
 /// [`Error::PointEncoding`], [`Error::ScalarEncoding`].
-fn check_share(
-    st: &Statement<'_>,
-    proof: &Proof,
-) -> Result<Option<RistrettoPoint>, Error> {
+fn check_share(st: &Statement<'_>, proof: &Proof) -> Result<Option<RistrettoPoint>, Error> {
     let d = decode_point(st.share)?;
     let holds = verify_dleq(share_prefix(st), (st.key, &st.e.b, &d), proof)?;
     Ok(holds.then_some(d))
