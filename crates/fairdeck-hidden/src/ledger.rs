@@ -115,6 +115,8 @@ pub fn void_digest(ctx: &Context, hand: Option<u64>, v: &Void) -> Hex32 {
         let (what, position) = match m {
             Missing::Key => ("key", 0),
             Missing::Shuffle => ("shuffle", 0),
+            Missing::Dealing => ("dealing", 0),
+            Missing::Ready => ("ready", 0),
             Missing::Share { position } => ("share", *position),
         };
         t.bytes(what.as_bytes()).u64(position);
@@ -368,6 +370,7 @@ pub fn digests(table: &Table, record: &Record) -> Vec<(Hex32, String)> {
     for k in &record.keys {
         out.push((key_digest(&ctx, k), format!("seat {}'s key", k.seat)));
     }
+    out.extend(crate::dkg::digest::keygen_digests(&ctx, record));
     if let Some(v) = &record.void {
         out.push((void_digest(&ctx, None, v), "the table's void record".into()));
     }
