@@ -180,9 +180,7 @@ impl Follower {
             evidence: &[],
             pins: &[],
         };
-        let table = record
-            .is_signed()
-            .then(|| Table::new(record.manifest.clone()));
+        let table = record.is_signed().then(|| record.table());
         if let Some(Ok(table)) = &table
             && let Err(e) = self.history(table, &record, seat)
         {
