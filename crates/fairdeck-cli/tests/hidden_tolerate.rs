@@ -168,3 +168,29 @@ fn the_help_of_hidden_new_says_the_price() {
         "{help}"
     );
 }
+
+#[test]
+fn a_missing_dealing_voids_the_table_at_the_dealing_stage() {
+    let (t, out) = opened("tolerate-void", "holdem", "1");
+    ok(&out);
+    keyed(&t);
+    for seat in 0..2 {
+        t.step(&["dealing"], seat);
+    }
+    let out = t.run(&["void"]);
+    ok(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stage"], "dealing", "{v}");
+    assert_eq!(v["seat"], 2);
+    assert_eq!(v["missing"], serde_json::json!([{"message": "dealing"}]));
+    let (out, json) = verify(&t.arg("t.json"));
+    ok(&out);
+    assert_eq!(json["verdict"], "valid", "{json}");
+    let late = t.run(&["dealing", "--key", &t.arg("seat2.key")]);
+    assert!(!late.status.success());
+    assert!(
+        stderr(&late).contains("void at the dealing stage"),
+        "{}",
+        stderr(&late)
+    );
+}

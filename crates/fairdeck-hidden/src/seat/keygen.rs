@@ -17,7 +17,7 @@ use crate::dkg::{
 };
 use crate::group::decode_point;
 use crate::keys::{PublicKey, SecretKey};
-use crate::record::Record;
+use crate::record::{Missing, Record, TOLERANT_REVISION, Void};
 use crate::signature::{Context, sign_seat};
 use crate::verify::{Options, verify};
 use crate::{Error, Table};
@@ -172,4 +172,28 @@ pub fn publish_answer<R: CryptoRng + ?Sized>(
             Ok(Answer::Complaints(out))
         }
     }
+}
+
+/// The table's void record after its deadline (§14, §22.2): at the first
+/// table stage with a message missing — `keys`, then in version 3.2
+/// `dealing` and `ready` — naming the first seat that did not send it.
+/// `None` when every table stage is complete, or when the key generation
+/// ended with a complaint (the complaint, not a void, ends that table).
+/// O(1).
+pub fn table_void(record: &Record, seats: usize) -> Option<Void> {
+    let stalled = |stage: &str, seat: usize, missing: Missing| Void {
+        stage: stage.into(),
+        seat: seat as u64,
+        missing: vec![missing],
+    };
+    if record.keys.len() < seats {
+        return Some(stalled("keys", record.keys.len(), Missing::Key));
+    }
+    if record.revision != TOLERANT_REVISION || !record.complaints.is_empty() {
+        return None;
+    }
+    if record.dealings.len() < seats {
+        return Some(stalled("dealing", record.dealings.len(), Missing::Dealing));
+    }
+    (record.readies.len() < seats).then(|| stalled("ready", record.readies.len(), Missing::Ready))
 }

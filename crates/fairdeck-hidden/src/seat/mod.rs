@@ -53,7 +53,7 @@ mod follower;
 mod keygen;
 
 pub use follower::Follower;
-pub use keygen::{Answer, publish_answer, publish_dealing};
+pub use keygen::{Answer, publish_answer, publish_dealing, table_void};
 
 /// Why a seat does not take a step. Front ends word each case for their
 /// users (a file name, a request field); [`core::fmt::Display`] gives a

@@ -9,8 +9,8 @@ use fairdeck_hidden::VERSION;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::ledger::void_digest;
 use fairdeck_hidden::play::void_record;
-use fairdeck_hidden::record::{Missing, Record, Void};
-use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key};
+use fairdeck_hidden::record::{Record, Void};
+use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key, table_void};
 use fairdeck_hidden::signature::Context as Signing;
 use fairdeck_hidden::verify::{Options, verify};
 use fairdeck_shuf::Cancel;
@@ -250,21 +250,20 @@ pub(super) fn void(args: &VoidArgs, cancel: &Cancel, out: &mut Output) -> anyhow
         );
     }
     let Some(state) = outcome.state else {
-        // The keys never all arrived: the table is void.
-        let seat = record.keys.len() as u64;
-        let v = Void {
-            stage: "keys".into(),
-            seat,
-            missing: vec![Missing::Key],
-        };
+        // A table stage never completed (the keys; in version 3.2 the
+        // dealings or readies): the table is void.
+        let seats = record.manifest.seats.len();
+        let v = table_void(&record, seats).ok_or_else(|| {
+            anyhow::anyhow!("the key generation ended with a complaint: nothing to void")
+        })?;
         log_void(&mut record, None, &v)?;
         record.void = Some(v.clone());
         file.write(&record)?;
-        return published(
-            out,
-            &v,
-            format!("table void: seat {seat} did not publish its key"),
+        let line = format!(
+            "table void: seat {} did not publish {}",
+            v.seat, v.missing[0]
         );
+        return published(out, &v, line);
     };
     let n = hand_of(&record, args.hand);
     let i = state
