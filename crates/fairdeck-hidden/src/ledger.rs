@@ -32,31 +32,16 @@ pub use crate::head::{Attestation, Evidence, Receipt, SignedHead};
 use crate::keys::{KeyMessage, Proof, PublicKey, SecretKey};
 use crate::record::{HandRecord, Missing, Record, Void};
 use crate::shuffle::ShuffleMessage;
-use crate::signature::{Context, sign_head, sign_seat, verify_head, verify_seat};
+use crate::signature::{Context, list, message, sign_head, sign_seat, verify_head, verify_seat};
 use crate::transcript::Transcript;
 use crate::wire::Hex32;
 use crate::{Error, Table};
 
-/// Domain of message digests.
-pub const MESSAGE_DOMAIN: &str = "fairdeck-hidden-v3.1/message";
+pub use crate::signature::MESSAGE_DOMAIN;
 /// Domain of the log's hash chain.
 pub const CHAIN_DOMAIN: &str = "fairdeck-hidden-v3.1/chain";
 /// Domain of attestations.
 pub const ATTESTATION_DOMAIN: &str = "fairdeck-hidden-v3.1/attestation";
-
-/// The digest transcript of a message of `kind`: `lp(D_msg) ‖ C ‖ lp(kind)`,
-/// to which the kind's body is appended (§17).
-pub(crate) fn message(ctx: &Context, kind: &str) -> Transcript {
-    let mut t = Transcript::new(MESSAGE_DOMAIN);
-    t.element(&ctx.bytes).bytes(kind.as_bytes());
-    t
-}
-
-/// Appends a list `[x]`: `u64_be` of the count, then the entries (§17).
-pub(crate) fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
-    t.u64(items.len() as u64);
-    t.elements(items);
-}
 
 /// The digest of a key message: `body = u64_be(j) ‖ enc(PK_j) ‖ c ‖ s`. O(1).
 pub fn key_digest(ctx: &Context, m: &KeyMessage) -> Hex32 {
@@ -370,7 +355,6 @@ pub fn digests(table: &Table, record: &Record) -> Vec<(Hex32, String)> {
     for k in &record.keys {
         out.push((key_digest(&ctx, k), format!("seat {}'s key", k.seat)));
     }
-    out.extend(crate::dkg::digest::keygen_digests(&ctx, record));
     if let Some(v) = &record.void {
         out.push((void_digest(&ctx, None, v), "the table's void record".into()));
     }

@@ -3,9 +3,7 @@
 //! `first32(SHA-512(lp(D_msg) ‖ C ‖ lp(kind) ‖ body))`.
 
 use super::{ComplaintMessage, DealingMessage, ReadyMessage};
-use crate::ledger::{list, message};
-use crate::record::Record;
-use crate::signature::Context;
+use crate::signature::{Context, list, message};
 use crate::wire::Hex32;
 
 /// `kind "dealing"`: `body = u64_be(i) ‖ [commitments] ‖ E_i ‖ [shares] ‖ c ‖ s`. O(t + P).
@@ -38,22 +36,4 @@ pub fn complaint_digest(ctx: &Context, m: &ComplaintMessage) -> Hex32 {
         .element(&m.proof.c)
         .element(&m.proof.s);
     t.digest()
-}
-
-/// Every dealing, complaint and `ready` of a version-3.2 record with its
-/// digest and a few words saying where it is, in that order. O(P · (t + P)).
-pub(crate) fn keygen_digests(ctx: &Context, record: &Record) -> Vec<(Hex32, String)> {
-    let dealings = record.dealings.iter().map(|m| {
-        let what = format!("seat {}'s dealing", m.seat);
-        (dealing_digest(ctx, m), what)
-    });
-    let complaints = record.complaints.iter().map(|m| {
-        let what = format!("seat {}'s complaint against seat {}", m.seat, m.against);
-        (complaint_digest(ctx, m), what)
-    });
-    let readies = record.readies.iter().map(|m| {
-        let what = format!("seat {}'s ready", m.seat);
-        (ready_digest(ctx, m), what)
-    });
-    dealings.chain(complaints).chain(readies).collect()
 }

@@ -3,6 +3,7 @@
 //! room's signed head, the seats' attestations, a seat's evidence against
 //! the published log; and who is at fault for each difference.
 
+use crate::dkg::digest::{complaint_digest, dealing_digest, ready_digest};
 use crate::keys::{Proof, PublicKey};
 use crate::ledger::{check_attestation, check_evidence, digests, head_signed, heads};
 use crate::record::{Record, TOLERANT_REVISION};
@@ -135,7 +136,9 @@ pub(super) fn finish(
 fn log(table: &Table, record: &Record, in_progress: bool) -> Vec<Difference> {
     let mut out = Vec::new();
     let mut unmatched: Vec<Option<&Hex32>> = record.log.iter().map(Some).collect();
-    for (d, what) in digests(table, record) {
+    let ctx = Context::new(table, record.room.as_ref());
+    let keygen = keygen_digests(&ctx, record);
+    for (d, what) in digests(table, record).into_iter().chain(keygen) {
         match unmatched.iter_mut().find(|e| **e == Some(&d)) {
             Some(e) => *e = None,
             None => out.push(Difference::new(
@@ -157,6 +160,24 @@ fn log(table: &Table, record: &Record, in_progress: bool) -> Vec<Difference> {
         }
     }
     out
+}
+
+/// Every dealing, complaint and `ready` of a version-3.2 record with its
+/// digest and a few words saying where it is, in that order. O(P · (t + P)).
+fn keygen_digests(ctx: &Context, record: &Record) -> Vec<(Hex32, String)> {
+    let dealings = record.dealings.iter().map(|m| {
+        let what = format!("seat {}'s dealing", m.seat);
+        (dealing_digest(ctx, m), what)
+    });
+    let complaints = record.complaints.iter().map(|m| {
+        let what = format!("seat {}'s complaint against seat {}", m.seat, m.against);
+        (complaint_digest(ctx, m), what)
+    });
+    let readies = record.readies.iter().map(|m| {
+        let what = format!("seat {}'s ready", m.seat);
+        (ready_digest(ctx, m), what)
+    });
+    dealings.chain(complaints).chain(readies).collect()
 }
 
 /// §18 check 3: the room's signed head of the whole log.
