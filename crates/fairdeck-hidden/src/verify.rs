@@ -169,31 +169,24 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
     let found = seat_keys::keys(&table, record, (opts, signing.as_ref()), &mut diffs, memo);
     let Some((keys, joint)) = found else {
         checked.push("the keys (incomplete or refused: no hand checked)".into());
-        let mut v = verdict(id, checked, Vec::new(), diffs, signing.is_some());
-        authorship::finish(&table, record, None, opts, &mut v);
-        return Outcome {
-            verdict: v,
-            state: None,
-        };
+        let signed = signing.is_some();
+        return stopped((&table, record, None), opts, (id, checked, diffs), signed);
     };
     checked.push(format!("{} key proof(s) and the joint key", keys.len()));
-    let (joint, keygen_line) = match (table.tolerate() > 0, signing.as_ref()) {
-        (true, Some(ctx)) => {
-            checked.push(tolerance_line(&table));
-            let kg = keygen::check(&table, record, (&keys, ctx, opts), &mut diffs);
-            checked.push(kg.line);
-            (kg.result.map(|r| r.key), true)
-        }
-        _ => (Some(joint), false),
-    };
+    let joint = card_key(
+        &table,
+        record,
+        (joint, &keys),
+        opts,
+        (&mut checked, &mut diffs),
+    );
     let Some(joint) = joint else {
-        let mut v = verdict(id, checked, Vec::new(), diffs, true);
-        tolerance(&table, &mut v);
-        authorship::finish(&table, record, Some(&keys), opts, &mut v);
-        return Outcome {
-            verdict: v,
-            state: None,
-        };
+        return stopped(
+            (&table, record, Some(&keys)),
+            opts,
+            (id, checked, diffs),
+            true,
+        );
     };
     let reader = opts.reader.filter(|(seat, sk)| {
         let ok = keys
@@ -219,9 +212,7 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         reports.len()
     ));
     let mut v = verdict(id, checked, reports, diffs, signing.is_some());
-    if keygen_line {
-        tolerance(&table, &mut v);
-    }
+    tolerance(&table, &mut v);
     authorship::finish(&table, record, Some(&keys), opts, &mut v);
     Outcome {
         verdict: v,
@@ -242,8 +233,50 @@ fn tolerance_line(table: &Table) -> String {
     )
 }
 
-/// Version 3.2: the verdict's `tolerate` and `threshold` (§29.3).
+/// The outcome of a table whose table stages did not all complete: no
+/// hand checked, no state. `keys` are the verified seat keys, if they are.
+fn stopped(
+    (table, record, keys): (&Table, &Record, Option<&[PublicKey]>),
+    opts: &Options<'_>,
+    (id, checked, diffs): (Option<String>, Vec<String>, Vec<Difference>),
+    signed: bool,
+) -> Outcome {
+    let mut v = verdict(id, checked, Vec::new(), diffs, signed);
+    tolerance(table, &mut v);
+    authorship::finish(table, record, keys, opts, &mut v);
+    Outcome {
+        verdict: v,
+        state: None,
+    }
+}
+
+/// The card key: the joint key of the seat keys, or in version 3.2 the
+/// key generation's `PK` after steps 2a–2b (§29.1), its lines added to
+/// `checked`; `None` when the key generation is incomplete or failed.
+fn card_key(
+    table: &Table,
+    record: &Record,
+    (joint, keys): (PublicKey, &[PublicKey]),
+    opts: &Options<'_>,
+    (checked, diffs): (&mut Vec<String>, &mut Vec<Difference>),
+) -> Option<PublicKey> {
+    if table.tolerate() == 0 {
+        return Some(joint);
+    }
+    // A revision-2 record is signed (`authorship::shape`).
+    let ctx = Signing::new(table, record.room.as_ref());
+    checked.push(tolerance_line(table));
+    let kg = keygen::check(table, record, (keys, &ctx, opts), diffs);
+    checked.push(kg.line);
+    kg.result.map(|r| r.key)
+}
+
+/// Version 3.2: the verdict's `tolerate` and `threshold` (§29.3); nothing
+/// before version 3.2.
 fn tolerance(table: &Table, v: &mut Verdict) {
+    if table.tolerate() == 0 {
+        return;
+    }
     v.tolerate = Some(table.tolerate() as u64);
     v.threshold = Some(table.threshold() as u64);
 }
