@@ -32,31 +32,16 @@ pub use crate::head::{Attestation, Evidence, Receipt, SignedHead};
 use crate::keys::{KeyMessage, Proof, PublicKey, SecretKey};
 use crate::record::{HandRecord, Missing, Record, Void};
 use crate::shuffle::ShuffleMessage;
-use crate::signature::{Context, sign_head, sign_seat, verify_head, verify_seat};
+use crate::signature::{Context, list, message, sign_head, sign_seat, verify_head, verify_seat};
 use crate::transcript::Transcript;
 use crate::wire::Hex32;
 use crate::{Error, Table};
 
-/// Domain of message digests.
-pub const MESSAGE_DOMAIN: &str = "fairdeck-hidden-v3.1/message";
+pub use crate::signature::MESSAGE_DOMAIN;
 /// Domain of the log's hash chain.
 pub const CHAIN_DOMAIN: &str = "fairdeck-hidden-v3.1/chain";
 /// Domain of attestations.
 pub const ATTESTATION_DOMAIN: &str = "fairdeck-hidden-v3.1/attestation";
-
-/// The digest transcript of a message of `kind`: `lp(D_msg) ‖ C ‖ lp(kind)`,
-/// to which the kind's body is appended (§17).
-pub(crate) fn message(ctx: &Context, kind: &str) -> Transcript {
-    let mut t = Transcript::new(MESSAGE_DOMAIN);
-    t.element(&ctx.bytes).bytes(kind.as_bytes());
-    t
-}
-
-/// Appends a list `[x]`: `u64_be` of the count, then the entries (§17).
-pub(crate) fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
-    t.u64(items.len() as u64);
-    t.elements(items);
-}
 
 /// The digest of a key message: `body = u64_be(j) ‖ enc(PK_j) ‖ c ‖ s`. O(1).
 pub fn key_digest(ctx: &Context, m: &KeyMessage) -> Hex32 {
@@ -115,6 +100,8 @@ pub fn void_digest(ctx: &Context, hand: Option<u64>, v: &Void) -> Hex32 {
         let (what, position) = match m {
             Missing::Key => ("key", 0),
             Missing::Shuffle => ("shuffle", 0),
+            Missing::Dealing => ("dealing", 0),
+            Missing::Ready => ("ready", 0),
             Missing::Share { position } => ("share", *position),
         };
         t.bytes(what.as_bytes()).u64(position);

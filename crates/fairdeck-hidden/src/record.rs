@@ -8,6 +8,7 @@
 use fairdeck_fair::Manifest;
 use serde::{Deserialize, Serialize};
 
+use crate::dkg::{ComplaintMessage, DealingMessage, ReadyMessage};
 use crate::dleq::ShareMessage;
 use crate::head::{Attestation, SignedHead};
 use crate::keys::KeyMessage;
@@ -22,46 +23,57 @@ pub const MAX_BYTES: usize = 64 << 20;
 const BOM: &str = "a byte order mark (U+FEFF) before the document: a transcript is UTF-8 JSON text without one (RFC 8259 section 8.1)";
 
 /// What a JSON syntax error means for a transcript.
+mod json;
+#[cfg(test)]
+mod tests;
+
+/// The revision of version 3.2 (`docs/hidden-dealing-v3.2.md` §28).
+pub const TOLERANT_REVISION: u64 = 2;
+
 const NOT_JSON: &str =
     "not exactly one JSON document (RFC 8259: no NaN or Infinity, nothing after the document)";
 
 /// A version-3 transcript of one table.
+///
+/// On the wire the manifest carries version 3.2's `tolerate` (§21.1) among
+/// its fields; here it is [`Record::tolerate`] (see `record/json.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "json::RecordWire", into = "json::RecordWire")]
 pub struct Record {
     /// Always 3.
     pub version: u64,
+    /// 2 for version 3.2 (a threshold key, `docs/hidden-dealing-v3.2.md`),
     /// 1 for version 3.1 (messages signed, the room's log), 0 (left out)
     /// for plain version 3.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub revision: u64,
     /// The table's manifest (version 3).
     pub manifest: Manifest,
+    /// Version 3.2: the manifest's `tolerate`, the number `D` of lost
+    /// seats the table tolerates (§21.1); `None` when the field is absent.
+    pub tolerate: Option<u64>,
     /// Version 3.1: the room's public signing key (none: a table without a
     /// room, played offline).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<Hex32>,
     /// One key message per seat, in seat order.
     pub keys: Vec<KeyMessage>,
-    /// The void record of a table whose keys never all arrived.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Version 3.2: one dealing per seat, the k-th of seat k (§28.2).
+    pub dealings: Vec<DealingMessage>,
+    /// Version 3.2: one `ready` per seat, the k-th of seat k (§28.2).
+    pub readies: Vec<ReadyMessage>,
+    /// Version 3.2: the complaints, in any order (§22.5).
+    pub complaints: Vec<ComplaintMessage>,
+    /// The void record of a table whose keys (or, in version 3.2, whose
+    /// dealings or readies) never all arrived.
     pub void: Option<Void>,
     /// The hands played, hand numbers increasing.
     pub hands: Vec<HandRecord>,
     /// Version 3.1: the digests of every message and void record, in the
     /// order the room accepted them (§18).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Hex32>,
     /// Version 3.1: the room's signed head of the whole log.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head: Option<SignedHead>,
     /// Version 3.1: the seats' signatures on the log they verified.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attestations: Vec<Attestation>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// One hand's messages.
@@ -114,6 +126,10 @@ pub enum Missing {
     Key,
     /// The seat's shuffle.
     Shuffle,
+    /// Version 3.2: the seat's dealing (§22.3).
+    Dealing,
+    /// Version 3.2: the seat's `ready` (§22.4).
+    Ready,
     /// The seat's share of a position.
     Share {
         /// The position in the dealt deck.
@@ -137,9 +153,11 @@ impl TryFrom<MissingWire> for Missing {
         match (w.message.as_str(), w.position) {
             ("key", None) => Ok(Missing::Key),
             ("shuffle", None) => Ok(Missing::Shuffle),
+            ("dealing", None) => Ok(Missing::Dealing),
+            ("ready", None) => Ok(Missing::Ready),
             ("share", Some(position)) => Ok(Missing::Share { position }),
             (m, _) => Err(format!(
-                "a missing message is key, shuffle (no position) or share (a position), not {m:?}"
+                "a missing message is key, shuffle, dealing, ready (no position) or share (a position), not {m:?}"
             )),
         }
     }
@@ -150,6 +168,8 @@ impl From<Missing> for MissingWire {
         let (message, position) = match m {
             Missing::Key => ("key", None),
             Missing::Shuffle => ("shuffle", None),
+            Missing::Dealing => ("dealing", None),
+            Missing::Ready => ("ready", None),
             Missing::Share { position } => ("share", Some(position)),
         };
         MissingWire {
@@ -164,6 +184,8 @@ impl core::fmt::Display for Missing {
         match self {
             Missing::Key => f.write_str("its key"),
             Missing::Shuffle => f.write_str("its shuffle"),
+            Missing::Dealing => f.write_str("its dealing"),
+            Missing::Ready => f.write_str("its ready"),
             Missing::Share { position } => write!(f, "its share of position {position}"),
         }
     }
@@ -177,8 +199,12 @@ impl Record {
             version: VERSION,
             revision: 0,
             manifest,
+            tolerate: None,
             room: None,
             keys: Vec::new(),
+            dealings: Vec::new(),
+            readies: Vec::new(),
+            complaints: Vec::new(),
             void: None,
             hands: Vec::new(),
             log: Vec::new(),
@@ -196,6 +222,44 @@ impl Record {
             room,
             ..Record::new(manifest)
         }
+    }
+
+    /// An empty version-3.2 transcript (`docs/hidden-dealing-v3.2.md`
+    /// §28) of a table tolerating `tolerate` lost seats: signed and logged
+    /// as version 3.1, with a table stage of dealings and one of readies
+    /// after the keys. The manifest's rules (§21.1) are the verifier's.
+    pub fn tolerant(manifest: Manifest, tolerate: u64, room: Option<Hex32>) -> Record {
+        Record {
+            revision: TOLERANT_REVISION,
+            tolerate: Some(tolerate),
+            ..Record::signed(manifest, room)
+        }
+    }
+
+    /// The table this record's manifest (and, in version 3.2, its
+    /// `tolerate`) describes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Manifest`] naming the broken rule (§4.1, §21.1: `tolerate`
+    /// present exactly in revision 2, between 1 and `P − 2`, a game with
+    /// folds).
+    pub fn table(&self) -> Result<crate::Table, Error> {
+        match (self.revision == TOLERANT_REVISION, self.tolerate) {
+            (false, None) => crate::Table::new(self.manifest.clone()),
+            (true, Some(d)) => crate::Table::with_tolerance(self.manifest.clone(), d),
+            (true, None) => Err(Error::Manifest(
+                "a revision-2 table has the field tolerate (§21.1 rule 1)".into(),
+            )),
+            (false, Some(_)) => Err(Error::Manifest(
+                "the field tolerate belongs to revision 2 only (§21.1 rule 1)".into(),
+            )),
+        }
+    }
+
+    /// The stage of the table's void record, if it has one.
+    pub fn void_stage(&self) -> Option<&str> {
+        self.void.as_ref().map(|v| v.stage.as_str())
     }
 
     /// Whether messages are signed and logged (version 3.1).
@@ -303,76 +367,5 @@ impl HandRecord {
     pub fn all_shares(&self) -> impl Iterator<Item = &ShareMessage> {
         let streets = self.streets.iter().flat_map(|s| &s.shares);
         self.deal.iter().chain(streets).chain(&self.showdown)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::manifest;
-
-    #[test]
-    fn an_empty_record_round_trips() {
-        let r = Record::new(manifest("holdem", "standard", 2));
-        assert_eq!(Record::from_json(&r.to_json()), Ok(r));
-    }
-
-    #[test]
-    fn duplicate_unknown_and_missing_fields_are_refused() {
-        let good = Record::new(manifest("holdem", "standard", 2)).to_json();
-        let dup = good.replacen("\"keys\": []", "\"keys\": [], \"keys\": []", 1);
-        let unknown = good.replacen("\"keys\": []", "\"keys\": [], \"extra\": 1", 1);
-        let missing = good.replacen("\"keys\": [],", "", 1);
-        for (bad, says) in [
-            (dup, "duplicate"),
-            (unknown, "unknown"),
-            (missing, "missing"),
-        ] {
-            let err = Record::from_json(&bad).unwrap_err();
-            assert_eq!(err.kind(), "document");
-            assert!(err.to_string().contains(says), "{err}");
-        }
-        let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","x":1}]}"#;
-        assert!(serde_json::from_str::<Void>(void).is_err());
-        let void = r#"{"stage":"keys","seat":1,"missing":[{"message":"key","position":4}]}"#;
-        assert!(serde_json::from_str::<Void>(void).is_err());
-        let void = r#"{"stage":"deal","seat":1,"missing":[{"message":"share","position":4}]}"#;
-        let v: Void = serde_json::from_str(void).unwrap();
-        assert_eq!(v.missing, [Missing::Share { position: 4 }]);
-    }
-
-    #[test]
-    fn text_that_is_not_one_json_document_is_refused() {
-        let good = Record::new(manifest("holdem", "standard", 2)).to_json();
-        let nan = good.replacen("\"hands\": []", "\"hands\": NaN", 1);
-        let cases = [
-            (format!("\u{feff}{good}"), "byte order mark"),
-            (format!("{good} x"), "trailing characters"),
-            (format!("{good}\n{good}"), "trailing characters"),
-            (nan, "NaN"),
-        ];
-        for (bad, says) in cases {
-            let err = Record::from_json(&bad).unwrap_err();
-            assert_eq!(err.kind(), "document");
-            assert!(err.to_string().contains(says), "{err}");
-            assert_eq!(Record::from_bytes(bad.as_bytes()).unwrap_err(), err);
-        }
-        let mut bytes = good.clone().into_bytes();
-        let at = good.find("holdem").unwrap();
-        bytes[at] = 0xff;
-        let err = Record::from_bytes(&bytes).unwrap_err();
-        assert_eq!(err.kind(), "document");
-        assert!(err.to_string().contains(&format!("offset {at}")), "{err}");
-        assert!(Record::from_bytes(good.as_bytes()).is_ok());
-    }
-
-    #[test]
-    fn hands_are_added_in_increasing_order() {
-        let mut r = Record::new(manifest("holdem", "standard", 2));
-        r.hand_mut(2).unwrap();
-        assert_eq!(r.hand_mut(1).unwrap_err(), Error::HandOrder(1));
-        assert_eq!(r.hand_mut(2).unwrap().hand, 2);
-        r.hand_mut(3).unwrap();
-        assert_eq!(r.hands.len(), 2);
     }
 }

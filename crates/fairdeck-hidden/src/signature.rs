@@ -40,6 +40,23 @@ use crate::keys::{Proof, PublicKey, SecretKey};
 use crate::transcript::Transcript;
 use crate::wire::Hex32;
 
+/// Domain of message digests (§17).
+pub const MESSAGE_DOMAIN: &str = "fairdeck-hidden-v3.1/message";
+
+/// The digest transcript of a message of `kind`: `lp(D_msg) ‖ C ‖ lp(kind)`,
+/// to which the kind's body is appended (§17).
+pub(crate) fn message(ctx: &Context, kind: &str) -> Transcript {
+    let mut t = Transcript::new(MESSAGE_DOMAIN);
+    t.element(&ctx.bytes).bytes(kind.as_bytes());
+    t
+}
+
+/// Appends a list `[x]`: `u64_be` of the count, then the entries (§17).
+pub(crate) fn list<'a>(t: &mut Transcript, items: impl ExactSizeIterator<Item = &'a Hex32>) {
+    t.u64(items.len() as u64);
+    t.elements(items);
+}
+
 /// Domain of the context `C`.
 pub const CONTEXT_DOMAIN: &str = "fairdeck-hidden-v3.1/context";
 /// Domain of seat signatures.

@@ -18,6 +18,14 @@ pub struct Verdict {
     /// A valid version-3 transcript shows that every proof holds, not who
     /// sent each message.
     pub signed: bool,
+    /// Version 3.2: the number `D` of lost seats the table tolerates
+    /// (`docs/hidden-dealing-v3.2.md` §29.3); absent before version 3.2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerate: Option<u64>,
+    /// Version 3.2: the threshold `t = P − D`, the number of seats whose
+    /// shares open a card; absent before version 3.2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<u64>,
     /// Version 3.1: the seats that attested the whole log (§18 check 4).
     pub attested_by: Vec<u64>,
     /// The fingerprint of each key in the transcript (§17), in the order of

@@ -19,17 +19,18 @@
 mod authorship;
 mod hand;
 mod incremental;
+mod keygen;
+#[cfg(test)]
+mod keygen_tests;
+mod seat_keys;
 mod stages;
 
 pub use incremental::Verifier;
 
-use curve25519_dalek::ristretto::RistrettoPoint;
-use curve25519_dalek::traits::Identity;
-
 use crate::elgamal::PublishedDeck;
-use crate::keys::{PublicKey, SecretKey, verify_key};
+use crate::keys::{PublicKey, SecretKey};
 use crate::layout::Stage;
-use crate::ledger::{Evidence, key_digest};
+use crate::ledger::Evidence;
 use crate::record::{Missing, Record};
 use crate::signature::Context as Signing;
 use crate::verdict::{Difference, HandReport, Owed, Verdict};
@@ -125,6 +126,8 @@ fn verdict(
             "invalid"
         },
         signed,
+        tolerate: None,
+        threshold: None,
         attested_by: Vec::new(),
         key_fingerprints: Vec::new(),
         table,
@@ -163,17 +166,28 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         .then(|| Signing::new(&table, record.room.as_ref()));
     let id = Some(table.manifest().table.clone());
     checked.push(manifest_line(&table));
-    let found = keys(&table, record, (opts, signing.as_ref()), &mut diffs, memo);
+    let found = seat_keys::keys(&table, record, (opts, signing.as_ref()), &mut diffs, memo);
     let Some((keys, joint)) = found else {
         checked.push("the keys (incomplete or refused: no hand checked)".into());
-        let mut v = verdict(id, checked, Vec::new(), diffs, signing.is_some());
-        authorship::finish(&table, record, None, opts, &mut v);
-        return Outcome {
-            verdict: v,
-            state: None,
-        };
+        let signed = signing.is_some();
+        return stopped((&table, record, None), opts, (id, checked, diffs), signed);
     };
     checked.push(format!("{} key proof(s) and the joint key", keys.len()));
+    let joint = card_key(
+        &table,
+        record,
+        (joint, &keys),
+        opts,
+        (&mut checked, &mut diffs),
+    );
+    let Some(joint) = joint else {
+        return stopped(
+            (&table, record, Some(&keys)),
+            opts,
+            (id, checked, diffs),
+            true,
+        );
+    };
     let reader = opts.reader.filter(|(seat, sk)| {
         let ok = keys
             .get(*seat as usize)
@@ -198,6 +212,7 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
         reports.len()
     ));
     let mut v = verdict(id, checked, reports, diffs, signing.is_some());
+    tolerance(&table, &mut v);
     authorship::finish(&table, record, Some(&keys), opts, &mut v);
     Outcome {
         verdict: v,
@@ -208,6 +223,62 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
             hands,
         }),
     }
+}
+
+/// Version 3.2's line on the price of the table's tolerance (§29.3).
+fn tolerance_line(table: &Table) -> String {
+    let (d, p, t) = (table.tolerate(), table.seats(), table.threshold());
+    format!(
+        "table tolerates {d} lost seat(s) of {p} (threshold {t}): any {t} seats together could read every card"
+    )
+}
+
+/// The outcome of a table whose table stages did not all complete: no
+/// hand checked, no state. `keys` are the verified seat keys, if they are.
+fn stopped(
+    (table, record, keys): (&Table, &Record, Option<&[PublicKey]>),
+    opts: &Options<'_>,
+    (id, checked, diffs): (Option<String>, Vec<String>, Vec<Difference>),
+    signed: bool,
+) -> Outcome {
+    let mut v = verdict(id, checked, Vec::new(), diffs, signed);
+    tolerance(table, &mut v);
+    authorship::finish(table, record, keys, opts, &mut v);
+    Outcome {
+        verdict: v,
+        state: None,
+    }
+}
+
+/// The card key: the joint key of the seat keys, or in version 3.2 the
+/// key generation's `PK` after steps 2a–2b (§29.1), its lines added to
+/// `checked`; `None` when the key generation is incomplete or failed.
+fn card_key(
+    table: &Table,
+    record: &Record,
+    (joint, keys): (PublicKey, &[PublicKey]),
+    opts: &Options<'_>,
+    (checked, diffs): (&mut Vec<String>, &mut Vec<Difference>),
+) -> Option<PublicKey> {
+    if table.tolerate() == 0 {
+        return Some(joint);
+    }
+    // A revision-2 record is signed (`authorship::shape`).
+    let ctx = Signing::new(table, record.room.as_ref());
+    checked.push(tolerance_line(table));
+    let kg = keygen::check(table, record, (keys, &ctx, opts), diffs);
+    checked.push(kg.line);
+    kg.result.map(|r| r.key)
+}
+
+/// Version 3.2: the verdict's `tolerate` and `threshold` (§29.3); nothing
+/// before version 3.2.
+fn tolerance(table: &Table, v: &mut Verdict) {
+    if table.tolerate() == 0 {
+        return;
+    }
+    v.tolerate = Some(table.tolerate() as u64);
+    v.threshold = Some(table.threshold() as u64);
 }
 
 /// The first line of what was checked: the manifest's fields.
@@ -260,128 +331,7 @@ fn table(record: &Record) -> Result<Table, Error> {
         )));
     }
     authorship::shape(record)?;
-    Table::new(record.manifest.clone())
-}
-
-/// Step 2: one verified key per seat, in order, and the joint key; `None`
-/// (with the differences) if any is missing or refused.
-fn keys(
-    table: &Table,
-    record: &Record,
-    (opts, signing): (&Options<'_>, Option<&Signing>),
-    diffs: &mut Vec<Difference>,
-    memo: &mut incremental::Memo,
-) -> Option<(Vec<PublicKey>, PublicKey)> {
-    let before = diffs.len();
-    let mut keys = Vec::new();
-    let mut missing = Vec::new();
-    for k in 0..table.seats() as u64 {
-        match record.keys.get(k as usize) {
-            None => missing.push(k),
-            Some(m) if m.seat != k => diffs.push(Difference::new(
-                None,
-                Error::Replay(format!(
-                    "the key message of seat {} is in seat {k}'s place",
-                    m.seat
-                )),
-            )),
-            Some(m) => match memo.key(k as usize, m, || signed_key(table, signing, m)) {
-                Ok(pk) => keys.push(pk),
-                Err(e) => diffs.push(Difference::new(None, e)),
-            },
-        }
-    }
-    if record.keys.len() > table.seats() {
-        let e = Error::UnexpectedMessage(format!(
-            "{} key messages for {} seats",
-            record.keys.len(),
-            table.seats()
-        ));
-        diffs.push(Difference::new(None, e));
-    }
-    key_void(record, &missing, opts, diffs);
-    if diffs.len() > before || !missing.is_empty() {
-        return None;
-    }
-    let joint: RistrettoPoint = keys.iter().map(|k| k.0).sum();
-    if joint == RistrettoPoint::identity() {
-        diffs.push(Difference::new(None, Error::Identity));
-        return None;
-    }
-    Some((keys, PublicKey(joint)))
-}
-
-/// A key proof, and in version 3.1 the key message's signature under the
-/// key it carries.
-fn signed_key(
-    table: &Table,
-    signing: Option<&Signing>,
-    m: &crate::keys::KeyMessage,
-) -> Result<PublicKey, Error> {
-    let pk = match verify_key(table, m) {
-        Ok(pk) => pk,
-        // §18: a failed proof is its seat's fault only under its seat's
-        // signature. A key message not signed under the key it carries
-        // (a rogue key, which nobody can prove or sign for) was put in the
-        // seat's place by someone else: `signature`, the room's.
-        Err(Error::KeyProof(j)) => {
-            if let (Some(ctx), Ok(point)) = (signing, crate::group::decode_point(&m.public_key)) {
-                let what = format!("the key message in seat {}'s place", m.seat);
-                let digest = key_digest(ctx, m);
-                authorship::check(
-                    ctx,
-                    (m.seat, &PublicKey(point)),
-                    &digest,
-                    &m.signature,
-                    what,
-                )?;
-            }
-            return Err(Error::KeyProof(j));
-        }
-        Err(e) => return Err(e),
-    };
-    if let Some(ctx) = signing {
-        let what = format!("the key message in seat {}'s place", m.seat);
-        authorship::check(ctx, (m.seat, &pk), &key_digest(ctx, m), &m.signature, what)?;
-    }
-    Ok(pk)
-}
-
-/// The table-level void (stage `keys`), or the missing keys without one.
-fn key_void(record: &Record, missing: &[u64], opts: &Options<'_>, diffs: &mut Vec<Difference>) {
-    let Some(v) = &record.void else {
-        if !opts.in_progress {
-            for &k in missing {
-                diffs.push(Difference::new(
-                    None,
-                    Error::MissingMessage(k, "its key".into()),
-                ));
-            }
-        } else if !missing.is_empty() && !record.hands.is_empty() {
-            diffs.push(Difference::new(
-                None,
-                Error::UnexpectedMessage("hands before every key".into()),
-            ));
-        }
-        return;
-    };
-    let expected = missing.first().map(|&k| (k, vec![Missing::Key]));
-    if v.stage != "keys" || expected != Some((v.seat, v.missing.clone())) {
-        let why = match missing.first() {
-            Some(k) => format!(
-                "the table stalled at the keys, at seat {k}; the record says {} at {:?}",
-                v.seat, v.stage
-            ),
-            None => "the record voids the table, but every key is present".into(),
-        };
-        diffs.push(Difference::new(None, Error::Void(why)));
-    }
-    if !record.hands.is_empty() {
-        diffs.push(Difference::new(
-            None,
-            Error::UnexpectedMessage("hands at a void table".into()),
-        ));
-    }
+    record.table()
 }
 
 /// What every seat owes in `stage`, from the per-seat missing lists.

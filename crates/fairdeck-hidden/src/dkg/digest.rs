@@ -3,8 +3,7 @@
 //! `first32(SHA-512(lp(D_msg) ‖ C ‖ lp(kind) ‖ body))`.
 
 use super::{ComplaintMessage, DealingMessage, ReadyMessage};
-use crate::ledger::{list, message};
-use crate::signature::Context;
+use crate::signature::{Context, list, message};
 use crate::wire::Hex32;
 
 /// `kind "dealing"`: `body = u64_be(i) ‖ [commitments] ‖ E_i ‖ [shares] ‖ c ‖ s`. O(t + P).

@@ -168,21 +168,26 @@ impl Follower {
     ///
     /// [`Refused::Invalid`] with the first difference if the record does
     /// not verify (a wrong key among them); [`Refused::KeysMissing`] if not
-    /// every key is in.
+    /// every key is in; [`Refused::Step`] for a version-3.2 table, whose
+    /// hands are not yet implemented (its key generation is
+    /// [`super::publish_dealing`] and [`super::publish_answer`]).
     pub fn check<'k>(
         &mut self,
         record: Record,
         (seat, key): (u64, &'k SecretKey),
     ) -> Result<Turn<'k>, Refused> {
+        if record.revision == crate::record::TOLERANT_REVISION {
+            return Err(Refused::Step(crate::Error::Document(
+                "a version-3.2 table (revision 2) plays its key generation only: hands of revision 2 are not yet implemented".into(),
+            )));
+        }
         let opts = Options {
             reader: Some((seat, key)),
             in_progress: true,
             evidence: &[],
             pins: &[],
         };
-        let table = record
-            .is_signed()
-            .then(|| Table::new(record.manifest.clone()));
+        let table = record.is_signed().then(|| record.table());
         if let Some(Ok(table)) = &table
             && let Err(e) = self.history(table, &record, seat)
         {

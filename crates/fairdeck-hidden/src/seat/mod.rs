@@ -50,8 +50,10 @@ use crate::wire::Hex32;
 use crate::{Error, Table};
 
 mod follower;
+mod keygen;
 
 pub use follower::Follower;
+pub use keygen::{Answer, publish_answer, publish_dealing, table_void};
 
 /// Why a seat does not take a step. Front ends word each case for their
 /// users (a file name, a request field); [`core::fmt::Display`] gives a

@@ -10,8 +10,7 @@ use crate::dkg::KeyShare;
 use crate::dleq::ShareMessage;
 use crate::elgamal::Ciphertext;
 use crate::keys::{Proof, PublicKey};
-use crate::ledger::message;
-use crate::signature::Context;
+use crate::signature::{Context, message};
 use crate::wire::Hex32;
 use crate::{Error, Table};
 

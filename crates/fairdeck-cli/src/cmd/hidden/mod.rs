@@ -13,6 +13,7 @@
 //! only maps files and flags to them.
 
 mod files;
+mod keygen;
 mod page;
 mod report;
 mod seat;
@@ -40,6 +41,15 @@ pub enum Command {
     /// Make a seat's key pair: the secret to a new file (mode 0600), the
     /// public key message (with its proof) to the transcript and stdout.
     Key(KeyArgs),
+    /// Version 3.2 (a table opened with --tolerate), after every key: check
+    /// the transcript, then publish this seat's dealing of the key
+    /// generation (dealings in seat order).
+    Dealing(KeygenArgs),
+    /// Version 3.2, after every dealing: check every dealing's share to
+    /// this seat; publish its ready (readies in seat order), or its
+    /// complaint against each dealer whose share is bad (which ends the
+    /// table, naming the seat at fault).
+    Ready(KeygenArgs),
     /// Check every earlier proof, then shuffle and re-encrypt the deck with
     /// a proof (the seat's turn, in seat order).
     Shuffle(StepArgs),
@@ -85,6 +95,14 @@ pub struct NewArgs {
     /// The hands to play, FIRST-LAST (or one number).
     #[arg(long, default_value = "1")]
     pub hands: String,
+    /// Tolerate D lost seats (version 3.2; 1 ≤ D ≤ seats − 2, hold'em or
+    /// draw; left out: every seat is needed to open a card). The price,
+    /// said plainly: with D ≥ 1, any seats − D seats together can read every
+    /// card (hole cards, the stock, the burns) and so steer the deal, and
+    /// with D = 1 that is all the other seats together. Only the key
+    /// generation (`hidden dealing`, `hidden ready`) is played so far.
+    #[arg(long, value_name = "D")]
+    pub tolerate: Option<u64>,
 }
 
 /// One name of `--seats`: `a, b` would make a seat named " b" that
@@ -115,6 +133,24 @@ pub struct KeyArgs {
     /// Reproducible tests only: derive the randomness from SEED (64 hex
     /// digits, or any text hashed with SHA-256) instead of the OS. Anyone
     /// who knows SEED knows the secret key.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<String>,
+}
+
+/// Flags of `hidden dealing` and `hidden ready`.
+#[derive(Debug, clap::Args)]
+pub struct KeygenArgs {
+    /// The table's transcript (read, checked, and written back with the
+    /// seat's message(s); locked through FILE.lock meanwhile).
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// The seat's secret key file (from `hidden key`). A file of another
+    /// table or seat, or not the key its seat published, is a usage error
+    /// (exit 2).
+    #[arg(long, value_name = "FILE")]
+    pub key: PathBuf,
+    /// Reproducible tests only: derive the randomness from SEED instead of
+    /// the OS. Anyone who knows SEED knows this seat's dealing secrets.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<String>,
 }
@@ -168,6 +204,8 @@ pub fn run(command: &Command, out: &mut Output) -> anyhow::Result<ExitCode> {
     match command {
         Command::New(args) => writing(out, |c, o| steps::new(args, c, o)),
         Command::Key(args) => writing(out, |c, o| steps::key(args, c, o)),
+        Command::Dealing(args) => writing(out, |c, o| keygen::dealing(args, c, o)),
+        Command::Ready(args) => writing(out, |c, o| keygen::ready(args, c, o)),
         Command::Shuffle(args) => writing(out, |c, o| steps::shuffle(args, c, o)),
         Command::Share(args) => writing(out, |c, o| steps::share(args, c, o)),
         Command::Cards(args) => report::cards_of(args, out),

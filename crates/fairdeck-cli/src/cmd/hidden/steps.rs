@@ -5,14 +5,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use fairdeck::cards::Game;
 use fairdeck_fair::Manifest;
+use fairdeck_hidden::VERSION;
 use fairdeck_hidden::keys::SecretKey;
 use fairdeck_hidden::ledger::void_digest;
 use fairdeck_hidden::play::void_record;
-use fairdeck_hidden::record::{Missing, Record, Void};
-use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key};
+use fairdeck_hidden::record::{Record, Void};
+use fairdeck_hidden::seat::{Refused, check_published, hand_of, key_turn, publish_key, table_void};
 use fairdeck_hidden::signature::Context as Signing;
 use fairdeck_hidden::verify::{Options, verify};
-use fairdeck_hidden::{Table, VERSION};
 use fairdeck_shuf::Cancel;
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ use crate::failure::{note, usage};
 use crate::output::Output;
 
 /// Prints what a step published (one JSON document) and notes where it went.
-fn published<T: Serialize + ?Sized>(
+pub(super) fn published<T: Serialize + ?Sized>(
     out: &mut Output,
     what: &T,
     line: String,
@@ -63,10 +63,20 @@ pub(super) fn new(args: &NewArgs, cancel: &Cancel, out: &mut Output) -> anyhow::
         first,
         last,
     };
-    Table::new(manifest.clone()).map_err(|e| usage(e.to_string()))?;
     // Version 3.1 without a room: every seat signs its messages and the
-    // transcript logs their digests (the file is the bulletin board).
-    let record = Record::signed(manifest, None);
+    // transcript logs their digests (the file is the bulletin board); with
+    // --tolerate, version 3.2 (a threshold key, §21).
+    let record = match args.tolerate {
+        None => Record::signed(manifest, None),
+        Some(d) => Record::tolerant(manifest, d, None),
+    };
+    record.table().map_err(|e| {
+        let hint = match args.tolerate {
+            Some(0) => " (leave --tolerate out for a table that tolerates no lost seat)",
+            _ => "",
+        };
+        usage(format!("{e}{hint}"))
+    })?;
     transcript::create(&args.transcript, &record, cancel)?;
     published(
         out,
@@ -94,7 +104,8 @@ fn seat_index(record: &Record, seat: &str) -> anyhow::Result<u64> {
 pub(super) fn key(args: &KeyArgs, cancel: &Cancel, out: &mut Output) -> anyhow::Result<ExitCode> {
     let file = transcript::lock(&args.transcript, cancel)?;
     let mut record = file.read()?;
-    let table = Table::new(record.manifest.clone())
+    let table = record
+        .table()
         .map_err(|e| usage(format!("{}: {e}", args.transcript.display())))?;
     let seat = seat_index(&record, &args.seat)?;
     let refused = |e: Refused| match e {
@@ -212,7 +223,7 @@ pub(super) fn open(args: &StepArgs, cancel: &Cancel, out: &mut Output) -> anyhow
 /// version-3 transcript has no log.
 fn log_void(record: &mut Record, hand: Option<u64>, v: &Void) -> anyhow::Result<()> {
     if record.is_signed() {
-        let table = Table::new(record.manifest.clone())?;
+        let table = record.table()?;
         let ctx = Signing::new(&table, record.room.as_ref());
         record.log.push(void_digest(&ctx, hand, v));
     }
@@ -239,21 +250,20 @@ pub(super) fn void(args: &VoidArgs, cancel: &Cancel, out: &mut Output) -> anyhow
         );
     }
     let Some(state) = outcome.state else {
-        // The keys never all arrived: the table is void.
-        let seat = record.keys.len() as u64;
-        let v = Void {
-            stage: "keys".into(),
-            seat,
-            missing: vec![Missing::Key],
-        };
+        // A table stage never completed (the keys; in version 3.2 the
+        // dealings or readies): the table is void.
+        let seats = record.manifest.seats.len();
+        let v = table_void(&record, seats).ok_or_else(|| {
+            anyhow::anyhow!("the key generation ended with a complaint: nothing to void")
+        })?;
         log_void(&mut record, None, &v)?;
         record.void = Some(v.clone());
         file.write(&record)?;
-        return published(
-            out,
-            &v,
-            format!("table void: seat {seat} did not publish its key"),
+        let line = format!(
+            "table void: seat {} did not publish {}",
+            v.seat, v.missing[0]
         );
+        return published(out, &v, line);
     };
     let n = hand_of(&record, args.hand);
     let i = state
