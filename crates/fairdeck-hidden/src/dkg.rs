@@ -57,8 +57,6 @@ use crate::keys::PublicKey;
 mod complaint;
 mod dealing;
 pub mod digest;
-#[cfg(test)]
-mod frost_tests;
 mod shares;
 #[cfg(test)]
 mod tests;

@@ -20,8 +20,6 @@ mod authorship;
 mod hand;
 mod incremental;
 mod keygen;
-#[cfg(test)]
-mod keygen_tests;
 mod seat_keys;
 mod stages;
 

@@ -228,3 +228,6 @@ fn one_per_seat<M, T>(
     }
     (checked, missing)
 }
+
+#[cfg(test)]
+mod tests;

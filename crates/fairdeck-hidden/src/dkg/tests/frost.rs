@@ -10,7 +10,7 @@ use frost_ristretto255::keys::{
 };
 use frost_ristretto255::{Identifier, VerifyingKey};
 
-use super::{KeyShare, shares::decrypt_share};
+use crate::dkg::{KeyShare, shares::decrypt_share};
 use crate::group::encode_point;
 use crate::testing::{Keygen, keygen};
 use crate::threshold::lagrange_weights;

@@ -5,7 +5,6 @@
 use chacha20::ChaCha20Rng;
 use curve25519_dalek::scalar::Scalar;
 
-use super::{Options, verify};
 use crate::dkg::digest::{complaint_digest, dealing_digest, ready_digest};
 use crate::dkg::{self, DealingSecrets, KeyShare};
 use crate::group::{decode_scalar, encode_scalar};
@@ -16,6 +15,7 @@ use crate::seat::{Answer, publish_answer, publish_dealing, publish_key};
 use crate::signature::{Context, sign_seat};
 use crate::testing::{manifest, rng};
 use crate::verdict::Verdict;
+use crate::verify::{Options, verify};
 use crate::{Error, Table};
 
 const SEATS: usize = 4;
