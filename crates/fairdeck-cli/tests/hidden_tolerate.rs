@@ -65,6 +65,7 @@ fn a_four_seat_key_generation_tolerating_one_verifies() {
     ok(&text);
     let shown = String::from_utf8_lossy(&text.stdout);
     for line in [
+        "version 3.2 transcript; checked:",
         "table tolerates 1 lost seat(s) of 4 (threshold 3): any 3 seats together could read every card",
         "key generation: 4 dealings, 4 readies, no complaint",
     ] {

@@ -63,9 +63,13 @@ fn print_hand(w: &mut impl Write, h: &HandReport) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The verdict on a version 3 or 3.1 transcript, as text.
+/// The verdict on a version 3, 3.1 or 3.2 transcript, as text.
 pub fn print_verdict(w: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
-    let version = if v.signed { "3.1" } else { "3" };
+    let version = match (v.tolerate, v.signed) {
+        (Some(_), _) => "3.2",
+        (None, true) => "3.1",
+        (None, false) => "3",
+    };
     writeln!(w, "version {version} transcript; checked:")?;
     for c in &v.checked {
         writeln!(w, "  {c}")?;
