@@ -145,19 +145,43 @@ pub fn verify(record: &Record, opts: &Options<'_>) -> Outcome {
 }
 
 /// The verification, with the proof results `memo` remembers.
+/// The outcome when the manifest is refused: nothing else is checked.
+fn refused_manifest(e: Error) -> Outcome {
+    let checked = vec!["the manifest (refused: nothing else checked)".into()];
+    Outcome {
+        verdict: verdict(
+            None,
+            checked,
+            Vec::new(),
+            vec![Difference::new(None, e)],
+            false,
+        ),
+        state: None,
+    }
+}
+
+/// The seat whose own cards the verifier reads, if its key file matches
+/// the seat's published key (a mismatch is a difference, `WrongKey`).
+fn reader<'a>(
+    opts: &Options<'a>,
+    keys: &[PublicKey],
+    diffs: &mut Vec<Difference>,
+) -> Option<(u64, &'a SecretKey)> {
+    opts.reader.filter(|(seat, sk)| {
+        let ok = (keys.get(*seat as usize)).is_some_and(|pk| *pk == sk.public_key());
+        if !ok {
+            diffs.push(Difference::new(None, Error::WrongKey(*seat)));
+        }
+        ok
+    })
+}
+
 fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Outcome {
     let mut diffs = Vec::new();
     let mut checked = Vec::new();
     let table = match table(record) {
         Ok(t) => t,
-        Err(e) => {
-            diffs.push(Difference::new(None, e));
-            checked.push("the manifest (refused: nothing else checked)".into());
-            return Outcome {
-                verdict: verdict(None, checked, Vec::new(), diffs, false),
-                state: None,
-            };
-        }
+        Err(e) => return refused_manifest(e),
     };
     let signing = record
         .is_signed()
@@ -186,15 +210,7 @@ fn run(record: &Record, opts: &Options<'_>, memo: &mut incremental::Memo) -> Out
             true,
         );
     };
-    let reader = opts.reader.filter(|(seat, sk)| {
-        let ok = keys
-            .get(*seat as usize)
-            .is_some_and(|pk| *pk == sk.public_key());
-        if !ok {
-            diffs.push(Difference::new(None, Error::WrongKey(*seat)));
-        }
-        ok
-    });
+    let reader = reader(opts, &keys, &mut diffs);
     memo.seat_keys(&keys);
     let base = hand::Context {
         table: &table,
