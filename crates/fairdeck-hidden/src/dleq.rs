@@ -12,10 +12,9 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::VartimeMultiscalarMul;
 use rand_core::CryptoRng;
 use serde::{Deserialize, Serialize};
-use zeroize::Zeroize;
 
 use crate::elgamal::Ciphertext;
-use crate::group::{decode_point, decode_scalar, encode_point, encode_scalar, random_scalar};
+use crate::group::{decode_point, decode_scalar, encode_point, random_scalar};
 use crate::keys::{Proof, PublicKey, SecretKey};
 use crate::transcript::Transcript;
 use crate::wire::Hex32;
@@ -84,17 +83,12 @@ pub(crate) fn prove_dleq<R: CryptoRng + ?Sized>(
     x: &Scalar,
     rng: &mut R,
 ) -> Proof {
-    let mut k = random_scalar(rng);
+    let k = random_scalar(rng);
     let mut t = prefix;
     t.element(&encode_point(&(RISTRETTO_BASEPOINT_TABLE * &k)))
         .element(&encode_point(&(k * base)));
     let c = t.challenge();
-    let s = k + c * x;
-    k.zeroize();
-    Proof {
-        c: encode_scalar(&c),
-        s: encode_scalar(&s),
-    }
+    Proof::respond(k, &c, x)
 }
 
 /// Checks a proof of [`prove_dleq`] for `X = x·G` and `Y = x·H`:

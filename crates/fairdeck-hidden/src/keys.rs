@@ -67,6 +67,19 @@ pub struct Proof {
     pub s: Hex32,
 }
 
+impl Proof {
+    /// The proof `(c, s = k + c·x)` for the nonce `k`, which it wipes: the
+    /// last step of every Schnorr and Chaum–Pedersen proof here. O(1).
+    pub(crate) fn respond(mut k: Scalar, c: &Scalar, x: &Scalar) -> Proof {
+        let s = k + c * x;
+        k.zeroize();
+        Proof {
+            c: encode_scalar(c),
+            s: encode_scalar(&s),
+        }
+    }
+}
+
 /// Seat `seat`'s public key with its proof of knowledge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,17 +164,12 @@ pub fn key_message<R: CryptoRng + ?Sized>(
 ) -> Result<KeyMessage, Error> {
     table.check_seat(seat)?;
     let public_key = encode_point(&sk.public_key().0);
-    let mut k = random_scalar(rng);
+    let k = random_scalar(rng);
     let c = key_challenge(table, seat, &public_key, &(RISTRETTO_BASEPOINT_TABLE * &k));
-    let s = k + c * sk.0;
-    k.zeroize();
     Ok(KeyMessage {
         seat,
         public_key,
-        proof: Proof {
-            c: encode_scalar(&c),
-            s: encode_scalar(&s),
-        },
+        proof: Proof::respond(k, &c, &sk.0),
         signature: None,
     })
 }

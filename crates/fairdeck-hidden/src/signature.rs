@@ -32,10 +32,9 @@ use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use rand_core::CryptoRng;
-use zeroize::Zeroize;
 
 use crate::Table;
-use crate::group::{decode_nonidentity, decode_scalar, encode_point, encode_scalar, random_scalar};
+use crate::group::{decode_nonidentity, decode_scalar, encode_point, random_scalar};
 use crate::keys::{Proof, PublicKey, SecretKey};
 use crate::transcript::Transcript;
 use crate::wire::Hex32;
@@ -96,17 +95,12 @@ pub(crate) fn schnorr_prove<R: CryptoRng + ?Sized>(
     x: &Scalar,
     rng: &mut R,
 ) -> Proof {
-    let mut k = random_scalar(rng);
+    let k = random_scalar(rng);
     let r = RISTRETTO_BASEPOINT_TABLE * &k;
     let mut t = prefix;
     t.element(&encode_point(&r));
     let c = t.challenge();
-    let s = k + c * x;
-    k.zeroize();
-    Proof {
-        c: encode_scalar(&c),
-        s: encode_scalar(&s),
-    }
+    Proof::respond(k, &c, x)
 }
 
 /// `R' = s·G − c·PK`, accept iff `H(prefix ‖ enc(R')) = c`; false for a
